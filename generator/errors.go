@@ -1,0 +1,37 @@
+package generator
+
+import "errors"
+
+// Sentinel errors returned by this package. Errors carry detail by wrapping
+// one of these; test for them with [errors.Is].
+var (
+	// ErrInvalidLayout reports a layout whose bit widths, time unit or epoch
+	// are out of range, or use of the zero [Layout].
+	ErrInvalidLayout = errors.New("generator: invalid layout")
+
+	// ErrInvalidOption reports a generator option with an unusable value,
+	// such as a negative duration or a nil [Clock].
+	ErrInvalidOption = errors.New("generator: invalid option")
+
+	// ErrNodeOutOfRange reports a node (worker, machine) ID that is negative
+	// or does not fit the layout's node field. Node IDs are never masked to
+	// fit: a masked ID would collide with another node's.
+	ErrNodeOutOfRange = errors.New("generator: node id out of range")
+
+	// ErrClockMovedBackwards reports a clock that reads further behind the
+	// last issued tick than the generator's backward tolerance allows.
+	ErrClockMovedBackwards = errors.New("generator: clock moved backwards")
+
+	// ErrTimeOverflow reports a time (or tick) before the layout's epoch or
+	// at or after its end, the first time the time field cannot hold.
+	ErrTimeOverflow = errors.New("generator: time out of layout range")
+
+	// ErrFenced reports that a generator refused to issue an ID because its
+	// fence (see [WithFence]) returned an error; that error is wrapped too.
+	ErrFenced = errors.New("generator: fenced")
+
+	// ErrInvalidID reports an ID that does not fit a layout: a negative ID,
+	// an ID with bits set above the layout's fields, or a sequence value too
+	// wide for the layout's sequence field.
+	ErrInvalidID = errors.New("generator: id does not fit layout")
+)

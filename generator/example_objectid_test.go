@@ -1,0 +1,31 @@
+package generator_test
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/idkit-go/idkit/generator"
+)
+
+func ExampleNewObjectID() {
+	// A generator with a fixed process value and clock, for a reproducible
+	// example; production code uses generator.NewObjectID() or
+	// types.NewObjectID().
+	clock := generator.NewFakeClock(time.Date(2026, 11, 22, 8, 0, 0, 0, time.UTC))
+	g, err := generator.NewObjectID(
+		generator.WithObjectIDClock(clock),
+		generator.WithWorkerID(42),
+		generator.WithCounterStart(0),
+	)
+	if err != nil {
+		panic(err)
+	}
+	for range 3 {
+		id := g.Next()
+		fmt.Println(id, id.Timestamp(), id.Counter())
+	}
+	// Output:
+	// 6b02a100000000002a000000 2026-11-22 08:00:00 +0000 UTC 0
+	// 6b02a100000000002a000001 2026-11-22 08:00:00 +0000 UTC 1
+	// 6b02a100000000002a000002 2026-11-22 08:00:00 +0000 UTC 2
+}

@@ -1,0 +1,137 @@
+package generator_test
+
+import (
+	"bytes"
+	"errors"
+	"runtime"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/types"
+)
+
+func TestObjectIDConcurrentUnique(t *testing.T) {
+	total := 10_000_000
+	if testing.Short() {
+		total = 500_000
+	}
+	g, err := generator.NewObjectID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	workers := 4 * runtime.GOMAXPROCS(0)
+	per := total / workers
+	all := make([]types.ObjectID, workers*per)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mine := all[w*per : (w+1)*per]
+			for i := range mine {
+				mine[i] = g.Next()
+				if i > 0 && mine[i].Timestamp().Before(mine[i-1].Timestamp()) {
+					t.Errorf("timestamp went backwards in one goroutine: %s then %s", mine[i-1], mine[i])
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	slices.SortFunc(all, func(a, b types.ObjectID) int { return bytes.Compare(a[:], b[:]) })
+	for i := 1; i < len(all); i++ {
+		if all[i] == all[i-1] {
+			t.Fatalf("duplicate ObjectID %s among %d", all[i], len(all))
+		}
+	}
+	pu := g.ProcessUnique()
+	for _, id := range all[:100] {
+		if id.ProcessUnique() != pu {
+			t.Fatalf("ID %s has process value %x, generator %x", id, id.ProcessUnique(), pu)
+		}
+	}
+}
+
+func TestObjectIDCounterExhaustionWaitsForNextSecond(t *testing.T) {
+	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	clock := generator.NewFakeClock(start)
+	const first = 1<<24 - 3 // the counter wraps through zero inside the second
+	g, err := generator.NewObjectID(generator.WithObjectIDClock(clock), generator.WithCounterStart(first))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 1 << 24 {
+		id := g.Next()
+		if !id.Timestamp().Equal(start) {
+			t.Fatalf("ID %d: timestamp %v, want %v (clock must not move yet)", i, id.Timestamp(), start)
+		}
+		if want := uint32((first + i) % (1 << 24)); id.Counter() != want {
+			t.Fatalf("ID %d: counter %d, want %d", i, id.Counter(), want)
+		}
+	}
+	// The second's counter space is used up: the next ID waits for the clock.
+	id := g.Next()
+	if !clock.Now().After(start.Add(time.Second)) && !clock.Now().Equal(start.Add(time.Second)) {
+		t.Fatalf("generator did not sleep until the next second; clock at %v", clock.Now())
+	}
+	if !id.Timestamp().Equal(start.Add(time.Second)) {
+		t.Fatalf("ID after exhaustion has timestamp %v, want %v", id.Timestamp(), start.Add(time.Second))
+	}
+}
+
+func TestObjectIDClockBackwardsKeepsLastSecond(t *testing.T) {
+	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	clock := generator.NewFakeClock(start)
+	g, _ := generator.NewObjectID(generator.WithObjectIDClock(clock), generator.WithCounterStart(0))
+	a := g.Next()
+	clock.Set(start.Add(-time.Hour))
+	b := g.Next()
+	if !b.Timestamp().Equal(start) || b.Compare(a) <= 0 {
+		t.Fatalf("after clock set back: %s (%v) after %s", b, b.Timestamp(), a)
+	}
+	clock.Set(start.Add(2 * time.Second))
+	c := g.Next()
+	if !c.Timestamp().Equal(start.Add(2*time.Second)) || c.Compare(b) <= 0 {
+		t.Fatalf("after clock recovered: %s (%v)", c, c.Timestamp())
+	}
+}
+
+func TestObjectIDOptions(t *testing.T) {
+	g, err := generator.NewObjectID(generator.WithWorkerID(0x0102030405))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := g.Next().ProcessUnique(); got != [5]byte{1, 2, 3, 4, 5} {
+		t.Errorf("WithWorkerID: process value %x", got)
+	}
+	for _, bad := range []int64{-1, generator.MaxObjectIDWorker + 1} {
+		if _, err := generator.NewObjectID(generator.WithWorkerID(bad)); !errors.Is(err, generator.ErrNodeOutOfRange) {
+			t.Errorf("WithWorkerID(%d) err = %v", bad, err)
+		}
+	}
+	g, _ = generator.NewObjectID(generator.WithProcessUnique([5]byte{9, 9, 9, 9, 9}))
+	if got := g.Next().ProcessUnique(); got != [5]byte{9, 9, 9, 9, 9} {
+		t.Errorf("WithProcessUnique: %x", got)
+	}
+	a, _ := generator.NewObjectID()
+	b, _ := generator.NewObjectID()
+	if a.ProcessUnique() == b.ProcessUnique() {
+		t.Error("two random generators share a process value")
+	}
+	if generator.DefaultObjectID().ProcessUnique() != types.NewObjectID().ProcessUnique() {
+		t.Error("DefaultObjectID is not the generator behind types.NewObjectID")
+	}
+}
+
+func TestObjectIDTimestampTracksSystemClock(t *testing.T) {
+	g, _ := generator.NewObjectID()
+	before := time.Now().Truncate(time.Second)
+	id := g.Next()
+	after := time.Now()
+	if ts := id.Timestamp(); ts.Before(before.Add(-time.Second)) || ts.After(after) {
+		t.Fatalf("timestamp %v outside [%v, %v]", ts, before, after)
+	}
+}

@@ -1,0 +1,236 @@
+package generator
+
+import (
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/idkit-go/idkit/types"
+)
+
+// DefaultBackwardTolerance is how far a [Snowflake] generator's clock may read
+// behind the last issued tick before Next fails with [ErrClockMovedBackwards],
+// unless [WithBackwardTolerance] sets another value. It absorbs the small
+// steps back that clock synchronisation makes, at the cost of Next waiting
+// for up to this long when the sequence runs out during such a step.
+const DefaultBackwardTolerance = 10 * time.Millisecond
+
+// Snowflake generates Snowflake IDs for one node under one [Layout]. It is
+// safe for concurrent use and lock-free: its whole state is one atomic word
+// holding the last issued tick and sequence, so it never holds a lock while
+// it waits for the clock.
+//
+// IDs from one generator are unique and strictly increasing in the order
+// Next returns them (across goroutines, in the order the calls take effect).
+// The generator never issues the zero Snowflake. Uniqueness across
+// generators requires that no two generators with the same layout use the
+// same node at the same time; see [WithNotBefore] and [WithFence] for
+// handing a node from one process to another.
+//
+// When the sequence of a tick runs out, Next waits for the next tick, or with
+// [WithBorrowAhead] issues IDs from ticks up to a bound ahead of the clock
+// first. When the clock reads behind the last issued tick, Next keeps issuing
+// from that tick within the backward tolerance ([WithBackwardTolerance]) and
+// fails with [ErrClockMovedBackwards] beyond it.
+type Snowflake struct {
+	_    [64]byte // keep the hot word off the cache lines of other data
+	last atomic.Int64
+	_    [56]byte
+
+	layout      Layout
+	clock       Clock
+	fence       func() error
+	node        int64
+	nodePart    int64 // node shifted into place
+	seqBits     uint8
+	seqMask     int64
+	timeShift   uint8
+	seqShift    uint8
+	maxTick     int64
+	borrowTicks int64 // sequence exhaustion may issue this many ticks ahead
+	slackTicks  int64 // borrowTicks plus the backward tolerance in ticks
+	borrowAhead time.Duration
+	tolerance   time.Duration
+}
+
+// NewSnowflake returns a generator for node, configured by opts: by default
+// the [Twitter] layout, [SystemClock], waiting on sequence exhaustion,
+// [DefaultBackwardTolerance], no floor and no fence.
+//
+// It returns an error wrapping [ErrNodeOutOfRange] if node is negative or
+// above the layout's [Layout.MaxNode] (it is never masked to fit),
+// [ErrInvalidLayout] for the zero Layout, [ErrInvalidOption] for a nil
+// clock or a negative duration, and [ErrTimeOverflow] for a [WithNotBefore]
+// time at or after the layout's end.
+func NewSnowflake(node int64, opts ...SnowflakeOption) (*Snowflake, error) {
+	cfg := snowflakeConfig{
+		layout:    Twitter,
+		clock:     SystemClock(),
+		tolerance: DefaultBackwardTolerance,
+	}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&cfg)
+		}
+	}
+	l := cfg.layout
+	switch {
+	case l.IsZero():
+		return nil, fmt.Errorf("%w: zero layout", ErrInvalidLayout)
+	case cfg.clock == nil:
+		return nil, fmt.Errorf("%w: nil clock", ErrInvalidOption)
+	case cfg.borrowAhead < 0:
+		return nil, fmt.Errorf("%w: negative borrow-ahead %v", ErrInvalidOption, cfg.borrowAhead)
+	case cfg.tolerance < 0:
+		return nil, fmt.Errorf("%w: negative backward tolerance %v", ErrInvalidOption, cfg.tolerance)
+	case node < 0 || node > l.MaxNode():
+		return nil, fmt.Errorf("%w: node %d not in [0, %d] of %s", ErrNodeOutOfRange, node, l.MaxNode(), l.name)
+	}
+	timeShift, nodeShift, seqShift := l.shifts()
+	g := &Snowflake{
+		layout:      l,
+		clock:       cfg.clock,
+		fence:       cfg.fence,
+		node:        node,
+		nodePart:    node << nodeShift,
+		seqBits:     l.sequenceBits,
+		seqMask:     l.MaxSequence(),
+		timeShift:   timeShift,
+		seqShift:    seqShift,
+		maxTick:     l.MaxTick(),
+		borrowAhead: cfg.borrowAhead,
+		tolerance:   cfg.tolerance,
+	}
+	// Borrowing rounds down (never further ahead than asked); the tolerance
+	// rounds up (a step back of d never fails). Both are capped at maxTick so
+	// that tick arithmetic cannot overflow.
+	g.borrowTicks = min(int64(cfg.borrowAhead/l.unit), g.maxTick)
+	tolTicks := min(int64((cfg.tolerance+l.unit-1)/l.unit), g.maxTick)
+	if cfg.tolerance > 0 && tolTicks == 0 {
+		tolTicks = g.maxTick // the rounding overflowed: tolerate anything
+	}
+	g.slackTicks = g.borrowTicks + tolTicks
+	// The state is last tick<<seqBits | last sequence. Tick 0 sequence 0
+	// counts as issued, so the zero Snowflake is never returned; a floor
+	// counts its whole tick as issued.
+	if !cfg.notBefore.IsZero() && !cfg.notBefore.Before(l.epoch) {
+		tick, err := l.TickOf(cfg.notBefore)
+		if err != nil {
+			return nil, err
+		}
+		g.last.Store(tick<<g.seqBits | g.seqMask)
+	}
+	return g, nil
+}
+
+// Next returns a new ID. It is safe for concurrent use and does not allocate
+// unless it fails.
+//
+// Next may block (calling the clock's Sleep, holding no lock) when the
+// current tick's sequence is used up and borrowing ahead is not allowed or
+// its bound is reached, or when the clock reads behind a [WithNotBefore]
+// floor or the last issued tick within the backward tolerance.
+//
+// It returns an error wrapping [ErrFenced] and the fence's error when the
+// fence refuses; [ErrClockMovedBackwards] when the clock reads more than the
+// backward tolerance (plus the borrow-ahead allowance) behind the last issued
+// tick; and [ErrTimeOverflow] when the clock is before the layout's epoch or
+// the next ID's time would be at or after [Layout.End]. No ID is issued
+// when Next fails; a later call may succeed once the cause has gone.
+func (g *Snowflake) Next() (types.Snowflake, error) {
+	if err := g.checkFence(); err != nil {
+		return 0, err
+	}
+	// Load the state before reading the clock, so that a tick taken from
+	// an earlier clock reading can never make this reading look backwards.
+	old := g.last.Load()
+	wall, now, err := g.read()
+	if err != nil {
+		return 0, err
+	}
+	fresh := true // the clock was read after old was loaded
+	for {
+		lastTick := old >> g.seqBits
+		next := max(old+1, now<<g.seqBits) // sequence overflow carries into the tick
+		nextTick := next >> g.seqBits
+		wait := nextTick > lastTick && nextTick > now+g.borrowTicks
+		switch {
+		case !fresh && (wait || now < lastTick-g.slackTicks):
+			// Another goroutine moved the state on after our clock read;
+			// decide with a new reading.
+		case now < lastTick-g.slackTicks:
+			return 0, fmt.Errorf("%w: clock reads %s, %v behind the last issued tick (tolerance %v, borrow-ahead %v)",
+				ErrClockMovedBackwards, wall.UTC().Format(time.RFC3339Nano),
+				time.Duration(lastTick-now)*g.layout.unit, g.tolerance, g.borrowAhead)
+		case nextTick > g.maxTick:
+			return 0, fmt.Errorf("%w: sequence exhausted in the last tick before %s",
+				ErrTimeOverflow, g.layout.End().Format(time.RFC3339Nano))
+		case wait:
+			g.clock.Sleep(g.layout.TimeOf(nextTick - g.borrowTicks).Sub(wall))
+			if err := g.checkFence(); err != nil {
+				return 0, err
+			}
+		default:
+			if g.last.CompareAndSwap(old, next) {
+				return types.Snowflake(nextTick<<g.timeShift | (next&g.seqMask)<<g.seqShift | g.nodePart), nil
+			}
+			old = g.last.Load()
+			fresh = false
+			continue
+		}
+		old = g.last.Load()
+		if wall, now, err = g.read(); err != nil {
+			return 0, err
+		}
+		fresh = true
+	}
+}
+
+// read returns the clock's time and its tick, or an error wrapping
+// [ErrTimeOverflow] if the tick is outside the layout.
+func (g *Snowflake) read() (time.Time, int64, error) {
+	wall := g.clock.Now()
+	d := wall.Sub(g.layout.epoch)
+	tick := int64(d / g.layout.unit)
+	if d < 0 || tick > g.maxTick {
+		_, err := g.layout.TickOf(wall)
+		return wall, 0, err
+	}
+	return wall, tick, nil
+}
+
+func (g *Snowflake) checkFence() error {
+	if g.fence == nil {
+		return nil
+	}
+	if err := g.fence(); err != nil {
+		return fmt.Errorf("%w: %w", ErrFenced, err)
+	}
+	return nil
+}
+
+// MustNext is like [Snowflake.Next] but panics if Next returns an error. It
+// is safe for concurrent use; use it only where an error (a fence, a clock
+// far behind, the end of the layout) cannot happen or should crash.
+func (g *Snowflake) MustNext() types.Snowflake {
+	id, err := g.Next()
+	if err != nil {
+		panic(err)
+	}
+	return id
+}
+
+// Node returns the generator's node ID. It is safe for concurrent use.
+func (g *Snowflake) Node() int64 { return g.node }
+
+// Layout returns the generator's layout. It is safe for concurrent use.
+func (g *Snowflake) Layout() Layout { return g.layout }
+
+// LastTime returns the start of the last issued tick: the high-water mark to
+// persist so that a later holder of this node can pass it to
+// [WithNotBefore]. It may be ahead of the clock by up to the borrow-ahead
+// allowance. Before the first ID it returns the start of the floor's tick
+// ([WithNotBefore]), or the epoch. It is safe for concurrent use.
+func (g *Snowflake) LastTime() time.Time {
+	return g.layout.TimeOf(g.last.Load() >> g.seqBits)
+}

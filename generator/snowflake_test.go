@@ -1,0 +1,274 @@
+package generator_test
+
+import (
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/types"
+)
+
+func TestNewSnowflakeValidation(t *testing.T) {
+	clock := generator.NewFakeClock(time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC))
+	tests := []struct {
+		name string
+		node int64
+		opts []generator.SnowflakeOption
+		want error
+	}{
+		{"negative node", -1, nil, generator.ErrNodeOutOfRange},
+		{"node above twitter's 10 bits", 1024, nil, generator.ErrNodeOutOfRange},
+		{"node above sonyflake's 16 bits", 1 << 16, []generator.SnowflakeOption{generator.WithLayout(generator.Sonyflake)}, generator.ErrNodeOutOfRange},
+		{"node bits above int64 shift", 1 << 40, nil, generator.ErrNodeOutOfRange},
+		{"zero layout", 0, []generator.SnowflakeOption{generator.WithLayout(generator.Layout{})}, generator.ErrInvalidLayout},
+		{"nil clock", 0, []generator.SnowflakeOption{generator.WithClock(nil)}, generator.ErrInvalidOption},
+		{"negative borrow-ahead", 0, []generator.SnowflakeOption{generator.WithBorrowAhead(-time.Millisecond)}, generator.ErrInvalidOption},
+		{"negative tolerance", 0, []generator.SnowflakeOption{generator.WithBackwardTolerance(-1)}, generator.ErrInvalidOption},
+		{"floor at the layout's end", 0, []generator.SnowflakeOption{generator.WithNotBefore(generator.Twitter.End())}, generator.ErrTimeOverflow},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := generator.NewSnowflake(tt.node, append([]generator.SnowflakeOption{generator.WithClock(clock)}, tt.opts...)...)
+			require.ErrorIs(t, err, tt.want)
+			assert.Nil(t, g)
+		})
+	}
+	for _, node := range []int64{0, 1, 1023} {
+		g, err := generator.NewSnowflake(node, generator.WithClock(clock), nil)
+		require.NoError(t, err, "node %d", node)
+		assert.Equal(t, node, g.Node())
+		assert.Equal(t, generator.Twitter, g.Layout())
+	}
+	g, err := generator.NewSnowflake(65535, generator.WithLayout(generator.Sonyflake), generator.WithClock(clock))
+	require.NoError(t, err)
+	assert.Equal(t, generator.Sonyflake, g.Layout())
+}
+
+func TestNextEncodesClockNodeAndSequence(t *testing.T) {
+	at := time.Date(2024, 1, 2, 3, 4, 5, 678_900_000, time.UTC)
+	for _, l := range []generator.Layout{generator.Twitter, generator.Sonyflake, generator.Discord} {
+		t.Run(l.Name(), func(t *testing.T) {
+			node := l.MaxNode() - 5
+			g, err := generator.NewSnowflake(node, generator.WithLayout(l), generator.WithClock(generator.NewFakeClock(at)))
+			require.NoError(t, err)
+			wantTick, err := l.TickOf(at)
+			require.NoError(t, err)
+			var prev types.Snowflake
+			for seq := range l.MaxSequence() + 1 {
+				id, err := g.Next()
+				require.NoError(t, err)
+				require.Greater(t, id, prev)
+				prev = id
+				p, err := l.Decompose(id)
+				require.NoError(t, err)
+				require.Equal(t, generator.Parts{Time: l.TimeOf(wantTick), Tick: wantTick, Node: node, Sequence: seq}, p)
+			}
+			assert.Equal(t, l.TimeOf(wantTick), g.LastTime())
+		})
+	}
+}
+
+func TestNextNeverReturnsZero(t *testing.T) {
+	// At the epoch itself, node 0's first ID would be 0 if tick 0
+	// sequence 0 were issued; the generator starts at sequence 1.
+	g, err := generator.NewSnowflake(0, generator.WithClock(generator.NewFakeClock(generator.Twitter.Epoch())))
+	require.NoError(t, err)
+	id, err := g.Next()
+	require.NoError(t, err)
+	assert.Equal(t, types.Snowflake(1), id)
+	assert.False(t, id.IsZero())
+}
+
+func TestMustNext(t *testing.T) {
+	clock := generator.NewFakeClock(time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC))
+	g, err := generator.NewSnowflake(7, generator.WithClock(clock))
+	require.NoError(t, err)
+	a := g.MustNext()
+	b := g.MustNext()
+	assert.Greater(t, b, a)
+
+	fenceErr := errors.New("lease lost")
+	g, err = generator.NewSnowflake(7, generator.WithClock(clock), generator.WithFence(func() error { return fenceErr }))
+	require.NoError(t, err)
+	assert.PanicsWithError(t, "generator: fenced: lease lost", func() { g.MustNext() })
+}
+
+func TestNextDoesNotAllocate(t *testing.T) {
+	g, err := generator.NewSnowflake(1, generator.WithBorrowAhead(time.Hour))
+	require.NoError(t, err)
+	allocs := testing.AllocsPerRun(1000, func() {
+		if _, err := g.Next(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	assert.Zero(t, allocs)
+}
+
+// checkUniqueIncreasing checks that each slice is strictly increasing and
+// that no value appears twice across slices, by a k-way merge (cheaper in
+// time and memory than a map or a full sort).
+func checkUniqueIncreasing(t *testing.T, lists [][]types.Snowflake) int {
+	t.Helper()
+	total := 0
+	for w, ids := range lists {
+		for i := 1; i < len(ids); i++ {
+			if ids[i] <= ids[i-1] {
+				t.Fatalf("worker %d: id %d at %d not above %d", w, ids[i], i, ids[i-1])
+			}
+		}
+		total += len(ids)
+	}
+	heads := make([]int, len(lists))
+	prev := types.Snowflake(-1)
+	for range total {
+		best := -1
+		for w, ids := range lists {
+			if heads[w] < len(ids) && (best < 0 || ids[heads[w]] < lists[best][heads[best]]) {
+				best = w
+			}
+		}
+		id := lists[best][heads[best]]
+		heads[best]++
+		if id == prev {
+			t.Fatalf("duplicate id %d", id)
+		}
+		prev = id
+	}
+	return total
+}
+
+func TestConcurrentNextUniqueAndIncreasing(t *testing.T) {
+	const workers = 8
+	total := 10_000_000
+	if testing.Short() {
+		total = 1_000_000
+	}
+	g, err := generator.NewSnowflake(513)
+	require.NoError(t, err)
+	start := time.Now()
+	lists := make([][]types.Snowflake, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			ids := make([]types.Snowflake, total/workers)
+			for i := range ids {
+				id, err := g.Next()
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				ids[i] = id
+			}
+			lists[w] = ids
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	require.False(t, t.Failed())
+	assert.Equal(t, total/workers*workers, checkUniqueIncreasing(t, lists))
+	t.Logf("%d IDs from %d goroutines in %v (%.0f ns/ID)", total, workers, elapsed, float64(elapsed)/float64(total))
+
+	// The IDs carry the node and times from the run.
+	for _, ids := range lists {
+		for _, id := range []types.Snowflake{ids[0], ids[len(ids)-1]} {
+			p, err := generator.Twitter.Decompose(id)
+			require.NoError(t, err)
+			assert.Equal(t, int64(513), p.Node)
+			assert.WithinRange(t, p.Time, start.Add(-time.Second), time.Now().Add(time.Second))
+		}
+	}
+}
+
+// TestConcurrentNextWithErraticClock has many goroutines generate while
+// another steps a fake clock back and forth, within and beyond the
+// tolerance; failures must be ErrClockMovedBackwards only, and the IDs that
+// are issued must be unique and increasing per goroutine.
+func TestConcurrentNextWithErraticClock(t *testing.T) {
+	const workers, perWorker = 8, 50_000
+	base := time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
+	clock := generator.NewFakeClock(base)
+	small, err := generator.NewLayout(generator.LayoutSpec{Name: "small", TimeBits: 41, NodeBits: 10, SequenceBits: 4,
+		Unit: time.Millisecond, Epoch: generator.Twitter.Epoch()})
+	require.NoError(t, err)
+	for name, opts := range map[string][]generator.SnowflakeOption{
+		"wait":   {generator.WithBackwardTolerance(3 * time.Millisecond)},
+		"borrow": {generator.WithBackwardTolerance(2 * time.Millisecond), generator.WithBorrowAhead(4 * time.Millisecond)},
+	} {
+		g, err := generator.NewSnowflake(9, append(opts, generator.WithLayout(small), generator.WithClock(clock))...)
+		require.NoError(t, err)
+		done := make(chan struct{})
+		stopped := make(chan struct{})
+		go func() {
+			defer close(stopped)
+			steps := []time.Duration{time.Millisecond, -2 * time.Millisecond, 5 * time.Millisecond, -20 * time.Millisecond, 30 * time.Millisecond}
+			for i := 0; ; i++ {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				clock.Add(steps[i%len(steps)])
+				time.Sleep(10 * time.Microsecond)
+			}
+		}()
+		lists := make([][]types.Snowflake, workers)
+		var backwards atomic.Int64
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Go(func() {
+				ids := make([]types.Snowflake, 0, perWorker)
+				for len(ids) < perWorker {
+					id, err := g.Next()
+					if err != nil {
+						if !errors.Is(err, generator.ErrClockMovedBackwards) {
+							t.Error(err)
+							return
+						}
+						backwards.Add(1)
+						continue
+					}
+					ids = append(ids, id)
+				}
+				lists[w] = ids
+			})
+		}
+		wg.Wait()
+		close(done)
+		<-stopped
+		require.False(t, t.Failed())
+		assert.Equal(t, workers*perWorker, checkUniqueIncreasing(t, lists))
+		t.Logf("%s: %d IDs, %d ErrClockMovedBackwards", name, workers*perWorker, backwards.Load())
+	}
+}
+
+func TestLastTime(t *testing.T) {
+	at := time.Date(2024, 1, 2, 3, 4, 5, 600_000_000, time.UTC)
+	clock := generator.NewFakeClock(at)
+	g, err := generator.NewSnowflake(1, generator.WithClock(clock), generator.WithLayout(generator.Sonyflake))
+	require.NoError(t, err)
+	assert.Equal(t, generator.Sonyflake.Epoch(), g.LastTime(), "before the first ID")
+	_, err = g.Next()
+	require.NoError(t, err)
+	assert.Equal(t, at, g.LastTime())
+	clock.Add(25 * time.Millisecond)
+	_, err = g.Next()
+	require.NoError(t, err)
+	assert.Equal(t, at.Add(20*time.Millisecond), g.LastTime(), "start of the 10 ms tick")
+
+	// A new generator floored at the high-water mark issues only later ticks.
+	h, err := generator.NewSnowflake(1, generator.WithClock(clock), generator.WithLayout(generator.Sonyflake),
+		generator.WithNotBefore(g.LastTime()))
+	require.NoError(t, err)
+	assert.Equal(t, g.LastTime(), h.LastTime())
+	id, err := h.Next()
+	require.NoError(t, err)
+	p, err := generator.Sonyflake.Decompose(id)
+	require.NoError(t, err)
+	assert.True(t, p.Time.After(g.LastTime()))
+}

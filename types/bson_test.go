@@ -1,0 +1,130 @@
+package types_test
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/idkit-go/idkit/types"
+)
+
+// The BSON tests use mongo-driver v2's encoder, so they prove the methods
+// produce what the driver and the server expect; the types package itself
+// does not import the driver.
+
+type bsonDoc struct {
+	ID   types.ObjectID      `bson:"_id"`
+	Seq  types.Snowflake     `bson:"seq"`
+	Ref  types.NullObjectID  `bson:"ref"`
+	Next types.NullSnowflake `bson:"next"`
+}
+
+func TestBSONIsObjectIdAndInt64(t *testing.T) {
+	id := types.MustObjectIDFromHex(seedHex)
+	raw, err := bson.Marshal(bsonDoc{ID: id, Seq: 1541815603606036480})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := bson.Raw(raw)
+	if v := doc.Lookup("_id"); v.Type != bson.TypeObjectID || v.ObjectID() != bson.ObjectID(id) {
+		t.Fatalf("_id encoded as %v %v", v.Type, v)
+	}
+	if v := doc.Lookup("seq"); v.Type != bson.TypeInt64 || v.Int64() != 1541815603606036480 {
+		t.Fatalf("seq encoded as %v %v", v.Type, v)
+	}
+	if v := doc.Lookup("ref"); v.Type != bson.TypeNull {
+		t.Fatalf("invalid NullObjectID encoded as %v", v.Type)
+	}
+	if v := doc.Lookup("next"); v.Type != bson.TypeNull {
+		t.Fatalf("invalid NullSnowflake encoded as %v", v.Type)
+	}
+	var back bsonDoc
+	if err := bson.Unmarshal(raw, &back); err != nil || back.ID != id || back.Seq != 1541815603606036480 || back.Ref.Valid || back.Next.Valid {
+		t.Fatalf("round trip = %+v, %v", back, err)
+	}
+	full := bsonDoc{ID: id, Seq: 1, Ref: types.NewNullObjectID(id), Next: types.NewNullSnowflake(2)}
+	raw, _ = bson.Marshal(full)
+	back = bsonDoc{}
+	if err := bson.Unmarshal(raw, &back); err != nil || back != full {
+		t.Fatalf("round trip = %+v, %v", back, err)
+	}
+	// The driver's own ObjectID reads what idkit wrote.
+	var theirs struct {
+		ID bson.ObjectID `bson:"_id"`
+	}
+	if err := bson.Unmarshal(raw, &theirs); err != nil || theirs.ID.Hex() != seedHex {
+		t.Fatalf("driver decode = %v, %v", theirs.ID, err)
+	}
+}
+
+func TestBSONDecodesWhatTheDriverAccepts(t *testing.T) {
+	id := types.MustObjectIDFromHex(seedHex)
+	tests := []struct {
+		name    string
+		doc     bson.D
+		wantID  types.ObjectID
+		wantSeq types.Snowflake
+		wantErr error
+	}{
+		{"hex string and int32", bson.D{{Key: "_id", Value: seedHex}, {Key: "seq", Value: int32(5)}}, id, 5, nil},
+		{"null", bson.D{{Key: "_id", Value: nil}, {Key: "seq", Value: nil}}, types.NilObjectID, 0, nil},
+		{"ObjectId and decimal string", bson.D{{Key: "_id", Value: bson.ObjectID(id)}, {Key: "seq", Value: "77"}}, id, 77, nil},
+		{"double", bson.D{{Key: "_id", Value: bson.ObjectID(id)}, {Key: "seq", Value: 12.0}}, id, 12, nil},
+		{"bad hex", bson.D{{Key: "_id", Value: "nothex"}}, types.NilObjectID, 0, types.ErrInvalidObjectID},
+		{"binary", bson.D{{Key: "_id", Value: bson.Binary{Data: id[:]}}}, types.NilObjectID, 0, types.ErrInvalidObjectID},
+		{"int for ObjectID", bson.D{{Key: "_id", Value: int64(1)}}, types.NilObjectID, 0, types.ErrInvalidObjectID},
+		{"negative", bson.D{{Key: "seq", Value: int64(-3)}}, types.NilObjectID, 0, types.ErrInvalidSnowflake},
+		{"fraction", bson.D{{Key: "seq", Value: 1.5}}, types.NilObjectID, 0, types.ErrInvalidSnowflake},
+		{"huge double", bson.D{{Key: "seq", Value: math.Pow(2, 60)}}, types.NilObjectID, 0, types.ErrInvalidSnowflake},
+		{"bool", bson.D{{Key: "seq", Value: true}}, types.NilObjectID, 0, types.ErrInvalidSnowflake},
+		{"bad decimal", bson.D{{Key: "seq", Value: "1e3"}}, types.NilObjectID, 0, types.ErrInvalidSnowflake},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			raw, err := bson.Marshal(tt.doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got bsonDoc
+			err = bson.Unmarshal(raw, &got)
+			if tt.wantErr != nil {
+				if !errors.Is(err, tt.wantErr) {
+					t.Fatalf("err = %v, want %v", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || got.ID != tt.wantID || got.Seq != tt.wantSeq {
+				t.Fatalf("got %+v, %v", got, err)
+			}
+		})
+	}
+}
+
+func TestUnmarshalBSONValueRejectsMalformedData(t *testing.T) {
+	id := types.MustObjectIDFromHex(seedHex)
+	before := id
+	for _, c := range []struct {
+		typ  byte
+		data []byte
+	}{
+		{0x07, make([]byte, 11)},
+		{0x02, []byte{1, 0, 0}},
+		{0x02, []byte{30, 0, 0, 0, 'a', 0}},
+		{0x02, []byte{2, 0, 0, 0, 'a', 'b'}},
+	} {
+		if err := id.UnmarshalBSONValue(c.typ, c.data); !errors.Is(err, types.ErrInvalidObjectID) || id != before {
+			t.Errorf("UnmarshalBSONValue(%#x, %v) = %v", c.typ, c.data, err)
+		}
+	}
+	s := types.Snowflake(3)
+	for _, c := range []struct {
+		typ  byte
+		data []byte
+	}{{0x12, make([]byte, 7)}, {0x10, make([]byte, 3)}, {0x01, make([]byte, 4)}, {0x02, nil}} {
+		if err := s.UnmarshalBSONValue(c.typ, c.data); !errors.Is(err, types.ErrInvalidSnowflake) || s != 3 {
+			t.Errorf("UnmarshalBSONValue(%#x, %v) = %v", c.typ, c.data, err)
+		}
+	}
+}

@@ -1,0 +1,84 @@
+package types_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/idkit-go/idkit/types"
+)
+
+func ExampleObjectIDFromHex() {
+	id, err := types.ObjectIDFromHex("632c6d93d65f74baeb22a2c9")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(id.Timestamp())
+	fmt.Printf("%x %d\n", id.ProcessUnique(), id.Counter())
+
+	_, err = types.ObjectIDFromHex("not-an-id")
+	fmt.Println(errors.Is(err, types.ErrInvalidObjectID))
+	// Output:
+	// 2022-09-22 14:13:39 +0000 UTC
+	// d65f74baeb 2269897
+	// true
+}
+
+func ExampleNewObjectID() {
+	a := types.NewObjectID()
+	b := types.NewObjectID()
+	fmt.Println(a != b, a.Compare(b) < 0, len(a.Hex()))
+	// Output: true true 24
+}
+
+func ExampleObjectIDFromTime() {
+	// Bounds for "created on 2022-09-22 (UTC)" as a primary-key range.
+	from := types.ObjectIDFromTime(time.Date(2022, 9, 22, 0, 0, 0, 0, time.UTC))
+	to := types.ObjectIDFromTime(time.Date(2022, 9, 23, 0, 0, 0, 0, time.UTC))
+	id := types.MustObjectIDFromHex("632c6d93d65f74baeb22a2c9")
+	fmt.Println(from, to)
+	fmt.Println(id.Compare(from) >= 0 && id.Compare(to) < 0)
+	// Output:
+	// 632ba5800000000000000000 632cf7000000000000000000
+	// true
+}
+
+func ExampleObjectID_Legacy() {
+	// An ObjectID made before MongoDB 3.4: machine hash, process ID, counter.
+	old := types.MustObjectIDFromHex("4df2dcec2cdcd20936a8b817")
+	p := old.Legacy()
+	fmt.Printf("%v machine=%06x pid=%d counter=%d\n", p.Time, p.Machine, p.PID, p.Counter)
+	// Output: 2011-06-11 03:11:40 +0000 UTC machine=2cdcd2 pid=2358 counter=11057175
+}
+
+func ExampleSnowflake_MarshalJSON() {
+	type order struct {
+		ID   types.Snowflake `json:"id"`
+		Item string          `json:"item"`
+	}
+	b, _ := json.Marshal(order{ID: 1541815603606036480, Item: "book"})
+	fmt.Println(string(b))
+
+	// Decoding accepts the string or a bare number.
+	var o order
+	_ = json.Unmarshal([]byte(`{"id":1541815603606036480}`), &o)
+	fmt.Println(o.ID)
+	// Output:
+	// {"id":"1541815603606036480","item":"book"}
+	// 1541815603606036480
+}
+
+func ExampleNullObjectID() {
+	var parent types.NullObjectID
+	_ = parent.Scan(nil) // SQL NULL
+	v, _ := parent.Value()
+	fmt.Println(parent.Valid, v)
+
+	var id types.ObjectID
+	err := id.Scan(nil) // NULL into a non-nullable ID is an error
+	fmt.Println(errors.Is(err, types.ErrNull))
+	// Output:
+	// false <nil>
+	// true
+}

@@ -1,0 +1,39 @@
+package types
+
+import "fmt"
+
+// MarshalBSONValue encodes id as a BSON ObjectId (type 0x07), so MongoDB
+// stores a real ObjectId, not binary data. The signature is that of
+// go.mongodb.org/mongo-driver/v2/bson.ValueMarshaler; the v1 driver needs the
+// codecs of the mongocompat package.
+func (id ObjectID) MarshalBSONValue() (typ byte, data []byte, err error) {
+	b := id
+	return bsonObjectID, b[:], nil
+}
+
+// UnmarshalBSONValue decodes a BSON ObjectId, a string of 24 hex digits, or
+// null (which gives [NilObjectID]), as the driver's own ObjectID decoder
+// does. Other types and malformed data return an error wrapping
+// [ErrInvalidObjectID] and leave id unchanged. The signature is that of
+// go.mongodb.org/mongo-driver/v2/bson.ValueUnmarshaler.
+func (id *ObjectID) UnmarshalBSONValue(typ byte, data []byte) error {
+	switch typ {
+	case bsonObjectID:
+		if len(data) != 12 {
+			return fmt.Errorf("%w: BSON ObjectId of %d bytes", ErrInvalidObjectID, len(data))
+		}
+		copy(id[:], data)
+		return nil
+	case bsonString:
+		s, err := bsonStringValue(data)
+		if err != nil {
+			return fmt.Errorf("%w: %w", ErrInvalidObjectID, err)
+		}
+		return decodeHex(id, s)
+	case bsonNull:
+		*id = NilObjectID
+		return nil
+	default:
+		return fmt.Errorf("%w: cannot decode BSON %s", ErrInvalidObjectID, bsonTypeName(typ))
+	}
+}

@@ -1,0 +1,74 @@
+package types
+
+import (
+	"database/sql"
+	"database/sql/driver"
+	"fmt"
+	"math"
+)
+
+var (
+	_ driver.Valuer = Snowflake(0)
+	_ sql.Scanner   = (*Snowflake)(nil)
+)
+
+// Value implements [database/sql/driver.Valuer]. The canonical SQL form of a
+// Snowflake is a BIGINT (int64), which sorts in creation order.
+func (s Snowflake) Value() (driver.Value, error) {
+	return int64(s), nil
+}
+
+// Scan implements [database/sql.Scanner]:
+//
+//   - int64, int32, int, uint64, uint32 (non-negative, at most
+//     math.MaxInt64): the ID;
+//   - string or []byte: decimal digits, as some drivers return BIGINT text;
+//   - nil (SQL NULL): an error wrapping [ErrInvalidSnowflake] and [ErrNull];
+//   - anything else: an error wrapping [ErrInvalidSnowflake] naming the type.
+//
+// On error s is left unchanged.
+func (s *Snowflake) Scan(src any) error {
+	var v Snowflake
+	switch x := src.(type) {
+	case int64:
+		if x < 0 {
+			return fmt.Errorf("%w: negative value %d", ErrInvalidSnowflake, x)
+		}
+		v = Snowflake(x)
+	case int32:
+		if x < 0 {
+			return fmt.Errorf("%w: negative value %d", ErrInvalidSnowflake, x)
+		}
+		v = Snowflake(x)
+	case int:
+		if x < 0 {
+			return fmt.Errorf("%w: negative value %d", ErrInvalidSnowflake, x)
+		}
+		v = Snowflake(x)
+	case uint64:
+		if x > math.MaxInt64 {
+			return fmt.Errorf("%w: %d overflows int64", ErrInvalidSnowflake, x)
+		}
+		v = Snowflake(x)
+	case uint32:
+		v = Snowflake(x)
+	case []byte:
+		p, err := parseDecimal(x)
+		if err != nil {
+			return err
+		}
+		v = p
+	case string:
+		p, err := parseDecimal(x)
+		if err != nil {
+			return err
+		}
+		v = p
+	case nil:
+		return fmt.Errorf("%w: %w", ErrInvalidSnowflake, ErrNull)
+	default:
+		return fmt.Errorf("%w: cannot scan %T", ErrInvalidSnowflake, src)
+	}
+	*s = v
+	return nil
+}
