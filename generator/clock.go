@@ -6,7 +6,9 @@ import "time"
 // blocks for d. Implementations must be safe for concurrent use.
 //
 // Generators read Now for the wall-clock time encoded in IDs and call Sleep
-// only while holding no lock, when they must wait for a later tick.
+// only while holding no lock, when they must wait for a later tick; after
+// Sleep they read Now again. A Clock whose time never advances therefore
+// makes such a wait last forever ([FakeClock.Sleep] advances its time).
 type Clock interface {
 	Now() time.Time
 	Sleep(d time.Duration)
