@@ -20,12 +20,10 @@ func ExampleNewObjectID() {
 	if err != nil {
 		panic(err)
 	}
-	for range 3 {
-		id := g.Next()
-		fmt.Println(id, id.Timestamp(), id.Counter())
-	}
+	id := g.Next()
+	fmt.Println(id, id.Timestamp())
+	fmt.Printf("process %x, counter %d\n", id.ProcessUnique(), id.Counter())
 	// Output:
-	// 6b02a100000000002a000000 2026-11-22 08:00:00 +0000 UTC 0
-	// 6b02a100000000002a000001 2026-11-22 08:00:00 +0000 UTC 1
-	// 6b02a100000000002a000002 2026-11-22 08:00:00 +0000 UTC 2
+	// 6b02a100000000002a000000 2026-11-22 08:00:00 +0000 UTC
+	// process 000000002a, counter 0
 }

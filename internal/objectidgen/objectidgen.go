@@ -32,18 +32,24 @@ type Config struct {
 
 // Generator makes ObjectIDs. It is safe for concurrent use.
 //
-// Every ID takes the next value of a 64-bit counter; its low 24 bits are the
-// ID's counter field. The window of counter values an ID may use in second S
+// Every ID takes a distinct value of a 64-bit counter; its low 24 bits are
+// the ID's counter field. Values are reserved from the shared counter in
+// blocks of 64 per P (see shard.go), so concurrent goroutines rarely write
+// the same memory. The window of counter values an ID may use in second S
 // starts at the first counter value taken in S and is 2^24 wide, so no two
-// IDs of one second share a counter field. When the window is used up, Next
-// sleeps until the clock reaches the next second. The second never moves
+// IDs of one second share a counter field; values reserved before the window
+// opened are discarded. When the window is used up, Next sleeps until the
+// clock reaches the next second. Values left in other Ps' blocks when that
+// happens are not used in that second, so a second holds at least
+// 2^24 - 64*GOMAXPROCS IDs. The second never moves
 // backwards: if the clock is set back, IDs keep the last second used (and,
 // once its window is full, wait for the clock to pass it).
 type Generator struct {
 	counter atomic.Uint64
+	shards  []shard
 	window  atomic.Pointer[window]
 	unique  [5]byte
-	now     func() int64
+	now     func() int64 // nil: coarseclock.UnixSeconds, called directly
 	wait    func(second int64)
 }
 
@@ -55,10 +61,7 @@ type window struct {
 
 // New returns a generator with the given configuration.
 func New(c Config) *Generator {
-	g := &Generator{now: c.Now, wait: c.WaitUntil}
-	if g.now == nil {
-		g.now = coarseclock.UnixSeconds
-	}
+	g := &Generator{now: c.Now, wait: c.WaitUntil, shards: newShards()}
 	if g.wait == nil {
 		g.wait = sleepUntil
 	}
@@ -86,9 +89,9 @@ func (g *Generator) Unique() [5]byte { return g.unique }
 // Next returns a new ObjectID.
 func (g *Generator) Next() [12]byte {
 	for {
-		c := g.counter.Add(1) - 1
+		c := g.take()
 		w := g.window.Load()
-		if now := g.now(); now > w.second {
+		if now := g.clock(); now > w.second {
 			if g.window.CompareAndSwap(w, &window{second: now, first: c}) {
 				return g.build(now, c)
 			}
@@ -99,14 +102,23 @@ func (g *Generator) Next() [12]byte {
 		}
 		if c >= w.first { // this second's counter space is used up
 			g.waitPast(w.second)
+		} else { // reserved before the window opened: discard the block
+			g.dropBlock()
 		}
-		// c < w.first: taken before the window opened; discard it and retry.
 	}
+}
+
+// clock returns the current Unix second.
+func (g *Generator) clock() int64 {
+	if g.now == nil {
+		return coarseclock.UnixSeconds()
+	}
+	return g.now()
 }
 
 // waitPast blocks until the clock shows a second later than s.
 func (g *Generator) waitPast(s int64) {
-	for g.now() <= s {
+	for g.clock() <= s {
 		g.wait(s + 1)
 	}
 }

@@ -1,0 +1,54 @@
+package coarseclock
+
+import (
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestUnixSecondsFollowsTheClock(t *testing.T) {
+	var wg sync.WaitGroup
+	for range 4 { // concurrent first reads start a single ticker
+		wg.Add(1)
+		go func() { defer wg.Done(); UnixSeconds() }()
+	}
+	wg.Wait()
+	for range 3 {
+		got, want := UnixSeconds(), time.Now().Unix()
+		if got != want && got != want-1 {
+			t.Fatalf("UnixSeconds = %d, time.Now = %d", got, want)
+		}
+		time.Sleep(700 * time.Millisecond)
+	}
+}
+
+func TestTickerStopsWhenIdleAndRestarts(t *testing.T) {
+	UnixSeconds()
+	deadline := time.Now().Add((idleTicks + 3) * time.Second)
+	for seconds.Load() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("ticker still running after the idle period")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if got, want := UnixSeconds(), time.Now().Unix(); got != want && got != want-1 {
+		t.Fatalf("after restart UnixSeconds = %d, want %d", got, want)
+	}
+	if seconds.Load() == 0 {
+		t.Fatal("reading did not restart the ticker")
+	}
+}
+
+func BenchmarkUnixSeconds(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		UnixSeconds()
+	}
+}
+
+func BenchmarkTimeNow(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = time.Now().Unix()
+	}
+}
