@@ -13,4 +13,11 @@ require (
 	go.mongodb.org/mongo-driver/v2 v2.9.3
 )
 
+require (
+	github.com/jinzhu/inflection v1.0.0 // indirect
+	github.com/jinzhu/now v1.1.5 // indirect
+	golang.org/x/text v0.39.0 // indirect
+	gorm.io/gorm v1.31.2 // indirect
+)
+
 replace github.com/idkit-go/idkit => ../

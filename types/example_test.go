@@ -52,7 +52,7 @@ func ExampleObjectID_Legacy() {
 	// Output: 2011-06-11 03:11:40 +0000 UTC machine=2cdcd2 pid=2358 counter=11057175
 }
 
-func ExampleSnowflake_MarshalJSON() {
+func ExampleSnowflake_UnmarshalJSON() {
 	type order struct {
 		ID   types.Snowflake `json:"id"`
 		Item string          `json:"item"`

@@ -57,7 +57,8 @@ func (n NullObjectID) MarshalJSON() ([]byte, error) {
 	if !n.Valid {
 		return []byte("null"), nil
 	}
-	return n.ID.MarshalJSON()
+	b, _ := n.ID.AppendText(append(make([]byte, 0, 26), '"'))
+	return append(b, '"'), nil
 }
 
 // UnmarshalJSON implements [encoding/json.Unmarshaler]: null sets n to NULL;

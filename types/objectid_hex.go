@@ -1,8 +1,11 @@
 package types
 
-import "fmt"
+import (
+	"fmt"
+	"unsafe"
+)
 
-const hexDigits = "0123456789abcdef"
+const hexDigits = "0123456789abcdef" // for bsonTypeName
 
 // hexValue maps an ASCII byte to its hex digit value, or 0xff.
 var hexValue = func() (t [256]byte) {
@@ -45,37 +48,52 @@ func MustObjectIDFromHex(s string) ObjectID {
 }
 
 // decodeHex decodes 24 hex digits held in a string or byte slice into id. It
-// leaves id unchanged on error.
+// leaves id unchanged on error. Invalid digits are detected once, after the
+// loop: every table entry for a non-digit has its high bit set, so OR-ing the
+// looked-up values is enough.
 func decodeHex[T string | []byte](id *ObjectID, s T) error {
 	if len(s) != 24 {
 		return fmt.Errorf("%w: %d characters, want 24 hex digits", ErrInvalidObjectID, len(s))
 	}
 	_ = s[23]
 	var out ObjectID
+	var bad byte
 	for i := range out {
 		hi, lo := hexValue[s[2*i]], hexValue[s[2*i+1]]
-		if hi|lo > 0x0f {
-			return fmt.Errorf("%w: %q is not hex", ErrInvalidObjectID, string(s))
-		}
+		bad |= hi | lo
 		out[i] = hi<<4 | lo
+	}
+	if bad&0xf0 != 0 {
+		return fmt.Errorf("%w: %q is not hex", ErrInvalidObjectID, string(s))
 	}
 	*id = out
 	return nil
 }
 
+// hexPairs holds the two lower-case hex digits of every byte value.
+const hexPairs = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f" +
+	"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f" +
+	"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f" +
+	"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f" +
+	"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f" +
+	"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf" +
+	"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf" +
+	"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff"
+
 // encodeHex writes the 24 lower-case hex digits of id into dst.
-func encodeHex(dst *[24]byte, id *ObjectID) {
+func encodeHex(dst []byte, id *ObjectID) {
+	_ = dst[23]
 	for i, b := range id {
-		dst[2*i] = hexDigits[b>>4]
-		dst[2*i+1] = hexDigits[b&0x0f]
+		dst[2*i] = hexPairs[2*int(b)]
+		dst[2*i+1] = hexPairs[2*int(b)+1]
 	}
 }
 
 // Hex returns the 24-digit lower-case hex form of id.
 func (id ObjectID) Hex() string {
-	var buf [24]byte
-	encodeHex(&buf, &id)
-	return string(buf[:])
+	buf := make([]byte, 24)
+	encodeHex(buf, &id)
+	return unsafe.String(&buf[0], len(buf)) // buf is never written again
 }
 
 // String returns the 24-digit lower-case hex form of id, like [ObjectID.Hex].

@@ -12,7 +12,6 @@ var (
 	_ encoding.TextMarshaler   = Snowflake(0)
 	_ encoding.TextAppender    = Snowflake(0)
 	_ encoding.TextUnmarshaler = (*Snowflake)(nil)
-	_ json.Marshaler           = Snowflake(0)
 	_ json.Unmarshaler         = (*Snowflake)(nil)
 )
 
@@ -22,6 +21,10 @@ func (s Snowflake) AppendText(b []byte) ([]byte, error) {
 }
 
 // MarshalText implements [encoding.TextMarshaler]: the decimal form.
+// encoding/json uses it too, so a Snowflake is a JSON string of digits,
+// "1541815603606036480", because JavaScript numbers lose precision above
+// 2^53. There is deliberately no MarshalJSON method: encoding/json
+// re-validates a MarshalJSON result, and the text path is faster.
 func (s Snowflake) MarshalText() ([]byte, error) {
 	return s.AppendText(make([]byte, 0, 20))
 }
@@ -39,16 +42,6 @@ func (s *Snowflake) UnmarshalText(text []byte) error {
 	}
 	*s = v
 	return nil
-}
-
-// MarshalJSON implements [encoding/json.Marshaler]. The ID is written as a
-// decimal string ("1541815603606036480"), because JavaScript numbers lose
-// precision above 2^53.
-func (s Snowflake) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 22)
-	b = append(b, '"')
-	b = strconv.AppendInt(b, int64(s), 10)
-	return append(b, '"'), nil
 }
 
 // UnmarshalJSON implements [encoding/json.Unmarshaler]. It accepts a decimal

@@ -1,0 +1,63 @@
+package types
+
+// This file is the only one in package types that imports GORM, and only its
+// small gorm and gorm/schema packages (no SQL driver): the column types below
+// depend on the dialect, which GORM passes as a *gorm.DB.
+
+import (
+	"gorm.io/gorm"
+	"gorm.io/gorm/schema"
+)
+
+// snowflakeGormType is the GORM data type of [Snowflake] columns. It is not
+// GORM's generic "int", so GORM does not make a Snowflake primary key
+// auto-increment (no sequence, identity or AUTO_INCREMENT, no RETURNING or
+// LastInsertId back-fill); it is copied to foreign keys that reference a
+// Snowflake key, so it must be valid SQL in every dialect.
+const snowflakeGormType = "bigint"
+
+// GormDataType returns "bigint": the GORM data type of a Snowflake column.
+// It is deliberately not GORM's "int", which would make a Snowflake primary
+// key auto-increment. AutoMigrate creates a plain BIGINT column. It is safe
+// for concurrent use.
+func (Snowflake) GormDataType() string { return snowflakeGormType }
+
+// GormDataType returns "bigint", as [Snowflake.GormDataType] does; the
+// column is nullable unless tagged not null.
+func (NullSnowflake) GormDataType() string { return snowflakeGormType }
+
+// GormDataType returns GORM's "bytes" data type for an ObjectID column; see
+// [ObjectID.GormDBDataType] for the column type each dialect gets.
+func (ObjectID) GormDataType() string { return string(schema.Bytes) }
+
+// GormDBDataType returns the column type AutoMigrate creates for an ObjectID:
+// bytea on PostgreSQL, binary(12) on MySQL/MariaDB and SQL Server, blob on
+// SQLite, and "" (GORM's default for bytes) on other dialects. It is safe for
+// concurrent use.
+func (ObjectID) GormDBDataType(db *gorm.DB, _ *schema.Field) string { return objectIDColumnType(db) }
+
+// GormDataType returns GORM's "bytes" data type, as [ObjectID.GormDataType]
+// does.
+func (NullObjectID) GormDataType() string { return string(schema.Bytes) }
+
+// GormDBDataType returns the same column types as [ObjectID.GormDBDataType];
+// the column is nullable unless tagged not null.
+func (NullObjectID) GormDBDataType(db *gorm.DB, _ *schema.Field) string {
+	return objectIDColumnType(db)
+}
+
+func objectIDColumnType(db *gorm.DB) string {
+	if db == nil || db.Dialector == nil {
+		return ""
+	}
+	switch db.Dialector.Name() {
+	case "postgres":
+		return "bytea"
+	case "mysql", "sqlserver":
+		return "binary(12)"
+	case "sqlite":
+		return "blob"
+	default:
+		return ""
+	}
+}
