@@ -1,6 +1,6 @@
 // Package generator makes IDs: Snowflake IDs with configurable bit layouts
-// ([Twitter], [Sonyflake], [Discord] or one built with [NewLayout]) and
-// MongoDB-style ObjectIDs (see objectid.go).
+// ([Twitter], [Sonyflake], [Discord] or one built with [NewLayout]) from
+// [NewSnowflake], and MongoDB-style ObjectIDs from [NewObjectID] (objectid.go).
 //
 // Every generator is a value with its own configuration; nothing is
 // configured through package variables. The preset layouts are read-only

@@ -105,10 +105,11 @@ func NewSnowflake(node int64, opts ...SnowflakeOption) (*Snowflake, error) {
 	// rounds up (a step back of d never fails). Both are capped at maxTick so
 	// that tick arithmetic cannot overflow.
 	g.borrowTicks = min(int64(cfg.borrowAhead/l.unit), g.maxTick)
-	tolTicks := min(int64((cfg.tolerance+l.unit-1)/l.unit), g.maxTick)
-	if cfg.tolerance > 0 && tolTicks == 0 {
-		tolTicks = g.maxTick // the rounding overflowed: tolerate anything
+	tolTicks := int64(cfg.tolerance / l.unit)
+	if cfg.tolerance%l.unit != 0 {
+		tolTicks++
 	}
+	tolTicks = min(tolTicks, g.maxTick)
 	g.slackTicks = g.borrowTicks + tolTicks
 	// The state is last tick<<seqBits | last sequence. Tick 0 sequence 0
 	// counts as issued, so the zero Snowflake is never returned; a floor

@@ -2,6 +2,7 @@ package generator_test
 
 import (
 	"errors"
+	"math"
 	"sync"
 	"testing"
 	"time"
@@ -436,4 +437,17 @@ func TestFakeClock(t *testing.T) {
 	before := time.Now()
 	sys.Sleep(time.Millisecond)
 	assert.GreaterOrEqual(t, sys.Now().Sub(before), time.Millisecond)
+}
+
+func TestHugeDurationsDoNotOverflow(t *testing.T) {
+	clock := newRecordingClock(sfBase)
+	g, err := generator.NewSnowflake(3, generator.WithClock(clock),
+		generator.WithBackwardTolerance(time.Duration(math.MaxInt64)),
+		generator.WithBorrowAhead(time.Duration(math.MaxInt64)))
+	require.NoError(t, err)
+	prev, _ := nextParts(t, g)
+	clock.Set(generator.Twitter.Epoch().Add(time.Millisecond)) // far behind, but tolerated
+	id, p := nextParts(t, g)
+	assert.Greater(t, id, prev)
+	assert.Equal(t, mustTickOf(t, generator.Twitter, sfBase), p.Tick)
 }

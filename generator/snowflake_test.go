@@ -2,6 +2,7 @@ package generator_test
 
 import (
 	"errors"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -231,6 +232,7 @@ func TestConcurrentNextWithErraticClock(t *testing.T) {
 							return
 						}
 						backwards.Add(1)
+						runtime.Gosched() // let the clock move on
 						continue
 					}
 					ids = append(ids, id)

@@ -1,0 +1,30 @@
+// Package node provides node (worker, machine) IDs for the generators:
+// fixed sources ([Static], [FromEnv], [FromPrivateIP]), a disposable source
+// that is new on every start ([Disposable], for the Meteor generator), and
+// leases that hand each ID to one live process at a time, kept in the
+// application's own SQL database ([NewSQLLease]) or in Redis
+// ([NewRedisLease]).
+//
+// # Leases
+//
+// A lease claims the lowest node ID that is free or whose lease has expired,
+// atomically, and records an expiry computed from the coordinator's clock
+// (the database's or Redis's, never the holder's). A background goroutine
+// renews it every RenewEvery. The holder trusts the lease only until
+// start-of-renewal + TTL - Margin on its local monotonic clock, which is
+// before the coordinator can consider it expired; after that, [Lease.Fence]
+// fails and a generator wired to it ([NewSnowflake]) returns errors instead
+// of IDs. A renewal that finds another owner makes the lease lost for good.
+//
+// Each claim and renewal also records a high-water mark: an upper bound of
+// any ID time the holder may issue until its next renewal (its clock at the
+// start of the request + TTL + borrow-ahead). [Lease.Close] stops renewal,
+// replaces the bound with the generator's exact last issued time and
+// releases the ID. A new holder takes the recorded mark as its floor
+// ([generator.WithNotBefore]), so it never issues an ID at or before any ID
+// of an earlier holder, even with its own clock behind.
+//
+// Safety rests on two stated assumptions: clocks run at about the same rate
+// (drift over one TTL far below Margin), and no goroutine stalls for longer
+// than Margin between passing the fence and issuing its ID.
+package node

@@ -1,0 +1,89 @@
+package node
+
+import (
+	"context"
+	"fmt"
+	"net"
+
+	"github.com/idkit-go/idkit/generator"
+)
+
+// FromPrivateIP returns a [Source] that derives the node ID from this
+// host's first private IPv4 address (10/8, 172.16/12, 192.168/16, or
+// 100.64/10), as sony/sonyflake does, but sized to the layout: the ID is the
+// low layout.NodeBits() bits of the address (16 for [generator.Sonyflake]).
+//
+// The ID is unique among hosts of one subnet only if no host bits are
+// dropped, so NodeID fails with an error wrapping
+// [generator.ErrNodeOutOfRange] when the address's host part (the bits
+// outside the interface's netmask) does not fit NodeBits; hosts in
+// different subnets may still collide, which check is for. If check is not
+// nil it is called with the ID (for example to add it to a Redis set, as
+// Sonyflake's CheckMachineID does) and an error from it is returned wrapped
+// in [ErrRejected]. No private address gives an error wrapping
+// [ErrNoNodeID]; so does a layout with no node bits.
+func FromPrivateIP(layout generator.Layout, check func(ctx context.Context, id int64) error) Source {
+	return SourceFunc(func(ctx context.Context) (int64, error) {
+		addrs, err := net.InterfaceAddrs()
+		if err != nil {
+			return 0, fmt.Errorf("%w: %w", ErrNoNodeID, err)
+		}
+		id, err := PrivateIPNode(addrs, layout.NodeBits())
+		if err != nil {
+			return 0, err
+		}
+		if check != nil {
+			if err := check(ctx, id); err != nil {
+				return 0, fmt.Errorf("%w: %d: %w", ErrRejected, id, err)
+			}
+		}
+		return id, nil
+	})
+}
+
+// PrivateIPNode is the rule of [FromPrivateIP] applied to addrs (as from
+// [net.InterfaceAddrs]): the low nodeBits bits of the first private IPv4
+// address. It returns an error wrapping [ErrNoNodeID] if there is none or
+// nodeBits is 0 or above 32, and one wrapping [generator.ErrNodeOutOfRange]
+// if that address's host part needs more than nodeBits bits. Addresses
+// given as [*net.IPAddr] (no netmask) are treated as /32 host routes.
+func PrivateIPNode(addrs []net.Addr, nodeBits uint8) (int64, error) {
+	if nodeBits == 0 || nodeBits > 32 {
+		return 0, fmt.Errorf("%w: %d node bits cannot hold an IPv4-derived id", ErrNoNodeID, nodeBits)
+	}
+	for _, a := range addrs {
+		var ip net.IP
+		mask := net.CIDRMask(32, 32)
+		switch v := a.(type) {
+		case *net.IPNet:
+			ip, mask = v.IP, v.Mask
+		case *net.IPAddr:
+			ip = v.IP
+		default:
+			continue
+		}
+		ip4 := ip.To4()
+		if ip4 == nil || !isPrivate(ip4) {
+			continue
+		}
+		if len(mask) == net.IPv6len {
+			mask = mask[12:]
+		}
+		var v, m uint32
+		for i := range 4 {
+			v = v<<8 | uint32(ip4[i])
+			m = m<<8 | uint32(mask[i])
+		}
+		if host := v &^ m; host>>nodeBits != 0 {
+			ones, _ := net.IPMask(mask).Size()
+			return 0, fmt.Errorf("%w: host part of %s/%d needs more than %d node bits",
+				generator.ErrNodeOutOfRange, ip4, ones, nodeBits)
+		}
+		return int64(v & (1<<nodeBits - 1)), nil
+	}
+	return 0, fmt.Errorf("%w: no private IPv4 address", ErrNoNodeID)
+}
+
+func isPrivate(ip net.IP) bool {
+	return ip.IsPrivate() || ip[0] == 100 && ip[1]&0xc0 == 64
+}
