@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/idkit-go/idkit/internal/coarseclock"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -39,6 +40,9 @@ type Snowflake struct {
 
 	layout      Layout
 	clock       Clock
+	coarse      bool  // clock is the system clock: read the coarse clock first
+	epochMilli  int64 // layout epoch in Unix milliseconds, when coarse
+	unitMilli   int64 // layout unit in milliseconds, when coarse
 	fence       func() error
 	node        int64
 	nodePart    int64 // node shifted into place
@@ -111,6 +115,13 @@ func NewSnowflake(node int64, opts ...SnowflakeOption) (*Snowflake, error) {
 	}
 	tolTicks = min(tolTicks, g.maxTick)
 	g.slackTicks = g.borrowTicks + tolTicks
+	// The coarse clock counts whole milliseconds, so it serves layouts whose
+	// unit and epoch are whole milliseconds.
+	if _, ok := cfg.clock.(systemClock); ok && l.unit%time.Millisecond == 0 && l.epoch.Nanosecond()%int(time.Millisecond) == 0 {
+		g.coarse = true
+		g.epochMilli = l.epoch.UnixMilli()
+		g.unitMilli = int64(l.unit / time.Millisecond)
+	}
 	// The state is last tick<<seqBits | last sequence. Tick 0 sequence 0
 	// counts as issued, so the zero Snowflake is never returned; a floor
 	// counts its whole tick as issued.
@@ -145,11 +156,18 @@ func (g *Snowflake) Next() (types.Snowflake, error) {
 	// Load the state before reading the clock, so that a tick taken from
 	// an earlier clock reading can never make this reading look backwards.
 	old := g.last.Load()
-	wall, now, err := g.read()
-	if err != nil {
-		return 0, err
+	// A coarse reading may only confirm issuing an ID; waiting or failing
+	// needs a fresh one: the exact clock, read after old was loaded.
+	now, coarse := g.coarseTick()
+	var wall time.Time
+	fresh := false
+	if !coarse {
+		var err error
+		if wall, now, err = g.read(); err != nil {
+			return 0, err
+		}
+		fresh = true
 	}
-	fresh := true // the clock was read after old was loaded
 	for {
 		lastTick := old >> g.seqBits
 		next := max(old+1, now<<g.seqBits) // sequence overflow carries into the tick
@@ -157,8 +175,8 @@ func (g *Snowflake) Next() (types.Snowflake, error) {
 		wait := nextTick > lastTick && nextTick > now+g.borrowTicks
 		switch {
 		case !fresh && (wait || now < lastTick-g.slackTicks):
-			// Another goroutine moved the state on after our clock read;
-			// decide with a new reading.
+			// The reading was coarse, or another goroutine moved the state
+			// on after it: decide with a new, exact reading.
 		case now < lastTick-g.slackTicks:
 			return 0, fmt.Errorf("%w: clock reads %s, %v behind the last issued tick (tolerance %v, borrow-ahead %v)",
 				ErrClockMovedBackwards, wall.UTC().Format(time.RFC3339Nano),
@@ -180,6 +198,7 @@ func (g *Snowflake) Next() (types.Snowflake, error) {
 			continue
 		}
 		old = g.last.Load()
+		var err error
 		if wall, now, err = g.read(); err != nil {
 			return 0, err
 		}
@@ -187,10 +206,30 @@ func (g *Snowflake) Next() (types.Snowflake, error) {
 	}
 }
 
+// coarseTick returns the tick of the shared coarse clock and true, or false
+// when the generator does not use it or the tick is outside the layout.
+func (g *Snowflake) coarseTick() (int64, bool) {
+	if !g.coarse {
+		return 0, false
+	}
+	ms := coarseclock.UnixMilli() - g.epochMilli
+	tick := ms
+	if g.unitMilli != 1 {
+		tick = ms / g.unitMilli
+	}
+	if ms < 0 || tick > g.maxTick {
+		return 0, false
+	}
+	return tick, true
+}
+
 // read returns the clock's time and its tick, or an error wrapping
 // [ErrTimeOverflow] if the tick is outside the layout.
 func (g *Snowflake) read() (time.Time, int64, error) {
 	wall := g.clock.Now()
+	if g.coarse {
+		coarseclock.ObserveMilli(wall.UnixMilli())
+	}
 	d := wall.Sub(g.layout.epoch)
 	tick := int64(d / g.layout.unit)
 	if d < 0 || tick > g.maxTick {

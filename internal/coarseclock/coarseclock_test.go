@@ -22,10 +22,29 @@ func TestUnixSecondsFollowsTheClock(t *testing.T) {
 	}
 }
 
+func TestUnixMilliFollowsTheClock(t *testing.T) {
+	for range 50 {
+		got, want := UnixMilli(), time.Now().UnixMilli()
+		if got > want || got < want-5 {
+			t.Fatalf("UnixMilli = %d, time.Now = %d", got, want)
+		}
+		time.Sleep(3 * time.Millisecond)
+	}
+	ObserveMilli(UnixMilli() + 2)
+	if got, want := UnixMilli(), time.Now().UnixMilli(); got < want {
+		t.Fatalf("after ObserveMilli, UnixMilli = %d, behind the observation %d", got, want)
+	}
+	v := UnixMilli()
+	ObserveMilli(v - 100)
+	if UnixMilli() < v {
+		t.Fatal("ObserveMilli moved the clock backwards")
+	}
+}
+
 func TestTickerStopsWhenIdleAndRestarts(t *testing.T) {
 	UnixSeconds()
-	deadline := time.Now().Add((idleTicks + 3) * time.Second)
-	for seconds.Load() != 0 {
+	deadline := time.Now().Add(time.Duration(seconds.idle+3) * time.Second)
+	for seconds.value.Load() != 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("ticker still running after the idle period")
 		}
@@ -34,7 +53,7 @@ func TestTickerStopsWhenIdleAndRestarts(t *testing.T) {
 	if got, want := UnixSeconds(), time.Now().Unix(); got != want && got != want-1 {
 		t.Fatalf("after restart UnixSeconds = %d, want %d", got, want)
 	}
-	if seconds.Load() == 0 {
+	if seconds.value.Load() == 0 {
 		t.Fatal("reading did not restart the ticker")
 	}
 }
@@ -43,6 +62,13 @@ func BenchmarkUnixSeconds(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		UnixSeconds()
+	}
+}
+
+func BenchmarkUnixMilli(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		UnixMilli()
 	}
 }
 

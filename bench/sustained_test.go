@@ -1,0 +1,135 @@
+package bench
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/snowflake"
+	"github.com/sony/sonyflake"
+
+	"github.com/idkit-go/idkit/generator"
+)
+
+// sustainedWindow is how long each sustained run generates.
+const sustainedWindow = time.Second
+
+// int64Generators are the generators measured for sustained throughput.
+func int64Generators(tb testing.TB) []struct {
+	name string
+	make func() func() int64 // a fresh generator per run
+} {
+	mustSF := func(opts ...generator.SnowflakeOption) func() int64 {
+		g, err := generator.NewSnowflake(1, opts...)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		return func() int64 {
+			v, err := g.Next()
+			if err != nil {
+				panic(err)
+			}
+			return int64(v)
+		}
+	}
+	return []struct {
+		name string
+		make func() func() int64
+	}{
+		{"Snowflake/idkit", func() func() int64 { return mustSF() }},
+		{"Snowflake/idkit-borrow", func() func() int64 { return mustSF(generator.WithBorrowAhead(time.Minute)) }},
+		{"Snowflake/bwmarrin", func() func() int64 {
+			n, err := snowflake.NewNode(1)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			return func() int64 { return n.Generate().Int64() }
+		}},
+		{"Snowflake/sonyflake", func() func() int64 {
+			s, err := sonyflake.New(sonyflake.Settings{MachineID: func() (uint16, error) { return 1, nil }})
+			if err != nil {
+				tb.Fatal(err)
+			}
+			return func() int64 {
+				v, err := s.NextID()
+				if err != nil {
+					panic(err)
+				}
+				return int64(v)
+			}
+		}},
+	}
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkSustained runs each generator flat out for one second on one and
+// on two goroutines and reports IDs per second and CPU time per ID; it fails
+// on any duplicate. b.N is ignored: one run is one window.
+func BenchmarkSustained(b *testing.B) {
+	for _, g := range int64Generators(b) {
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/goroutines=%d", g.name, workers), func(b *testing.B) {
+				for b.Loop() {
+					next := g.make()
+					ids := make([][]int64, workers)
+					var wg sync.WaitGroup
+					cpu0, start := cpuTime(), time.Now()
+					deadline := start.Add(sustainedWindow)
+					for w := range workers {
+						wg.Add(1)
+						go func() {
+							defer wg.Done()
+							ids[w] = collect(next, deadline)
+						}()
+					}
+					wg.Wait()
+					elapsed, cpu := time.Since(start), cpuTime()-cpu0
+					all := slices.Concat(ids...)
+					slices.Sort(all)
+					if i := dupIndex(all); i >= 0 {
+						b.Fatalf("duplicate ID %d", all[i])
+					}
+					b.ReportMetric(float64(len(all))/elapsed.Seconds(), "ids/s")
+					b.ReportMetric(float64(cpu.Nanoseconds())/float64(len(all)), "cpu-ns/id")
+				}
+			})
+		}
+	}
+}
+
+// collect calls next until the deadline and returns every ID. IDs go into
+// fixed-size chunks, so the slice never grows by copying while it runs.
+func collect(next func() int64, deadline time.Time) []int64 {
+	const chunk = 1 << 20
+	var chunks [][]int64
+	cur := make([]int64, 0, chunk)
+	for {
+		for range 256 {
+			cur = append(cur, next())
+		}
+		if len(cur) == chunk {
+			chunks = append(chunks, cur)
+			cur = make([]int64, 0, chunk)
+		}
+		if time.Now().After(deadline) {
+			return slices.Concat(append(chunks, cur)...)
+		}
+	}
+}
+
+func dupIndex(sorted []int64) int {
+	for i := 1; i < len(sorted); i++ {
+		if sorted[i] == sorted[i-1] {
+			return i
+		}
+	}
+	return -1
+}
