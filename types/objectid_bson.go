@@ -29,7 +29,7 @@ func (id *ObjectID) UnmarshalBSONValue(typ byte, data []byte) error {
 		if err != nil {
 			return fmt.Errorf("%w: %w", ErrInvalidObjectID, err)
 		}
-		return decodeHex(id, s)
+		return decodeHexBytes(id, s)
 	case bsonNull:
 		*id = NilObjectID
 		return nil

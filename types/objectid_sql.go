@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"fmt"
+	"unsafe"
 )
 
 var (
@@ -31,7 +32,10 @@ func (id ObjectID) Value() (driver.Value, error) {
 func (id *ObjectID) Scan(src any) error {
 	switch v := src.(type) {
 	case []byte:
-		return scanObjectID(id, v)
+		if len(v) == 0 {
+			return scanObjectID(id, "")
+		}
+		return scanObjectID(id, unsafe.String(&v[0], len(v))) // not retained
 	case string:
 		return scanObjectID(id, v)
 	case nil:
@@ -41,7 +45,7 @@ func (id *ObjectID) Scan(src any) error {
 	}
 }
 
-func scanObjectID[T string | []byte](id *ObjectID, v T) error {
+func scanObjectID(id *ObjectID, v string) error {
 	switch len(v) {
 	case 12:
 		copy(id[:], v)

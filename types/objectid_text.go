@@ -41,7 +41,7 @@ func (id *ObjectID) UnmarshalText(text []byte) error {
 		*id = NilObjectID
 		return nil
 	}
-	return decodeHex(id, text)
+	return decodeHexBytes(id, text)
 }
 
 // UnmarshalJSON implements [encoding/json.Unmarshaler]. It accepts a
@@ -52,7 +52,7 @@ func (id *ObjectID) UnmarshalJSON(data []byte) error {
 	data = bytes.TrimSpace(data)
 	switch {
 	case len(data) == 26 && data[0] == '"' && data[25] == '"':
-		return decodeHex(id, data[1:25])
+		return decodeHexBytes(id, data[1:25])
 	case string(data) == "null" || string(data) == `""`:
 		*id = NilObjectID
 		return nil
