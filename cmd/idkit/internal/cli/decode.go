@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"encoding/hex"
+	"fmt"
+	"time"
+
+	"github.com/idkit-go/idkit/cmd/idkit/internal/parse"
+	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/types"
+)
+
+// field is one bit field of an ID, most significant first.
+type field struct {
+	Name  string `json:"name"`
+	Bits  int    `json:"bits"`
+	Value uint64 `json:"value"`
+	group int    // bit grouping in the diagram
+}
+
+// legacy is the pre-3.4 reading of an ObjectID.
+type legacy struct {
+	Machine string `json:"machine"` // 6 hex digits
+	PID     uint16 `json:"pid"`
+	Counter uint32 `json:"counter"`
+}
+
+// record is everything inspect prints about one ID; it is also the JSON
+// object of --json.
+type record struct {
+	Input string `json:"input"`
+	Kind  string `json:"kind"`
+	ID    string `json:"id"`
+	Time  string `json:"time"`
+	Local string `json:"local"`
+
+	// ObjectID
+	Unix          *int64  `json:"unix,omitempty"`
+	ProcessUnique string  `json:"process_unique,omitempty"`
+	Counter       *uint32 `json:"counter,omitempty"`
+	Legacy        *legacy `json:"legacy,omitempty"`
+
+	// Snowflake
+	Layout     string `json:"layout,omitempty"`
+	UnixMilli  *int64 `json:"unix_ms,omitempty"`
+	Tick       *int64 `json:"tick,omitempty"`
+	Node       *int64 `json:"node,omitempty"`
+	Datacenter *int64 `json:"datacenter,omitempty"`
+	Worker     *int64 `json:"worker,omitempty"`
+	Process    *int64 `json:"process,omitempty"`
+	Sequence   *int64 `json:"sequence,omitempty"`
+
+	Fields []field  `json:"fields"`
+	Notes  []string `json:"notes,omitempty"`
+	layout generator.Layout
+	when   time.Time
+}
+
+const futureSlack = 24 * time.Hour
+
+func formatLocal(t time.Time, loc *time.Location) string {
+	return t.In(loc).Format("2006-01-02T15:04:05.999999999Z07:00 MST")
+}
+
+// decodeObjectID describes an ObjectID.
+func decodeObjectID(e *Env, in string, id types.ObjectID) record {
+	t := id.Timestamp()
+	unix, counter := t.Unix(), id.Counter()
+	pu := id.ProcessUnique()
+	leg := id.Legacy()
+	r := record{
+		Input: in, Kind: parse.KindObjectID.String(), ID: id.Hex(),
+		Time: t.Format(time.RFC3339Nano), Local: formatLocal(t, e.Local),
+		Unix: &unix, ProcessUnique: hex.EncodeToString(pu[:]), Counter: &counter,
+		Legacy: &legacy{Machine: fmt.Sprintf("%06x", leg.Machine), PID: leg.PID, Counter: leg.Counter},
+		Fields: []field{
+			{Name: "time", Bits: 32, Value: uint64(unix), group: 8},
+			{Name: "process", Bits: 40, Value: uint64(pu[0])<<32 | uint64(pu[1])<<24 | uint64(pu[2])<<16 | uint64(pu[3])<<8 | uint64(pu[4]), group: 8},
+			{Name: "counter", Bits: 24, Value: uint64(counter), group: 8},
+		},
+		when: t,
+	}
+	if id.IsZero() {
+		r.Notes = append(r.Notes, "this is the nil ObjectID (no ID)")
+	} else if t.After(e.Now().Add(futureSlack)) {
+		r.Notes = append(r.Notes, "the time is in the future")
+	}
+	return r
+}
+
+// decodeSnowflake describes a Snowflake under l.
+func decodeSnowflake(e *Env, in string, id types.Snowflake, l generator.Layout) (record, error) {
+	p, err := l.Decompose(id)
+	if err != nil {
+		return record{}, err
+	}
+	ms := p.Time.UnixMilli()
+	r := record{
+		Input: in, Kind: parse.KindSnowflake.String(), ID: id.String(),
+		Time: p.Time.Format(time.RFC3339Nano), Local: formatLocal(p.Time, e.Local),
+		Layout: parse.FormatLayout(l), UnixMilli: &ms, Tick: &p.Tick, Node: &p.Node, Sequence: &p.Sequence,
+		layout: l, when: p.Time,
+	}
+	if hi, _, ok := splitNode(l); ok {
+		a, b := p.Node>>5, p.Node&31
+		if hi == "datacenter" {
+			r.Datacenter, r.Worker = &a, &b
+		} else {
+			r.Worker, r.Process = &a, &b
+		}
+	}
+	used := int(l.TimeBits() + l.NodeBits() + l.SequenceBits())
+	r.Fields = append(r.Fields, field{Name: "unused", Bits: 64 - used, Value: 0, group: 4})
+	r.Fields = append(r.Fields, field{Name: "time", Bits: int(l.TimeBits()), Value: uint64(p.Tick), group: 4})
+	nodeGroup := 4
+	if _, _, ok := splitNode(l); ok {
+		nodeGroup = 5
+	}
+	node := field{Name: nodeName(l), Bits: int(l.NodeBits()), Value: uint64(p.Node), group: nodeGroup}
+	seq := field{Name: "sequence", Bits: int(l.SequenceBits()), Value: uint64(p.Sequence), group: 4}
+	if l.SequenceAboveNode() {
+		r.Fields = append(r.Fields, seq, node)
+	} else {
+		r.Fields = append(r.Fields, node, seq)
+	}
+	if node.Bits == 0 {
+		r.Fields = removeEmpty(r.Fields)
+	}
+	switch {
+	case id.IsZero():
+		r.Notes = append(r.Notes, "this is the zero Snowflake (no ID)")
+	case p.Time.After(e.Now().Add(futureSlack)):
+		r.Notes = append(r.Notes, "the time is in the future: is the layout right? (see --layout)")
+	}
+	return r, nil
+}
+
+func removeEmpty(fs []field) []field {
+	out := fs[:0]
+	for _, f := range fs {
+		if f.Bits > 0 {
+			out = append(out, f)
+		}
+	}
+	return out
+}

@@ -1,0 +1,114 @@
+package cli
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/idkit-go/idkit/cmd/idkit/internal/parse"
+)
+
+func usageInspect(w io.Writer) {
+	fmt.Fprint(w, `usage: idkit inspect [--layout LAYOUT] [--json] [ID ...]
+
+Decode each ID given as an argument or, with no arguments, each word of each
+line of standard input. The kind is recognised from the form: 24 hex digits
+are an ObjectID, a decimal number is a Snowflake. Wrappers pasted from the
+MongoDB shell or extended JSON (ObjectId("..."), {"$oid":"..."},
+NumberLong("...")) and quotes are removed first.
+
+For each ID it prints the time (UTC and local), the process value and
+counter of an ObjectID (and its pre-MongoDB-3.4 reading: machine, pid,
+counter), or the node and sequence of a Snowflake, and a diagram of its bit
+fields.
+
+Flags:
+  --layout LAYOUT  Snowflake layout (default: $IDKIT_LAYOUT, else twitter)
+  --json           one JSON object per line per input (JSON Lines); an
+                   invalid input gives {"input": ..., "error": ...} on
+                   standard output as well as the message on standard error
+  -w, --width N    widest diagram in columns before its boxes wrap
+                   (default: $COLUMNS, else 120)
+
+`)
+	fmt.Fprintln(w, parse.LayoutSyntax)
+	fmt.Fprint(w, `
+JSON fields: input, kind (objectid|snowflake), id, time (RFC 3339, UTC),
+local, fields [{name, bits, value}], notes; ObjectID: unix,
+process_unique (hex), counter, legacy {machine (hex), pid, counter};
+Snowflake: layout, unix_ms, tick, node, sequence, and datacenter+worker
+(twitter) or worker+process (discord).
+
+An invalid ID is reported on standard error, naming it; the others are
+still decoded, and the exit status is 1.
+
+Examples:
+  idkit inspect 632c6d93d65f74baeb22a2c9
+  idkit inspect --layout discord 175928847299117063
+  mongoexport ... | jq -r '._id."$oid"' | idkit inspect --json
+`)
+}
+
+func runInspect(e *Env, args []string) int {
+	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
+	layoutFlag := fs.String("layout", "", "")
+	asJSON := fs.Bool("json", false, "")
+	width := fs.Int("width", 0, "")
+	fs.IntVar(width, "w", 0, "")
+	pos, code, ok := parseFlags(e, fs, usageInspect, args)
+	if !ok {
+		return code
+	}
+	layout, _, err := layoutFrom(e, *layoutFlag)
+	if err != nil {
+		return usageError(e, "inspect", err.Error())
+	}
+	if *width <= 0 {
+		*width = 120
+		if c, err := strconv.Atoi(e.Getenv("COLUMNS")); err == nil && c >= 40 {
+			*width = c
+		}
+	}
+	status, first := ExitOK, true
+	enc := json.NewEncoder(e.Stdout)
+	enc.SetEscapeHTML(false)
+	fail := func(in input, err error) {
+		fmt.Fprintf(e.Stderr, "idkit inspect: %s: %v\n", in.where, err)
+		if *asJSON {
+			_ = enc.Encode(struct {
+				Input string `json:"input"`
+				Error string `json:"error"`
+			}{in.text, err.Error()})
+		}
+		status = ExitInvalid
+	}
+	read := eachInput(e, "inspect", pos, func(in input) {
+		id, err := parse.ParseID(in.text)
+		if err != nil {
+			fail(in, err)
+			return
+		}
+		var r record
+		if id.Kind == parse.KindObjectID {
+			r = decodeObjectID(e, in.text, id.ObjectID)
+		} else if r, err = decodeSnowflake(e, in.text, id.Snowflake, layout); err != nil {
+			fail(in, err)
+			return
+		}
+		if *asJSON {
+			_ = enc.Encode(r)
+			return
+		}
+		if !first {
+			fmt.Fprintln(e.Stdout)
+		}
+		first = false
+		writeRecord(e.Stdout, r, *width)
+	})
+	if !read {
+		return ExitInvalid
+	}
+	return status
+}

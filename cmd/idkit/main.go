@@ -1,0 +1,30 @@
+// Command idkit makes, inspects and converts MongoDB ObjectIDs and Snowflake
+// IDs.
+//
+// Install it with
+//
+//	go install github.com/idkit-go/idkit/cmd/idkit@latest
+//
+// Usage:
+//
+//	idkit new [-n N] [-kind objectid|snowflake] [-node N] [-layout LAYOUT]
+//	idkit inspect [--layout LAYOUT] [--json] [ID ...]
+//	idkit convert [-from FORM] [-to FORM] [-kind KIND] [ID ...]
+//	idkit range --from TIME [--to TIME] [--kind KIND] [--layout LAYOUT]
+//
+// Run "idkit help COMMAND" for the details of each command. Exit status is 0
+// on success, 1 when an input was invalid (the others are still processed)
+// and 2 for a bad command line.
+package main
+
+import (
+	"os"
+
+	"github.com/idkit-go/idkit/cmd/idkit/internal/cli"
+)
+
+func main() {
+	fi, err := os.Stderr.Stat()
+	terminal := err == nil && fi.Mode()&os.ModeCharDevice != 0
+	os.Exit(cli.Run(os.Args[1:], cli.Env{StderrTerminal: terminal}))
+}
