@@ -1,0 +1,29 @@
+package gormplugin
+
+import "errors"
+
+// Sentinel errors of this package; test for them with [errors.Is].
+var (
+	// ErrNoSnowflakeGenerator reports a plugin given neither a Snowflake
+	// generator ([WithSnowflake]), a node ([WithNode]), a node source that
+	// yields one ([WithNodeSource]) nor [WithObjectIDOnly] (returned by
+	// db.Use), or a Snowflake key to fill by a plugin made with
+	// WithObjectIDOnly (reported on the create).
+	ErrNoSnowflakeGenerator = errors.New("gormplugin: no snowflake generator: give WithSnowflake or WithNode (or WithObjectIDOnly)")
+
+	// ErrInvalidOption reports an unusable option, such as a nil generator
+	// or a node the layout cannot hold; the cause is wrapped too.
+	ErrInvalidOption = errors.New("gormplugin: invalid option")
+
+	// ErrUnsupportedField reports an idkit tag with an unknown value, or on a
+	// field whose type cannot hold that kind of ID.
+	ErrUnsupportedField = errors.New("gormplugin: unsupported idkit field")
+
+	// ErrGenerate reports that a generator could not make a key; the
+	// generator's error is wrapped too. Rows filled before it keep their keys.
+	ErrGenerate = errors.New("gormplugin: cannot generate key")
+
+	// ErrNotAddressable reports a zero key in a value passed by value (for
+	// example an array rather than a pointer to it), which cannot be set.
+	ErrNotAddressable = errors.New("gormplugin: cannot set key of a value passed by value")
+)

@@ -1,0 +1,217 @@
+package gormplugin
+
+import (
+	"fmt"
+	"reflect"
+	"sync"
+
+	"gorm.io/gorm/schema"
+
+	"github.com/idkit-go/idkit/sqltypes"
+	"github.com/idkit-go/idkit/types"
+)
+
+// kind is the kind of ID a field holds.
+type kind uint8
+
+const (
+	kindSnowflake kind = iota + 1
+	kindObjectID
+)
+
+// rep is how a field's Go type holds the ID.
+type rep uint8
+
+const (
+	repInt   rep = iota + 1 // signed integer: Snowflake
+	repUint                 // unsigned integer: Snowflake
+	repArray                // [12]byte: ObjectID
+	repHex                  // string: ObjectID as hex
+	repBytes                // []byte: ObjectID raw
+	repNull                 // struct {ID X; Valid bool}
+)
+
+// keyField is one field the plugin fills.
+type keyField struct {
+	field *schema.Field
+	kind  kind
+	rep   rep
+	ptr   bool // the field is a pointer to the type described by rep
+	inner rep  // for repNull, the rep of the ID field
+	idIdx int  // for repNull, index of the ID field
+	okIdx int  // for repNull, index of the Valid field
+}
+
+// modelKeys is what the plugin knows about one parsed model.
+type modelKeys struct {
+	plugin *Plugin
+	once   sync.Once
+	fields []keyField
+	err    error
+}
+
+var (
+	snowflakeTypes = map[reflect.Type]bool{
+		reflect.TypeFor[types.Snowflake]():     true,
+		reflect.TypeFor[types.NullSnowflake](): true,
+	}
+	objectIDTypes = map[reflect.Type]bool{
+		reflect.TypeFor[types.ObjectID]():           true,
+		reflect.TypeFor[types.NullObjectID]():       true,
+		reflect.TypeFor[sqltypes.HexObjectID]():     true,
+		reflect.TypeFor[sqltypes.NullHexObjectID](): true,
+	}
+)
+
+// prepare finds s's key fields and clears GORM's auto-increment on them.
+func (mk *modelKeys) prepare(s *schema.Schema) {
+	foreign := foreignKeys(s)
+	for _, f := range s.Fields {
+		if f.DBName == "" || !f.Creatable || foreign[f] {
+			continue
+		}
+		tag, tagged := f.Tag.Lookup("idkit")
+		var k kind
+		switch {
+		case tagged && tag == "-":
+			continue
+		case tagged && tag == "snowflake":
+			k = kindSnowflake
+		case tagged && tag == "objectid":
+			k = kindObjectID
+		case tagged:
+			mk.err = fmt.Errorf("%w: %s.%s: tag idkit:%q (want snowflake, objectid or -)",
+				ErrUnsupportedField, s.Name, f.Name, tag)
+			return
+		case f.PrimaryKey && len(s.PrimaryFields) == 1:
+			k = kindOf(f.IndirectFieldType)
+		}
+		if k == 0 {
+			continue
+		}
+		kf, ok := describe(f, k)
+		if !ok {
+			mk.err = fmt.Errorf("%w: %s.%s: type %s cannot hold a %s",
+				ErrUnsupportedField, s.Name, f.Name, f.FieldType, kindName(k))
+			return
+		}
+		if k == kindSnowflake && mk.plugin.snowflake == nil {
+			mk.err = fmt.Errorf("%w (model %s, field %s)", ErrNoSnowflakeGenerator, s.Name, f.Name)
+			return
+		}
+		mk.fields = append(mk.fields, kf)
+	}
+	for _, kf := range mk.fields {
+		noAutoIncrement(s, kf.field)
+	}
+}
+
+// foreignKeys returns the fields of s that hold a relation's foreign key
+// (belongs-to keys, and the keys of many2many join tables): GORM sets them
+// from the referenced row, so they are never filled.
+func foreignKeys(s *schema.Schema) map[*schema.Field]bool {
+	var fk map[*schema.Field]bool
+	for _, rel := range s.Relationships.Relations {
+		for _, ref := range rel.References {
+			if ref.ForeignKey != nil && ref.ForeignKey.Schema == s {
+				if fk == nil {
+					fk = map[*schema.Field]bool{}
+				}
+				fk[ref.ForeignKey] = true
+			}
+		}
+	}
+	return fk
+}
+
+// noAutoIncrement undoes GORM's implicit auto-increment on an integer
+// primary key the plugin fills, so that inserts neither add RETURNING for it
+// nor write LastInsertId over it. An explicit autoIncrement or default tag
+// is left as the model says.
+func noAutoIncrement(s *schema.Schema, f *schema.Field) {
+	if _, explicit := f.TagSettings["AUTOINCREMENT"]; explicit || !f.AutoIncrement {
+		return
+	}
+	f.AutoIncrement = false
+	if _, hasDefault := f.TagSettings["DEFAULT"]; hasDefault {
+		return
+	}
+	f.HasDefaultValue = false
+	kept := make([]*schema.Field, 0, len(s.FieldsWithDefaultDBValue))
+	for _, d := range s.FieldsWithDefaultDBValue {
+		if d != f {
+			kept = append(kept, d)
+		}
+	}
+	s.FieldsWithDefaultDBValue = kept
+}
+
+// kindOf returns the kind an untagged primary key of type t gets, or 0.
+func kindOf(t reflect.Type) kind {
+	switch {
+	case snowflakeTypes[t]:
+		return kindSnowflake
+	case objectIDTypes[t]:
+		return kindObjectID
+	}
+	return 0
+}
+
+func kindName(k kind) string {
+	if k == kindSnowflake {
+		return "Snowflake"
+	}
+	return "ObjectID"
+}
+
+// describe works out how to set a k in field f.
+func describe(f *schema.Field, k kind) (keyField, bool) {
+	kf := keyField{field: f, kind: k}
+	t := f.FieldType
+	if t.Kind() == reflect.Pointer {
+		kf.ptr = true
+		t = t.Elem()
+	}
+	r, ok := repOf(t, k)
+	if ok {
+		kf.rep = r
+		return kf, true
+	}
+	// A nullable form: struct { ID X; Valid bool }.
+	if t.Kind() != reflect.Struct {
+		return kf, false
+	}
+	id, okID := t.FieldByName("ID")
+	valid, okValid := t.FieldByName("Valid")
+	if !okID || !okValid || len(id.Index) != 1 || len(valid.Index) != 1 || valid.Type.Kind() != reflect.Bool {
+		return kf, false
+	}
+	inner, ok := repOf(id.Type, k)
+	if !ok || inner == repBytes {
+		return kf, false
+	}
+	kf.rep, kf.inner, kf.idIdx, kf.okIdx = repNull, inner, id.Index[0], valid.Index[0]
+	return kf, true
+}
+
+func repOf(t reflect.Type, k kind) (rep, bool) {
+	switch k {
+	case kindSnowflake:
+		switch t.Kind() {
+		case reflect.Int64, reflect.Int:
+			return repInt, true
+		case reflect.Uint64, reflect.Uint:
+			return repUint, true
+		}
+	case kindObjectID:
+		switch {
+		case t.Kind() == reflect.Array && t.Len() == 12 && t.Elem().Kind() == reflect.Uint8:
+			return repArray, true
+		case t.Kind() == reflect.String:
+			return repHex, true
+		case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8:
+			return repBytes, true
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,130 @@
+package gormplugin
+
+import (
+	"fmt"
+	"reflect"
+
+	"gorm.io/gorm"
+)
+
+// fillValue fills the zero keys of a struct, or of each struct in a slice or
+// array (of structs or pointers to structs).
+// Values of another type than the model's (Model(&A{}).Create(&B{})) are
+// left to GORM.
+func (p *Plugin) fillValue(db *gorm.DB, fields []keyField, rv reflect.Value) {
+	model := db.Statement.Schema.ModelType
+	switch rv.Kind() {
+	case reflect.Struct:
+		if rv.Type() == model {
+			p.fillStruct(db, fields, rv)
+		}
+	case reflect.Slice, reflect.Array:
+		for i, n := 0, rv.Len(); i < n; i++ {
+			elem := reflect.Indirect(rv.Index(i))
+			if elem.Kind() != reflect.Struct || elem.Type() != model { // nil pointer: GORM reports it
+				continue
+			}
+			if !p.fillStruct(db, fields, elem) {
+				return
+			}
+		}
+	}
+}
+
+// fillStruct fills the zero keys of one struct; false means it failed and
+// reported the error.
+func (p *Plugin) fillStruct(db *gorm.DB, fields []keyField, rv reflect.Value) bool {
+	for i := range fields {
+		kf := &fields[i]
+		if !rv.CanAddr() {
+			if _, zero := kf.field.ValueOf(db.Statement.Context, rv); zero {
+				db.AddError(fmt.Errorf("%w: %s.%s", ErrNotAddressable, kf.field.Schema.Name, kf.field.Name))
+				return false
+			}
+			continue
+		}
+		if err := p.setIfZero(kf, kf.field.ReflectValueOf(db.Statement.Context, rv)); err != nil {
+			db.AddError(err)
+			return false
+		}
+	}
+	return true
+}
+
+// setIfZero stores a new ID in v (a settable value of the field's type)
+// when v holds the zero ID.
+func (p *Plugin) setIfZero(kf *keyField, v reflect.Value) error {
+	if kf.ptr {
+		if !v.IsNil() {
+			return p.setRep(kf, kf.rep, v.Elem())
+		}
+		nv := reflect.New(v.Type().Elem())
+		if err := p.setRep(kf, kf.rep, nv.Elem()); err != nil {
+			return err
+		}
+		v.Set(nv)
+		return nil
+	}
+	return p.setRep(kf, kf.rep, v)
+}
+
+func (p *Plugin) setRep(kf *keyField, r rep, v reflect.Value) error {
+	switch r {
+	case repInt:
+		if v.Int() != 0 {
+			return nil
+		}
+		id, err := p.nextSnowflake(kf)
+		if err != nil {
+			return err
+		}
+		v.SetInt(id)
+	case repUint:
+		if v.Uint() != 0 {
+			return nil
+		}
+		id, err := p.nextSnowflake(kf)
+		if err != nil {
+			return err
+		}
+		v.SetUint(uint64(id))
+	case repArray:
+		a := (*[12]byte)(v.Addr().UnsafePointer())
+		if *a != [12]byte{} {
+			return nil
+		}
+		*a = p.objectID.Next()
+	case repHex:
+		if v.Len() != 0 {
+			return nil
+		}
+		v.SetString(p.objectID.Next().Hex())
+	case repBytes:
+		if v.Len() != 0 {
+			return nil
+		}
+		v.SetBytes(p.objectID.Next().Bytes())
+	case repNull:
+		if v.Field(kf.okIdx).Bool() {
+			return nil
+		}
+		id := v.Field(kf.idIdx)
+		id.SetZero()
+		if err := p.setRep(kf, kf.inner, id); err != nil {
+			return err
+		}
+		v.Field(kf.okIdx).SetBool(true)
+	}
+	return nil
+}
+
+func (p *Plugin) nextSnowflake(kf *keyField) (int64, error) {
+	if p.snowflake == nil { // WithObjectIDOnly; prepare reports this first
+		return 0, fmt.Errorf("%w (field %s)", ErrNoSnowflakeGenerator, kf.field.Name)
+	}
+	id, err := p.snowflake.Next()
+	if err != nil {
+		return 0, fmt.Errorf("%w: %s.%s: %w", ErrGenerate, kf.field.Schema.Name, kf.field.Name, err)
+	}
+	return int64(id), nil
+}

@@ -1,0 +1,102 @@
+package gormplugin
+
+import (
+	"reflect"
+
+	"gorm.io/gorm"
+)
+
+// mapRowsKey is the statement instance key holding the caller's row count
+// of a *[]map create.
+const mapRowsKey = "idkit:map_rows"
+
+// fillMaps fills each map of a []map or *[]map create.
+func (p *Plugin) fillMaps(db *gorm.DB, fields []keyField, maps []map[string]any) {
+	for _, m := range maps {
+		if m == nil {
+			continue
+		}
+		if !p.fillMap(db, fields, m) {
+			return
+		}
+	}
+}
+
+// fillMap fills the key columns of m that are missing or hold a zero value.
+// A key given under the field's name or its column name is kept when set
+// and replaced under the same name when zero; a missing key is added under
+// the column name. The value has the field's Go type.
+func (p *Plugin) fillMap(db *gorm.DB, fields []keyField, m map[string]any) bool {
+	for i := range fields {
+		kf := &fields[i]
+		key := kf.field.DBName
+		v, ok := m[key]
+		if !ok {
+			if v, ok = m[kf.field.Name]; ok {
+				key = kf.field.Name
+			}
+		}
+		if ok && !isZeroValue(v) {
+			continue
+		}
+		nv := reflect.New(kf.field.FieldType).Elem()
+		if err := p.setIfZero(kf, nv); err != nil {
+			db.AddError(err)
+			return false
+		}
+		m[key] = nv.Interface()
+	}
+	return true
+}
+
+// isZeroValue reports whether a map value means "no key": nil, a nil
+// pointer, a value whose IsZero method says so, or Go's zero value.
+func isZeroValue(v any) bool {
+	if v == nil {
+		return true
+	}
+	rv := reflect.ValueOf(v)
+	if rv.Kind() == reflect.Pointer {
+		if rv.IsNil() { // checked first: a method on a nil pointer may panic
+			return true
+		}
+		rv = rv.Elem()
+	}
+	if z, ok := rv.Interface().(interface{ IsZero() bool }); ok {
+		return z.IsZero()
+	}
+	return rv.IsZero()
+}
+
+// keepMapRows is the ReturningCallback. With RETURNING, GORM scans the
+// returned rows of a *[]map create into new maps appended to the caller's
+// slice. This merges row i into the caller's map i and cuts the slice back,
+// so the caller keeps exactly the rows it passed.
+func (p *Plugin) keepMapRows(db *gorm.DB) {
+	n, ok := db.InstanceGet(mapRowsKey)
+	if !ok {
+		return
+	}
+	dest, ok := db.Statement.Dest.(*[]map[string]any)
+	if !ok || dest == nil {
+		return
+	}
+	rows := *dest
+	count := n.(int)
+	if len(rows) <= count {
+		return
+	}
+	returned := rows[count:]
+	if len(returned) == count {
+		for i, r := range returned {
+			if rows[i] == nil {
+				continue
+			}
+			for k, v := range r {
+				rows[i][k] = v
+			}
+		}
+	}
+	clear(returned)
+	*dest = rows[:count]
+}

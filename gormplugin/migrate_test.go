@@ -1,0 +1,227 @@
+package gormplugin_test
+
+import (
+	"database/sql"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gorm.io/gorm"
+
+	"github.com/idkit-go/idkit/gormplugin"
+	"github.com/idkit-go/idkit/sqltypes"
+	"github.com/idkit-go/idkit/types"
+)
+
+// Columns has every column form.
+type Columns struct {
+	ID   types.Snowflake
+	Obj  types.ObjectID
+	NS   types.NullSnowflake
+	NO   types.NullObjectID
+	Hex  sqltypes.HexObjectID
+	NHex sqltypes.NullHexObjectID
+}
+
+// HexKeyed is keyed by hex text, and referenced by HexChild.
+type HexKeyed struct {
+	ID sqltypes.HexObjectID
+}
+
+type HexChild struct {
+	ID         types.ObjectID
+	HexKeyedID sqltypes.HexObjectID
+	HexKeyed   HexKeyed
+}
+
+// column is one column as the database's catalog describes it.
+type column struct {
+	Type     string
+	Nullable bool
+	Default  sql.NullString
+	Extra    string // identity (PostgreSQL), EXTRA (MySQL), "autoincrement" (SQLite)
+}
+
+func describeColumn(t *testing.T, db *gorm.DB, table, name string) column {
+	t.Helper()
+	var c column
+	var row *sql.Row
+	switch db.Dialector.Name() {
+	case "postgres":
+		row = db.Raw(`SELECT format_type(a.atttypid, a.atttypmod), NOT a.attnotnull,
+			pg_get_expr(d.adbin, d.adrelid), a.attidentity::text
+			FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+			WHERE a.attrelid = ?::regclass AND a.attname = ?`, table, name).Row()
+		require.NoError(t, row.Scan(&c.Type, &c.Nullable, &c.Default, &c.Extra), "%s.%s", table, name)
+		var seq sql.NullString
+		require.NoError(t, db.Raw(`SELECT pg_get_serial_sequence(?, ?)`, table, name).Row().Scan(&seq))
+		if seq.Valid {
+			c.Extra += " sequence " + seq.String
+		}
+	case "mysql":
+		var nullable string
+		row = db.Raw(`SELECT column_type, is_nullable, column_default, extra FROM information_schema.columns
+			WHERE table_schema = DATABASE() AND table_name = ? AND column_name = ?`, table, name).Row()
+		require.NoError(t, row.Scan(&c.Type, &nullable, &c.Default, &c.Extra), "%s.%s", table, name)
+		c.Nullable = nullable == "YES"
+		if c.Default.String == "NULL" { // MariaDB spells a NULL default so
+			c.Default = sql.NullString{}
+		}
+	case "sqlite":
+		var notNull, pk int
+		row = db.Raw(`SELECT type, "notnull", dflt_value, pk FROM pragma_table_info(?) WHERE name = ?`, table, name).Row()
+		require.NoError(t, row.Scan(&c.Type, &notNull, &c.Default, &pk), "%s.%s", table, name)
+		c.Nullable = notNull == 0 && pk == 0
+		var ddl string
+		require.NoError(t, db.Raw(`SELECT sql FROM sqlite_master WHERE name = ?`, table).Row().Scan(&ddl))
+		if strings.Contains(strings.ToUpper(ddl), "AUTOINCREMENT") {
+			c.Extra = "autoincrement"
+		}
+	}
+	c.Type = strings.ToLower(c.Type)
+	return c
+}
+
+func foreignKeyCount(t *testing.T, db *gorm.DB, table string) int {
+	t.Helper()
+	var n int
+	var q string
+	switch db.Dialector.Name() {
+	case "postgres":
+		q = `SELECT count(*) FROM information_schema.table_constraints
+			WHERE table_schema = current_schema() AND table_name = ? AND constraint_type = 'FOREIGN KEY'`
+	case "mysql":
+		q = `SELECT count(*) FROM information_schema.table_constraints
+			WHERE table_schema = DATABASE() AND table_name = ? AND constraint_type = 'FOREIGN KEY'`
+	case "sqlite":
+		q = `SELECT count(*) FROM pragma_foreign_key_list(?)`
+	}
+	require.NoError(t, db.Raw(q, table).Row().Scan(&n))
+	return n
+}
+
+func TestAutoMigrateDDL(t *testing.T) {
+	want := map[string]map[string]string{ // form -> dialect -> column type
+		"snowflake": {"postgres": "bigint", "mysql": "bigint(20)", "sqlite": "bigint"},
+		"objectid":  {"postgres": "bytea", "mysql": "binary(12)", "sqlite": "blob"},
+		"hex":       {"postgres": "character(24)", "mysql": "char(24)", "sqlite": "text"},
+		// A tagged plain int64 key: SQLite's integer primary key is its rowid
+		// (64-bit, with no AUTOINCREMENT).
+		"int64": {"postgres": "bigint", "mysql": "bigint(20)", "sqlite": "integer"},
+	}
+	forEachDB(t, func(t *testing.T, db *gorm.DB) {
+		models := []any{&Columns{}, &Company{}, &Tag{}, &User{}, &Profile{}, &Post{}, &Tagged{}, &HexKeyed{}, &HexChild{}}
+		migrate(t, db, models...)
+		migrate(t, db, models...) // a second run finds nothing to change
+		dialect := db.Dialector.Name()
+		table := func(model any) string {
+			stmt := &gorm.Statement{DB: db}
+			require.NoError(t, stmt.Parse(model))
+			return stmt.Schema.Table
+		}
+		tests := []struct {
+			table, column, form string
+			nullable            bool
+		}{
+			{table(&Columns{}), "id", "snowflake", false},
+			{table(&Columns{}), "obj", "objectid", true},
+			{table(&Columns{}), "ns", "snowflake", true},
+			{table(&Columns{}), "no", "objectid", true},
+			{table(&Columns{}), "hex", "hex", true},
+			{table(&Columns{}), "n_hex", "hex", true},
+			{table(&User{}), "id", "snowflake", false},
+			{table(&User{}), "company_id", "snowflake", true},
+			{table(&User{}), "manager_id", "snowflake", true},
+			{table(&Profile{}), "id", "objectid", false},
+			{table(&Profile{}), "user_id", "snowflake", true},
+			{table(&Post{}), "user_id", "snowflake", true},
+			{table(&Tag{}), "id", "objectid", false},
+			{db.NamingStrategy.JoinTableName("user_tags"), "user_id", "snowflake", false},
+			{db.NamingStrategy.JoinTableName("user_tags"), "tag_id", "objectid", false},
+			{table(&Tagged{}), "id", "int64", false},
+			{table(&HexKeyed{}), "id", "hex", false},
+			{table(&HexChild{}), "hex_keyed_id", "hex", true},
+		}
+		for _, tt := range tests {
+			t.Run(tt.table+"."+tt.column, func(t *testing.T) {
+				c := describeColumn(t, db, tt.table, tt.column)
+				assert.Equal(t, want[tt.form][dialect], c.Type)
+				assert.Equal(t, tt.nullable, c.Nullable, "nullable")
+				assert.False(t, c.Default.Valid, "default %q", c.Default.String)
+				assert.NotContains(t, strings.ToLower(c.Extra), "auto", "extra %q", c.Extra)
+				assert.NotContains(t, c.Extra, "sequence", "extra %q", c.Extra)
+				if dialect == "postgres" {
+					assert.Equal(t, "", strings.TrimSpace(c.Extra), "identity")
+				}
+			})
+		}
+		for model, n := range map[string]int{
+			table(&User{}): 2, table(&Profile{}): 1, table(&Post{}): 1,
+			db.NamingStrategy.JoinTableName("user_tags"): 2, table(&HexChild{}): 1,
+		} {
+			assert.Equal(t, n, foreignKeyCount(t, db, model), "foreign keys of %s", model)
+		}
+
+		// Round trip of every form through the database's Scan.
+		in := Columns{
+			Obj: types.NewObjectID(), NS: types.NewNullSnowflake(12345),
+			Hex: sqltypes.HexObjectID(types.NewObjectID()),
+		}
+		require.NoError(t, db.Create(&in).Error)
+		var out Columns
+		require.NoError(t, db.First(&out, in.ID).Error)
+		assert.Equal(t, in, out)
+	})
+}
+
+// LegacyParent has a tagged plain int64 key with no autoIncrement:false
+// tag, and children keyed the same way.
+type LegacyParent struct {
+	ID       int64 `gorm:"primaryKey" idkit:"snowflake"`
+	Children []LegacyChild
+}
+
+type LegacyChild struct {
+	ID             int64 `gorm:"primaryKey" idkit:"snowflake"`
+	LegacyParentID int64
+}
+
+func TestPrepare(t *testing.T) {
+	intType := map[string]string{"postgres": "bigint", "mysql": "bigint(20)", "sqlite": "integer"}
+	for _, d := range dialects {
+		t.Run(d.name, func(t *testing.T) {
+			p := gormplugin.New(gormplugin.WithNode(1))
+			db := openDB(t, d, p)
+			require.NoError(t, p.Prepare(db, &LegacyParent{}))
+			migrate(t, db, &LegacyParent{}, &LegacyChild{})
+			for _, model := range []any{&LegacyParent{}, &LegacyChild{}} {
+				stmt := &gorm.Statement{DB: db}
+				require.NoError(t, stmt.Parse(model))
+				c := describeColumn(t, db, stmt.Schema.Table, "id")
+				assert.Equal(t, intType[db.Dialector.Name()], c.Type)
+				assert.False(t, c.Default.Valid, "default %q", c.Default.String)
+				assert.NotContains(t, strings.ToLower(c.Extra), "auto")
+				assert.NotContains(t, c.Extra, "sequence")
+			}
+			parent := &LegacyParent{Children: []LegacyChild{{}, {}}}
+			require.NoError(t, db.Create(parent).Error)
+			require.NotZero(t, parent.ID)
+			for _, c := range parent.Children {
+				assert.NotZero(t, c.ID)
+				assert.Equal(t, parent.ID, c.LegacyParentID)
+			}
+		})
+	}
+	t.Run("errors", func(t *testing.T) {
+		db := sqliteDB(t)
+		p := gormplugin.New(gormplugin.WithObjectIDOnly())
+		require.NoError(t, db.Use(p))
+		assert.ErrorIs(t, p.Prepare(db, &Event{}, &Order{}), gormplugin.ErrNoSnowflakeGenerator)
+		assert.Error(t, p.Prepare(db, 42))
+		db2 := sqliteDB(t)
+		p2 := gormplugin.New(gormplugin.WithNode(1))
+		require.NoError(t, db2.Use(p2))
+		assert.ErrorIs(t, p2.Prepare(db2, &badTagValue{}), gormplugin.ErrUnsupportedField)
+	})
+}

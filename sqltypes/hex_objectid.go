@@ -1,0 +1,78 @@
+package sqltypes
+
+import (
+	"database/sql"
+	"database/sql/driver"
+	"encoding"
+	"encoding/json"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/schema"
+
+	"github.com/idkit-go/idkit/types"
+)
+
+var (
+	_ driver.Valuer            = HexObjectID{}
+	_ sql.Scanner              = (*HexObjectID)(nil)
+	_ json.Unmarshaler         = (*HexObjectID)(nil)
+	_ encoding.TextMarshaler   = HexObjectID{}
+	_ encoding.TextUnmarshaler = (*HexObjectID)(nil)
+)
+
+// HexObjectID is a [types.ObjectID] stored in SQL as 24 lower-case hex
+// characters instead of 12 raw bytes, for schemas that already store
+// ObjectIDs as text. Convert freely: types.ObjectID(h), HexObjectID(id).
+// Text, JSON and the zero value behave as for types.ObjectID. The GORM plugin
+// fills HexObjectID primary keys as it fills types.ObjectID ones.
+type HexObjectID types.ObjectID
+
+// ObjectID returns h as a [types.ObjectID].
+func (h HexObjectID) ObjectID() types.ObjectID { return types.ObjectID(h) }
+
+// String returns the 24 lower-case hex digits of h.
+func (h HexObjectID) String() string { return types.ObjectID(h).Hex() }
+
+// IsZero reports whether h is the nil ObjectID.
+func (h HexObjectID) IsZero() bool { return types.ObjectID(h).IsZero() }
+
+// Value returns h as a 24-character lower-case hex string, its one SQL
+// representation (the nil ObjectID is 24 zeros, not NULL). It never fails.
+func (h HexObjectID) Value() (driver.Value, error) { return types.ObjectID(h).Hex(), nil }
+
+// Scan reads 24 hex digits (string or []byte, either case) or 12 raw bytes,
+// deciding []byte by its length, as [types.ObjectID.Scan] does. NULL or any
+// other input is an error wrapping [types.ErrInvalidObjectID] (and
+// [types.ErrNull] for NULL); h is unchanged on error.
+func (h *HexObjectID) Scan(src any) error { return (*types.ObjectID)(h).Scan(src) }
+
+// MarshalText returns the 24 hex digits of h; encoding/json uses it, so h
+// is a JSON string of hex digits.
+func (h HexObjectID) MarshalText() ([]byte, error) { return types.ObjectID(h).MarshalText() }
+
+// UnmarshalText parses 24 hex digits; errors wrap [types.ErrInvalidObjectID].
+func (h *HexObjectID) UnmarshalText(b []byte) error {
+	return (*types.ObjectID)(h).UnmarshalText(b)
+}
+
+// UnmarshalJSON accepts what [types.ObjectID.UnmarshalJSON] accepts.
+func (h *HexObjectID) UnmarshalJSON(b []byte) error {
+	return (*types.ObjectID)(h).UnmarshalJSON(b)
+}
+
+// GormDataType returns GORM's "string" data type, so GORM neither makes the
+// column auto-increment nor treats it as bytes.
+func (HexObjectID) GormDataType() string { return string(schema.String) }
+
+// GormDBDataType returns [HexObjectIDColumnType] for db's dialect: char(24),
+// or text on SQLite.
+func (HexObjectID) GormDBDataType(db *gorm.DB, _ *schema.Field) string {
+	return HexObjectIDColumnType(dialectOf(db))
+}
+
+func dialectOf(db *gorm.DB) string {
+	if db == nil || db.Dialector == nil {
+		return ""
+	}
+	return db.Dialector.Name()
+}

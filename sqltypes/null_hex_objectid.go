@@ -1,0 +1,84 @@
+package sqltypes
+
+import (
+	"database/sql"
+	"database/sql/driver"
+	"encoding/json"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/schema"
+)
+
+var (
+	_ driver.Valuer    = NullHexObjectID{}
+	_ sql.Scanner      = (*NullHexObjectID)(nil)
+	_ json.Marshaler   = NullHexObjectID{}
+	_ json.Unmarshaler = (*NullHexObjectID)(nil)
+)
+
+// NullHexObjectID is a nullable [HexObjectID] for nullable hex-text columns:
+// Valid false is SQL NULL and JSON null.
+type NullHexObjectID struct {
+	ID    HexObjectID
+	Valid bool
+}
+
+// IsZero reports whether n is NULL.
+func (n NullHexObjectID) IsZero() bool { return !n.Valid }
+
+// Value returns nil for NULL, otherwise the 24 hex characters of n.ID.
+func (n NullHexObjectID) Value() (driver.Value, error) {
+	if !n.Valid {
+		return nil, nil
+	}
+	return n.ID.Value()
+}
+
+// Scan reads NULL as invalid and anything else as [HexObjectID.Scan] does;
+// errors wrap [github.com/idkit-go/idkit/types.ErrInvalidObjectID] and leave
+// n unchanged.
+func (n *NullHexObjectID) Scan(src any) error {
+	if src == nil {
+		*n = NullHexObjectID{}
+		return nil
+	}
+	var id HexObjectID
+	if err := id.Scan(src); err != nil {
+		return err
+	}
+	*n = NullHexObjectID{ID: id, Valid: true}
+	return nil
+}
+
+// MarshalJSON returns null for NULL, otherwise the ID as a JSON string.
+func (n NullHexObjectID) MarshalJSON() ([]byte, error) {
+	if !n.Valid {
+		return []byte("null"), nil
+	}
+	b, _ := n.ID.MarshalText()
+	return append(append(append(make([]byte, 0, 26), '"'), b...), '"'), nil
+}
+
+// UnmarshalJSON reads null as NULL, otherwise what
+// [HexObjectID.UnmarshalJSON] reads; n is unchanged on error.
+func (n *NullHexObjectID) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*n = NullHexObjectID{}
+		return nil
+	}
+	var id HexObjectID
+	if err := id.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	*n = NullHexObjectID{ID: id, Valid: true}
+	return nil
+}
+
+// GormDataType returns GORM's "string" data type, as [HexObjectID] does.
+func (NullHexObjectID) GormDataType() string { return string(schema.String) }
+
+// GormDBDataType returns the same column type as [HexObjectID.GormDBDataType];
+// the column is nullable unless tagged not null.
+func (NullHexObjectID) GormDBDataType(db *gorm.DB, _ *schema.Field) string {
+	return HexObjectIDColumnType(dialectOf(db))
+}
