@@ -24,7 +24,14 @@
 // ([generator.WithNotBefore]), so it never issues an ID at or before any ID
 // of an earlier holder, even with its own clock behind.
 //
-// Safety rests on two stated assumptions: clocks run at about the same rate
-// (drift over one TTL far below Margin), and no goroutine stalls for longer
-// than Margin between passing the fence and issuing its ID.
+// Safety rests on one stated assumption: clocks run at about the same rate
+// (drift over one TTL far below Margin). A process that stalls (a GC pause,
+// SIGSTOP) is covered by [Snowflake], which checks the fence again after
+// making each ID and discards the ID if the lease lapsed meanwhile; a
+// generator fenced with [Lease.Fence] alone ([generator.WithFence] checks
+// before making the ID) also needs stalls between that check and the ID to
+// stay below Margin.
+//
+// Never delete rows of the lease table: a row keeps its node's high-water
+// mark after release.
 package node

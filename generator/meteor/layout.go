@@ -1,0 +1,127 @@
+package meteor
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/idkit-go/idkit/types"
+)
+
+// Layout is the bit layout of a Meteor ID, from the top: a sign bit (always
+// 0), the time part (whole seconds since Epoch), the node ID, the sequence
+// and a few random bits:
+//
+//	0 | time | node | sequence | random
+//
+// The time part is the generator's start second, advanced by one each time
+// the sequence wraps, so it is the start time plus issued/2^SequenceBits
+// seconds, not the time of issue. A Layout is an immutable value, safe for
+// concurrent use. The zero Layout is not usable.
+type Layout struct {
+	timeBits, nodeBits, seqBits, randBits uint8
+	epoch                                 time.Time
+}
+
+// LayoutSpec describes a [Layout] for [NewLayout]. TimeBits, NodeBits and
+// SequenceBits must be at least 1 and RandomBits at most 8; the four must
+// sum to at most 63. TimeBits must be at most 40. Epoch must not be the
+// zero time.
+type LayoutSpec struct {
+	TimeBits, NodeBits, SequenceBits, RandomBits uint8
+	Epoch                                        time.Time
+}
+
+// DefaultEpoch is the epoch of [Default]: 2025-01-01T00:00:00Z.
+var DefaultEpoch = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Default is the seed's layout: 31 bits of seconds (68 years from
+// [DefaultEpoch], until 2093-01-19), an 18-bit node ID (262,143 starts, IDs
+// 1..2^18-1 from a [github.com/idkit-go/idkit/generator/node.Disposable]
+// source), an 11-bit sequence (2048 IDs per second of the time part) and 3
+// random bits.
+var Default = mustLayout(LayoutSpec{TimeBits: 31, NodeBits: 18, SequenceBits: 11, RandomBits: 3, Epoch: DefaultEpoch})
+
+func mustLayout(s LayoutSpec) Layout {
+	l, err := NewLayout(s)
+	if err != nil {
+		panic(err)
+	}
+	return l
+}
+
+// NewLayout validates spec and returns its [Layout], or an error wrapping
+// [ErrInvalidLayout] naming the broken rule.
+func NewLayout(spec LayoutSpec) (Layout, error) {
+	switch {
+	case spec.TimeBits < 1 || spec.NodeBits < 1 || spec.SequenceBits < 1:
+		return Layout{}, fmt.Errorf("%w: time, node and sequence bits must be at least 1", ErrInvalidLayout)
+	case spec.RandomBits > 8:
+		return Layout{}, fmt.Errorf("%w: %d random bits above 8", ErrInvalidLayout, spec.RandomBits)
+	case spec.TimeBits > 40:
+		return Layout{}, fmt.Errorf("%w: %d time bits above 40", ErrInvalidLayout, spec.TimeBits)
+	case int(spec.TimeBits)+int(spec.NodeBits)+int(spec.SequenceBits)+int(spec.RandomBits) > 63:
+		return Layout{}, fmt.Errorf("%w: %d+%d+%d+%d bits exceed 63", ErrInvalidLayout,
+			spec.TimeBits, spec.NodeBits, spec.SequenceBits, spec.RandomBits)
+	case spec.Epoch.IsZero():
+		return Layout{}, fmt.Errorf("%w: zero epoch", ErrInvalidLayout)
+	}
+	return Layout{spec.TimeBits, spec.NodeBits, spec.SequenceBits, spec.RandomBits, spec.Epoch.Truncate(time.Second).UTC()}, nil
+}
+
+// Spec returns the [LayoutSpec] of l.
+func (l Layout) Spec() LayoutSpec {
+	return LayoutSpec{l.timeBits, l.nodeBits, l.seqBits, l.randBits, l.epoch}
+}
+
+// IsZero reports whether l is the zero Layout.
+func (l Layout) IsZero() bool { return l.timeBits == 0 }
+
+// MaxNode returns the largest node ID, 2^NodeBits-1.
+func (l Layout) MaxNode() int64 { return 1<<l.nodeBits - 1 }
+
+// PerSecond returns how many IDs one second of the time part holds,
+// 2^SequenceBits: above this sustained rate a generator's time part runs
+// ahead of real time.
+func (l Layout) PerSecond() int64 { return 1 << l.seqBits }
+
+// Epoch returns the time of time part 0, in UTC.
+func (l Layout) Epoch() time.Time { return l.epoch }
+
+// End returns the first second the time part cannot hold.
+func (l Layout) End() time.Time { return l.epoch.Add(time.Duration(1<<l.timeBits) * time.Second) }
+
+// String describes l, for example "meteor(31/18/11/3, epoch 2025-01-01T00:00:00Z)".
+func (l Layout) String() string {
+	return fmt.Sprintf("meteor(%d/%d/%d/%d, epoch %s)", l.timeBits, l.nodeBits, l.seqBits, l.randBits, l.epoch.Format(time.RFC3339))
+}
+
+// Parts are the fields of a Meteor ID. Time is epoch + Seconds.
+type Parts struct {
+	Time     time.Time
+	Seconds  int64
+	Node     int64
+	Sequence int64
+	Random   int64
+}
+
+// Decompose splits id into its fields under l. A negative id or one with
+// bits above the layout's fields gives an error wrapping [ErrInvalidID]; the
+// zero Layout one wrapping [ErrInvalidLayout].
+func (l Layout) Decompose(id types.Snowflake) (Parts, error) {
+	if l.IsZero() {
+		return Parts{}, fmt.Errorf("%w: zero layout", ErrInvalidLayout)
+	}
+	v := int64(id)
+	total := l.timeBits + l.nodeBits + l.seqBits + l.randBits
+	if v < 0 || (total < 63 && v>>total != 0) {
+		return Parts{}, fmt.Errorf("%w: %d does not fit %d bits", ErrInvalidID, v, total)
+	}
+	secs := v >> (l.nodeBits + l.seqBits + l.randBits)
+	return Parts{
+		Time:     l.epoch.Add(time.Duration(secs) * time.Second),
+		Seconds:  secs,
+		Node:     v >> (l.seqBits + l.randBits) & l.MaxNode(),
+		Sequence: v >> l.randBits & (1<<l.seqBits - 1),
+		Random:   v & (1<<l.randBits - 1),
+	}, nil
+}

@@ -1,0 +1,191 @@
+package meteor
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/node"
+	"github.com/idkit-go/idkit/types"
+)
+
+// Generator issues Meteor IDs for one node. It reads its clock once, in
+// [New], and never again: the time part starts at that second and advances
+// by one whenever the sequence wraps, so a clock stepped backwards (or
+// forwards) while it runs changes nothing. Next is lock-free (one atomic
+// add) and does not allocate; a Generator is safe for concurrent use.
+//
+// IDs from one Generator are unique and strictly increasing in the order
+// Next takes effect. Consecutive IDs differ by a pseudo-random amount (1 to
+// 2^(RandomBits+1)-1 within one second of the time part), so the count
+// issued is not readable from the IDs, though the random bits are a keyed
+// hash, not a cryptographic secret. Uniqueness across generators needs a
+// node ID that is never used twice, not even by a restart of the same
+// process: use [node.Disposable] (a database auto-increment) through
+// [NewFromSource].
+//
+// Limits: one generator issues at most 2^SequenceBits IDs per second of
+// its time part (2048 with [Default]) before that part runs ahead of real
+// time; IDs stay unique, but their time then overstates their age, and at
+// sustained rates the time part reaches [Layout.End] early, when Next fails
+// with [ErrTimeOverflow]. A process restart that starts a new node resets
+// the time part to the real clock. The node field bounds the number of
+// starts over the layout's lifetime (2^18-1 with [Default]).
+type Generator struct {
+	_   [64]byte
+	ctr atomic.Uint64 // next seconds<<seqBits | sequence
+	_   [56]byte
+
+	layout    Layout
+	node      int64
+	nodePart  uint64
+	key       uint64
+	max       uint64 // largest counter value the time field holds
+	start     time.Time
+	seqBits   uint8
+	randBits  uint8
+	seqShift  uint8
+	timeShift uint8
+	seqMask   uint64
+	randMask  uint64
+}
+
+// Option configures [New].
+type Option func(*config)
+
+type config struct {
+	layout Layout
+	clock  generator.Clock
+	seed   *uint64
+}
+
+// WithLayout sets the layout; the default is [Default]. The zero Layout is
+// rejected with [ErrInvalidLayout].
+func WithLayout(l Layout) Option { return func(c *config) { c.layout = l } }
+
+// WithClock sets the clock read once at start; the default is
+// [generator.SystemClock]. A nil clock is rejected with [ErrInvalidOption].
+func WithClock(clk generator.Clock) Option { return func(c *config) { c.clock = clk } }
+
+// WithSeed fixes the key of the random low bits, for reproducible tests;
+// by default it comes from crypto/rand.
+func WithSeed(seed uint64) Option { return func(c *config) { c.seed = &seed } }
+
+// New returns a generator for nodeID, reading the clock once. It returns an
+// error wrapping [ErrNodeOutOfRange] for a node outside [0, MaxNode],
+// [ErrInvalidLayout] for the zero Layout, [ErrInvalidOption] for a nil
+// clock, and [ErrTimeOverflow] when the clock reads before the epoch or at
+// or after the layout's end.
+func New(nodeID int64, opts ...Option) (*Generator, error) {
+	c := config{layout: Default, clock: generator.SystemClock()}
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	l := c.layout
+	switch {
+	case l.IsZero():
+		return nil, fmt.Errorf("%w: zero layout", ErrInvalidLayout)
+	case c.clock == nil:
+		return nil, fmt.Errorf("%w: nil clock", ErrInvalidOption)
+	case nodeID < 0 || nodeID > l.MaxNode():
+		return nil, fmt.Errorf("%w: node %d not in [0, %d]", ErrNodeOutOfRange, nodeID, l.MaxNode())
+	}
+	now := c.clock.Now()
+	if now.Before(l.epoch) || !now.Before(l.End()) {
+		return nil, fmt.Errorf("%w: clock %s outside [%s, %s)", ErrTimeOverflow,
+			now.UTC().Format(time.RFC3339), l.epoch.Format(time.RFC3339), l.End().Format(time.RFC3339))
+	}
+	secs := uint64(now.Sub(l.epoch) / time.Second)
+	g := &Generator{
+		layout:    l,
+		node:      nodeID,
+		nodePart:  uint64(nodeID) << (l.seqBits + l.randBits),
+		start:     l.epoch.Add(time.Duration(secs) * time.Second),
+		seqBits:   l.seqBits,
+		randBits:  l.randBits,
+		timeShift: l.nodeBits + l.seqBits + l.randBits,
+		seqMask:   1<<l.seqBits - 1,
+		randMask:  1<<l.randBits - 1,
+		max:       1<<(l.timeBits+l.seqBits) - 1,
+	}
+	if c.seed != nil {
+		g.key = *c.seed
+	} else {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		g.key = binary.LittleEndian.Uint64(b[:])
+	}
+	first := secs << l.seqBits
+	if first == 0 && nodeID == 0 {
+		first = 1 // never issue the zero ID
+	}
+	g.ctr.Store(first)
+	return g, nil
+}
+
+// NewFromSource takes a node ID from src (normally [node.Disposable], new on
+// every start) and returns [New] for it. Errors are src's, wrapped, or
+// New's.
+func NewFromSource(ctx context.Context, src node.Source, opts ...Option) (*Generator, error) {
+	id, err := src.NodeID(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("meteor: node id: %w", err)
+	}
+	return New(id, opts...)
+}
+
+// Next returns a new ID. It never reads the clock, never blocks and does
+// not allocate. It fails only when the time part has reached the end of
+// the layout, with an error wrapping [ErrTimeOverflow]; every later call
+// fails too. It is safe for concurrent use.
+func (g *Generator) Next() (types.Snowflake, error) {
+	v := g.ctr.Add(1) - 1
+	if v > g.max {
+		return 0, fmt.Errorf("%w: time part reached %s", ErrTimeOverflow, g.layout.End().Format(time.RFC3339))
+	}
+	secs, seq := v>>g.seqBits, v&g.seqMask
+	r := mix(v^g.key) & g.randMask
+	return types.Snowflake(secs<<g.timeShift | g.nodePart | seq<<g.randBits | r), nil
+}
+
+// MustNext is like Next but panics when Next fails. It is safe for
+// concurrent use.
+func (g *Generator) MustNext() types.Snowflake {
+	id, err := g.Next()
+	if err != nil {
+		panic(err)
+	}
+	return id
+}
+
+// Node returns the generator's node ID.
+func (g *Generator) Node() int64 { return g.node }
+
+// Layout returns the generator's layout.
+func (g *Generator) Layout() Layout { return g.layout }
+
+// Start returns the second the clock read at start, the first time part.
+func (g *Generator) Start() time.Time { return g.start }
+
+// Position returns the time part the next ID will carry: Start plus the
+// seconds the sequence has wrapped. Compare it with the clock to see how
+// far a busy generator runs ahead. It is safe for concurrent use.
+func (g *Generator) Position() time.Time {
+	return g.layout.epoch.Add(time.Duration(g.ctr.Load()>>g.seqBits) * time.Second)
+}
+
+// mix is the splitmix64 finalizer: the random low bits are a keyed hash of
+// the counter, so Next needs no shared random state.
+func mix(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
+}

@@ -1,0 +1,53 @@
+package node_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	_ "github.com/mattn/go-sqlite3"
+
+	"github.com/idkit-go/idkit/generator/node"
+)
+
+func ExampleNewSnowflake() {
+	dir, _ := os.MkdirTemp("", "lease")
+	defer os.RemoveAll(dir)
+	db, err := sql.Open("sqlite3", filepath.Join(dir, "app.db")+"?_busy_timeout=5000")
+	if err != nil {
+		panic(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+
+	// Claim the lowest free node ID in the application's own database.
+	lease, err := node.NewSQLLease(ctx, db, node.LeaseOptions{})
+	if err != nil {
+		panic(err)
+	}
+	g, err := node.NewSnowflake(ctx, lease)
+	if err != nil {
+		panic(err)
+	}
+	id, err := g.Next()
+	if err != nil {
+		panic(err) // for example the lease could not be renewed in time
+	}
+	p, _ := g.Layout().Decompose(id)
+	fmt.Println("node", p.Node)
+
+	// A second process (here: a second lease) gets the next free ID.
+	other, _ := node.NewSQLLease(ctx, db, node.LeaseOptions{})
+	fmt.Println("other node", other.Node())
+	other.Close(ctx)
+
+	// Close records the last issued time and frees the ID.
+	if err := lease.Close(ctx); err != nil {
+		panic(err)
+	}
+	// Output:
+	// node 0
+	// other node 1
+}

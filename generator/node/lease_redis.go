@@ -1,0 +1,127 @@
+package node
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// The Redis lease lives in one hash (one key, so it works on a cluster):
+// fields o:N (owner), e:N (expiry, Unix ms of the Redis server's TIME) and
+// h:N (high-water mark, Unix µs, rounded up). Every operation is one Lua
+// script, so claim, renew and release are atomic and check ownership;
+// nothing is read and then written from the client.
+
+// claimScript: ARGV owner, ttl ms, max node, bound µs. Returns {node, old
+// mark} or {-1, 0} when every node is held.
+var claimScript = redis.NewScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local ttl, maxn, bound = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+for n = 0, maxn do
+  local e = redis.call('HGET', KEYS[1], 'e:' .. n)
+  if not e or tonumber(e) < now then
+    local h = tonumber(redis.call('HGET', KEYS[1], 'h:' .. n) or '0')
+    redis.call('HSET', KEYS[1], 'o:' .. n, ARGV[1], 'e:' .. n, string.format('%.0f', now + ttl),
+      'h:' .. n, string.format('%.0f', math.max(h, bound)))
+    return {n, string.format('%.0f', h)}
+  end
+end
+return {-1, '0'}
+`)
+
+// renewScript: ARGV node, owner, ttl ms, bound µs. Returns 1, or 0 if the
+// node is not held by owner.
+var renewScript = redis.NewScript(`
+local n = ARGV[1]
+if redis.call('HGET', KEYS[1], 'o:' .. n) ~= ARGV[2] then return 0 end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local h = tonumber(redis.call('HGET', KEYS[1], 'h:' .. n) or '0')
+redis.call('HSET', KEYS[1], 'e:' .. n, string.format('%.0f', now + tonumber(ARGV[3])),
+  'h:' .. n, string.format('%.0f', math.max(h, tonumber(ARGV[4]))))
+return 1
+`)
+
+// releaseScript: ARGV node, owner, mark µs, exact (1/0). Returns 1, or 0 if
+// the node is not held by owner.
+var releaseScript = redis.NewScript(`
+local n = ARGV[1]
+if redis.call('HGET', KEYS[1], 'o:' .. n) ~= ARGV[2] then return 0 end
+local h = tonumber(ARGV[3])
+if ARGV[4] ~= '1' then h = math.max(h, tonumber(redis.call('HGET', KEYS[1], 'h:' .. n) or '0')) end
+redis.call('HSET', KEYS[1], 'o:' .. n, '', 'e:' .. n, '0', 'h:' .. n, string.format('%.0f', h))
+return 1
+`)
+
+// NewRedisLease claims a node ID in the Redis hash opts.Key and returns the
+// [Lease], renewed in the background until Close. The lowest node ID in
+// [0, opts.Layout.MaxNode()] that is free or expired by the Redis server's
+// clock is claimed by one Lua script; renewal and release are scripts that
+// act only if this lease still owns the ID. High-water marks are kept in
+// microseconds, rounded up.
+//
+// It returns an error wrapping [ErrInvalidConfig] for bad options or a nil
+// client, [ErrExhausted] when every node ID is held, and the Redis error
+// (wrapped) when the claim fails.
+func NewRedisLease(ctx context.Context, client redis.Scripter, opts LeaseOptions) (*Lease, error) {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if client == nil {
+		return nil, fmt.Errorf("%w: nil redis client", ErrInvalidConfig)
+	}
+	return startLease(ctx, &redisBackend{c: client, key: o.Key}, o)
+}
+
+type redisBackend struct {
+	c   redis.Scripter
+	key string
+}
+
+// micros rounds a Unix-nanosecond mark up to microseconds.
+func micros(ns int64) int64 { return (ns + 999) / 1000 }
+
+func (b *redisBackend) claim(ctx context.Context, owner string, ttl time.Duration, maxNode, bound int64) (int64, int64, error) {
+	v, err := claimScript.Run(ctx, b.c, []string{b.key}, owner, ttl.Milliseconds(), maxNode, micros(bound)).Slice()
+	if err != nil {
+		return 0, 0, fmt.Errorf("node: redis claim: %w", err)
+	}
+	if len(v) != 2 {
+		return 0, 0, fmt.Errorf("node: redis claim: unexpected reply %v", v)
+	}
+	n, _ := v[0].(int64)
+	if n < 0 {
+		return 0, 0, fmt.Errorf("%w: all %d node ids are leased", ErrExhausted, maxNode+1)
+	}
+	var h int64
+	if s, ok := v[1].(string); ok {
+		_, _ = fmt.Sscan(s, &h)
+	}
+	return n, h * 1000, nil
+}
+
+func (b *redisBackend) renew(ctx context.Context, node int64, owner string, ttl time.Duration, bound int64) error {
+	n, err := renewScript.Run(ctx, b.c, []string{b.key}, node, owner, ttl.Milliseconds(), micros(bound)).Int()
+	if err != nil {
+		return fmt.Errorf("node: redis renew node %d: %w", node, err)
+	}
+	if n != 1 {
+		return fmt.Errorf("%w: node %d is no longer held by %s", ErrLeaseLost, node, owner)
+	}
+	return nil
+}
+
+func (b *redisBackend) release(ctx context.Context, node int64, owner string, hwm int64, exact bool) error {
+	ex := 0
+	if exact {
+		ex = 1
+	}
+	if err := releaseScript.Run(ctx, b.c, []string{b.key}, node, owner, micros(hwm), ex).Err(); err != nil {
+		return fmt.Errorf("node: redis release node %d: %w", node, err)
+	}
+	return nil
+}

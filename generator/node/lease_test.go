@@ -1,0 +1,344 @@
+package node_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/stretchr/testify/require"
+
+	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/node"
+	"github.com/idkit-go/idkit/generator/node/internal/testclock"
+	"github.com/idkit-go/idkit/internal/testdb"
+)
+
+// store is one lease backend under test.
+type store struct {
+	name string
+	// lease claims with the store's shared handle.
+	lease func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error)
+	// steal makes another owner hold n; remove deletes n's record;
+	// fake writes an expired record for n with the given mark.
+	steal, remove func(t *testing.T, n int64)
+	fake          func(t *testing.T, n int64, mark time.Time)
+	// broken returns a lease whose connection the returned func closes.
+	broken func(t *testing.T, o node.LeaseOptions) (*node.Lease, func())
+}
+
+func sqlStore(t *testing.T, name string, db *sql.DB, open func(t testing.TB) *sql.DB, d node.Dialect) store {
+	table := testdb.Name("lease")
+	t.Cleanup(func() { _, _ = db.Exec("DROP TABLE IF EXISTS " + table) })
+	p := func(i int) string {
+		if d == node.Postgres {
+			return fmt.Sprintf("$%d", i)
+		}
+		return "?"
+	}
+	past := map[node.Dialect]string{
+		node.Postgres: "now() - interval '1 hour'",
+		node.MySQL:    "UTC_TIMESTAMP(6) - INTERVAL 1 HOUR",
+		node.SQLite:   "0",
+	}[d]
+	exec := func(t *testing.T, q string, args ...any) {
+		t.Helper()
+		_, err := db.Exec(q, args...)
+		require.NoError(t, err)
+	}
+	withTable := func(o node.LeaseOptions) node.LeaseOptions { o.Table = table; return o }
+	return store{
+		name: name,
+		lease: func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error) {
+			return node.NewSQLLease(ctx, db, withTable(o))
+		},
+		steal: func(t *testing.T, n int64) {
+			exec(t, "UPDATE "+table+" SET owner = 'thief' WHERE node = "+p(1), n)
+		},
+		remove: func(t *testing.T, n int64) { exec(t, "DELETE FROM "+table+" WHERE node = "+p(1), n) },
+		fake: func(t *testing.T, n int64, mark time.Time) {
+			// Make sure the table exists, then plant a dead holder's row.
+			l, err := node.NewSQLLease(context.Background(), db, withTable(node.LeaseOptions{Layout: layout(t, 1)}))
+			require.NoError(t, err)
+			require.NoError(t, l.Close(context.Background()))
+			exec(t, "DELETE FROM "+table)
+			exec(t, "INSERT INTO "+table+" (node, owner, expires_at, hwm_ns) VALUES ("+p(1)+", 'dead', "+past+", "+p(2)+")",
+				n, mark.UnixNano())
+		},
+		broken: func(t *testing.T, o node.LeaseOptions) (*node.Lease, func()) {
+			own := open(t)
+			l, err := node.NewSQLLease(context.Background(), own, withTable(o))
+			require.NoError(t, err)
+			return l, func() { own.Close() }
+		},
+	}
+}
+
+func redisStore(t *testing.T) store {
+	addr := testdb.RequireRedis(t)
+	c := redis.NewClient(&redis.Options{Addr: addr})
+	key := testdb.Name("lease")
+	t.Cleanup(func() { c.Del(context.Background(), key); c.Close() })
+	withKey := func(o node.LeaseOptions) node.LeaseOptions { o.Key = key; return o }
+	ctx := context.Background()
+	return store{
+		name: "redis",
+		lease: func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error) {
+			return node.NewRedisLease(ctx, c, withKey(o))
+		},
+		steal:  func(t *testing.T, n int64) { require.NoError(t, c.HSet(ctx, key, fmt.Sprint("o:", n), "thief").Err()) },
+		remove: func(t *testing.T, n int64) { require.NoError(t, c.Del(ctx, key).Err()) },
+		fake: func(t *testing.T, n int64, mark time.Time) {
+			require.NoError(t, c.Del(ctx, key).Err())
+			require.NoError(t, c.HSet(ctx, key, fmt.Sprint("o:", n), "dead", fmt.Sprint("e:", n), "1",
+				fmt.Sprint("h:", n), fmt.Sprint(mark.UnixMicro())).Err())
+		},
+		broken: func(t *testing.T, o node.LeaseOptions) (*node.Lease, func()) {
+			own := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1})
+			l, err := node.NewRedisLease(context.Background(), own, withKey(o))
+			require.NoError(t, err)
+			return l, func() { own.Close() }
+		},
+	}
+}
+
+// stores returns every lease backend, each with a fresh table or key.
+func stores(t *testing.T) []store {
+	return []store{
+		sqlStore(t, "postgres", testdb.Postgres(t), testdb.Postgres, node.Postgres),
+		sqlStore(t, "mariadb", testdb.MySQL(t), testdb.MySQL, node.MySQL),
+		sqlite(t),
+		redisStore(t),
+	}
+}
+
+func sqlite(t *testing.T) store {
+	dsn := testdb.SQLiteDSN(t)
+	open := func(t testing.TB) *sql.DB {
+		db, err := sql.Open("sqlite3", dsn)
+		require.NoError(t, err)
+		t.Cleanup(func() { db.Close() })
+		return db
+	}
+	return sqlStore(t, "sqlite", open(t), open, node.SQLite)
+}
+
+// layout is a Twitter-like layout with the given node bits.
+func layout(t testing.TB, nodeBits uint8) generator.Layout {
+	spec := generator.Twitter.Spec()
+	spec.NodeBits, spec.Name = nodeBits, fmt.Sprintf("test%d", nodeBits)
+	l, err := generator.NewLayout(spec)
+	require.NoError(t, err)
+	return l
+}
+
+func short(t testing.TB, bits uint8) node.LeaseOptions {
+	return node.LeaseOptions{Layout: layout(t, bits), TTL: 600 * time.Millisecond, RenewEvery: 100 * time.Millisecond, Margin: 150 * time.Millisecond}
+}
+
+func TestLeaseContention(t *testing.T) {
+	t.Parallel()
+	for _, s := range stores(t) {
+		t.Run(s.name, func(t *testing.T) {
+			const n = 24
+			ctx := context.Background()
+			var mu sync.Mutex
+			var got []int64
+			var leases []*node.Lease
+			var wg sync.WaitGroup
+			for range n {
+				wg.Go(func() {
+					l, err := s.lease(ctx, node.LeaseOptions{Layout: layout(t, 5)})
+					if !(assertNoError(t, err)) {
+						return
+					}
+					mu.Lock()
+					got, leases = append(got, l.Node()), append(leases, l)
+					mu.Unlock()
+				})
+			}
+			wg.Wait()
+			sort.Slice(got, func(i, j int) bool { return got[i] < got[j] })
+			want := make([]int64, n)
+			for i := range want {
+				want[i] = int64(i)
+			}
+			require.Equal(t, want, got, "the lowest ids, each once")
+			// Fill the rest, then one more is refused.
+			for range 32 - n {
+				l, err := s.lease(ctx, node.LeaseOptions{Layout: layout(t, 5)})
+				require.NoError(t, err)
+				leases = append(leases, l)
+			}
+			_, err := s.lease(ctx, node.LeaseOptions{Layout: layout(t, 5)})
+			require.ErrorIs(t, err, node.ErrExhausted)
+			// Release frees an id for the next claimer at once.
+			require.NoError(t, leases[7].Close(ctx))
+			l, err := s.lease(ctx, node.LeaseOptions{Layout: layout(t, 5)})
+			require.NoError(t, err)
+			require.Equal(t, leases[7].Node(), l.Node())
+			for _, l := range append(leases, l) {
+				require.NoError(t, l.Close(ctx))
+			}
+		})
+	}
+}
+
+func assertNoError(t *testing.T, err error) bool {
+	t.Helper()
+	if err != nil {
+		t.Error(err)
+		return false
+	}
+	return true
+}
+
+func TestLeaseTakeoverHonoursMark(t *testing.T) {
+	t.Parallel()
+	for _, s := range stores(t) {
+		t.Run(s.name, func(t *testing.T) {
+			ctx := context.Background()
+			// A dead holder of node 0 recorded a mark 300 ms in our future;
+			// we also run with a clock 200 ms behind.
+			mark := time.Now().Add(300 * time.Millisecond)
+			s.fake(t, 0, mark)
+			o := short(t, 4)
+			o.Clock = testclock.Offset{D: -200 * time.Millisecond}
+			l, err := s.lease(ctx, o)
+			require.NoError(t, err)
+			defer l.Close(ctx)
+			require.Equal(t, int64(0), l.Node(), "the expired id is the lowest free one")
+			require.WithinDuration(t, mark, l.NotBefore(), time.Microsecond)
+			g, err := node.NewSnowflake(ctx, l)
+			require.NoError(t, err)
+			id, err := g.Next()
+			require.NoError(t, err)
+			p, err := o.Layout.Decompose(id)
+			require.NoError(t, err)
+			require.True(t, p.Time.After(mark.Truncate(time.Millisecond)), "first id %v not after mark %v", p.Time, mark)
+		})
+	}
+}
+
+func TestLeaseReleaseRecordsExactMark(t *testing.T) {
+	t.Parallel()
+	for _, s := range stores(t) {
+		t.Run(s.name, func(t *testing.T) {
+			ctx := context.Background()
+			// A long TTL makes the renewal bound (about now + TTL) easy to
+			// tell from the exact mark Close records.
+			o := node.LeaseOptions{Layout: layout(t, 4), TTL: 5 * time.Second, RenewEvery: 100 * time.Millisecond}
+			a, err := s.lease(ctx, o)
+			require.NoError(t, err)
+			ga, err := node.NewSnowflake(ctx, a)
+			require.NoError(t, err)
+			var last generator.Parts
+			for range 1000 {
+				id, err := ga.Next()
+				require.NoError(t, err)
+				last, _ = a.Options().Layout.Decompose(id)
+			}
+			require.NoError(t, a.Close(ctx))
+			_, err = ga.Next()
+			require.ErrorIs(t, err, generator.ErrFenced)
+			require.ErrorIs(t, err, node.ErrLeaseClosed)
+
+			b, err := s.lease(ctx, o)
+			require.NoError(t, err)
+			defer b.Close(ctx)
+			require.Equal(t, a.Node(), b.Node())
+			require.False(t, b.NotBefore().Before(last.Time), "mark %v before last id %v", b.NotBefore(), last.Time)
+			require.Less(t, b.NotBefore().Sub(last.Time), 2*time.Second, "clean release records the exact time, not the TTL bound")
+			gb, err := node.NewSnowflake(ctx, b)
+			require.NoError(t, err)
+			id, err := gb.Next()
+			require.NoError(t, err)
+			p, _ := b.Options().Layout.Decompose(id)
+			require.Greater(t, p.Tick, last.Tick)
+		})
+	}
+}
+
+func TestLeaseRenewalFailureFences(t *testing.T) {
+	t.Parallel()
+	for _, s := range stores(t) {
+		cases := []struct {
+			name    string
+			breakIt func(t *testing.T, l *node.Lease) func()
+			want    error
+		}{
+			{"stolen", func(t *testing.T, l *node.Lease) func() { s.steal(t, l.Node()); return nil }, node.ErrLeaseLost},
+			{"deleted", func(t *testing.T, l *node.Lease) func() { s.remove(t, l.Node()); return nil }, node.ErrLeaseLost},
+		}
+		t.Run(s.name, func(t *testing.T) {
+			ctx := context.Background()
+			for _, c := range cases {
+				t.Run(c.name, func(t *testing.T) {
+					l, err := s.lease(ctx, short(t, 4))
+					require.NoError(t, err)
+					defer l.Close(ctx)
+					g, err := node.NewSnowflake(ctx, l)
+					require.NoError(t, err)
+					_, err = g.Next()
+					require.NoError(t, err)
+					c.breakIt(t, l)
+					requireFenced(t, g, c.want, 400*time.Millisecond)
+				})
+			}
+			t.Run("unreachable", func(t *testing.T) {
+				o := short(t, 4)
+				l, closeConn := s.broken(t, o)
+				defer l.Close(ctx)
+				g, err := node.NewSnowflake(ctx, l)
+				require.NoError(t, err)
+				start := time.Now()
+				_, err = g.Next()
+				require.NoError(t, err)
+				closeConn()
+				requireFenced(t, g, node.ErrLeaseExpired, o.TTL)
+				require.Less(t, time.Since(start), o.TTL, "must stop before the lease can expire")
+			})
+		})
+	}
+}
+
+// requireFenced calls Next until it fails, within d, with an error wrapping
+// generator.ErrFenced and want.
+func requireFenced(t *testing.T, g *node.Snowflake, want error, d time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		if _, err := g.Next(); err != nil {
+			require.ErrorIs(t, err, generator.ErrFenced)
+			require.ErrorIs(t, err, want)
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatalf("Next still issues %v after the lease broke", d)
+}
+
+func TestLeaseOptionsInvalid(t *testing.T) {
+	t.Parallel()
+	db := testdb.SQLite(t)
+	cases := []node.LeaseOptions{
+		{TTL: time.Millisecond},
+		{TTL: time.Second, Margin: time.Second},
+		{TTL: time.Second, Margin: 100 * time.Millisecond, RenewEvery: 950 * time.Millisecond},
+		{Table: "bad name; DROP TABLE x"},
+		{BorrowAhead: -1},
+	}
+	for i, o := range cases {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			_, err := node.NewSQLLease(context.Background(), db, o)
+			require.ErrorIs(t, err, node.ErrInvalidConfig)
+		})
+	}
+	_, err := node.NewSQLLease(context.Background(), nil, node.LeaseOptions{})
+	require.True(t, errors.Is(err, node.ErrInvalidConfig))
+}

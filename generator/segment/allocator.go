@@ -1,0 +1,255 @@
+package segment
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/idkit-go/idkit/generator/internal/sqldialect"
+)
+
+// seg is a range of IDs [next, max] being handed out.
+type seg struct {
+	next    atomic.Int64
+	max     int64
+	trigger int64 // handing out this ID or a later one starts a prefetch
+}
+
+// Allocator hands out int64 IDs for one business tag from segments taken
+// from a database row (the 号段 scheme of Meituan Leaf). It keeps two
+// segments: the current one, handed out with one atomic add, and the next,
+// fetched in the background once PrefetchAt of the current one is used.
+// The step adapts to the rate (see [Options]). IDs from one allocator are
+// unique and increase within a segment; across allocators and restarts they
+// are unique, not ordered, and IDs of segments unused at a crash are
+// skipped, never reissued. It is safe for concurrent use.
+type Allocator struct {
+	db   *sql.DB
+	s    stmts
+	tag  string
+	o    Options
+	base time.Time
+
+	cur     atomic.Pointer[seg]
+	idle    atomic.Bool  // no buffered segment and no fetch running
+	retryAt atomic.Int64 // background fetches wait until base+retryAt
+
+	mu        sync.Mutex
+	buf       *seg
+	fetching  chan struct{} // closed when the running fetch ends
+	fetchErr  error
+	step      int64
+	lastFetch time.Time
+
+	closed     atomic.Bool
+	ctx        context.Context
+	cancel     context.CancelFunc
+	wg         sync.WaitGroup
+	statements atomic.Int64
+	segments   atomic.Int64
+}
+
+// New prepares an allocator for tag: it creates the table if missing,
+// inserts the tag's row (max_id = opts.Start) if missing, and fetches the
+// first segment. Fetching takes one statement: UPDATE ... RETURNING on
+// PostgreSQL and SQLite, UPDATE ... SET max_id = LAST_INSERT_ID(max_id +
+// step) on MySQL/MariaDB (the new value comes back in the same reply).
+//
+// It returns an error wrapping [ErrInvalidConfig] for bad options, an empty
+// tag or one over 128 bytes, a nil db or an unknown dialect; and the
+// database error, wrapped, if setup or the first fetch fails.
+func New(ctx context.Context, db *sql.DB, tag string, opts Options) (*Allocator, error) {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if db == nil || tag == "" || len(tag) > 128 {
+		return nil, fmt.Errorf("%w: need a db and a tag of 1 to 128 bytes", ErrInvalidConfig)
+	}
+	d, ok := sqldialect.Resolve(db, o.Dialect)
+	if !ok {
+		return nil, fmt.Errorf("%w: cannot tell the SQL dialect of driver %T; set Dialect", ErrInvalidConfig, db.Driver())
+	}
+	o.Dialect = d
+	a := &Allocator{db: db, s: newStmts(d, o.Table), tag: tag, o: o, base: time.Now(), step: o.Step}
+	if err := a.setup(ctx); err != nil {
+		return nil, err
+	}
+	a.ctx, a.cancel = context.WithCancel(context.Background())
+	max, err := a.s.takeStep(ctx, db, tag, a.step)
+	a.statements.Add(1)
+	if err != nil {
+		a.cancel()
+		return nil, fmt.Errorf("segment: first fetch for %q: %w", tag, err)
+	}
+	a.lastFetch = time.Now()
+	a.segments.Add(1)
+	a.cur.Store(a.newSeg(max, a.step))
+	a.idle.Store(true)
+	return a, nil
+}
+
+func (a *Allocator) setup(ctx context.Context) error {
+	var err error
+	for range 3 { // concurrent CREATE TABLE IF NOT EXISTS can race on PostgreSQL
+		if _, err = a.db.ExecContext(ctx, a.s.create); err == nil {
+			break
+		}
+		if _, e := a.db.ExecContext(ctx, "SELECT 1 FROM "+a.o.Table+" WHERE 1 = 0"); e == nil {
+			err = nil
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err != nil {
+		return fmt.Errorf("segment: create table %s: %w", a.o.Table, err)
+	}
+	if _, err := a.db.ExecContext(ctx, a.s.seed, a.tag, a.o.Start, a.o.Step); err != nil {
+		return fmt.Errorf("segment: insert tag %q: %w", a.tag, err)
+	}
+	return nil
+}
+
+func (a *Allocator) newSeg(max, step int64) *seg {
+	s := &seg{max: max}
+	first := max - step + 1
+	s.next.Store(first)
+	s.trigger = first + int64(float64(step)*a.o.PrefetchAt)
+	return s
+}
+
+// Next returns a new ID. It is safe for concurrent use and does not
+// allocate while the current segment lasts.
+//
+// When both segments are used up, Next waits for the fetch in flight (or
+// starts one) instead of failing, so a small step under load costs latency,
+// not errors. It returns an error wrapping [ErrUnavailable] and the
+// database error when that fetch fails with nothing buffered, ctx.Err() if
+// ctx ends while waiting, and [ErrClosed] after Close.
+func (a *Allocator) Next(ctx context.Context) (int64, error) {
+	for {
+		if a.closed.Load() {
+			return 0, ErrClosed
+		}
+		s := a.cur.Load()
+		v := s.next.Add(1) - 1
+		if v <= s.max {
+			if v >= s.trigger && a.idle.Load() && int64(time.Since(a.base)) >= a.retryAt.Load() {
+				a.prefetch()
+			}
+			return v, nil
+		}
+		a.mu.Lock()
+		if a.cur.Load() != s { // another caller moved on already
+			a.mu.Unlock()
+			continue
+		}
+		if a.buf != nil {
+			a.cur.Store(a.buf)
+			a.buf = nil
+			a.idle.Store(a.fetching == nil)
+			a.mu.Unlock()
+			continue
+		}
+		ch := a.startFetchLocked()
+		a.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		}
+		a.mu.Lock()
+		err, got := a.fetchErr, a.buf != nil
+		a.mu.Unlock()
+		if !got && err != nil {
+			return 0, fmt.Errorf("%w: tag %q: %w", ErrUnavailable, a.tag, err)
+		}
+	}
+}
+
+func (a *Allocator) prefetch() {
+	a.mu.Lock()
+	if a.buf == nil && a.fetching == nil && !a.closed.Load() {
+		a.startFetchLocked()
+	}
+	a.mu.Unlock()
+}
+
+// startFetchLocked returns the channel of the running fetch, starting one
+// if none runs. a.mu must be held.
+func (a *Allocator) startFetchLocked() chan struct{} {
+	if a.fetching != nil {
+		return a.fetching
+	}
+	ch := make(chan struct{})
+	a.fetching = ch
+	a.idle.Store(false)
+	a.wg.Add(1)
+	go a.fetch(ch)
+	return ch
+}
+
+func (a *Allocator) fetch(ch chan struct{}) {
+	defer a.wg.Done()
+	a.mu.Lock()
+	step := a.step
+	if now := time.Now(); now.Sub(a.lastFetch) < a.o.Grow {
+		step = min(step*2, a.o.MaxStep)
+	} else if now.Sub(a.lastFetch) > a.o.Shrink {
+		step = max(step/2, a.o.Step)
+	}
+	a.mu.Unlock()
+	ctx, cancel := context.WithTimeout(a.ctx, a.o.Timeout)
+	max, err := a.s.takeStep(ctx, a.db, a.tag, step)
+	cancel()
+	a.statements.Add(1)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if err == nil {
+		a.buf, a.fetchErr = a.newSeg(max, step), nil
+		a.step, a.lastFetch = step, time.Now()
+		a.segments.Add(1)
+	} else {
+		a.fetchErr = err
+		a.retryAt.Store(int64(time.Since(a.base) + a.o.RetryAfter))
+	}
+	a.fetching = nil
+	a.idle.Store(a.buf == nil)
+	close(ch)
+}
+
+// Stats are counters of an [Allocator].
+type Stats struct {
+	Statements int64 // fetch statements run, including failed ones
+	Segments   int64 // segments fetched
+	Step       int64 // size of the last segment fetched
+	Buffered   int64 // IDs left in the current and next segments
+}
+
+// Stats returns the allocator's counters. It is safe for concurrent use.
+func (a *Allocator) Stats() Stats {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	st := Stats{Statements: a.statements.Load(), Segments: a.segments.Load(), Step: a.step}
+	if s := a.cur.Load(); s != nil {
+		st.Buffered += max(0, s.max-s.next.Load()+1)
+	}
+	if a.buf != nil {
+		st.Buffered += a.buf.max - a.buf.next.Load() + 1
+	}
+	return st
+}
+
+// Close stops the allocator: later Next calls fail with [ErrClosed], and a
+// fetch in flight is cancelled and waited for. Unused IDs are skipped. It
+// returns nil and is safe to call more than once and concurrently.
+func (a *Allocator) Close() error {
+	if a.closed.CompareAndSwap(false, true) {
+		a.cancel()
+	}
+	a.wg.Wait()
+	return nil
+}
