@@ -191,6 +191,12 @@ func (g *Snowflake) Next() (types.Snowflake, error) {
 			}
 		default:
 			if g.last.CompareAndSwap(old, next) {
+				// Check the fence again: a goroutine that stalled between
+				// the first check and here (stopped, descheduled) must not
+				// return an ID after its lease lapsed. The ID is discarded.
+				if err := g.checkFence(); err != nil {
+					return 0, err
+				}
 				return types.Snowflake(nextTick<<g.timeShift | (next&g.seqMask)<<g.seqShift | g.nodePart), nil
 			}
 			old = g.last.Load()

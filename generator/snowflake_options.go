@@ -73,9 +73,11 @@ func WithNotBefore(t time.Time) SnowflakeOption {
 	return func(c *snowflakeConfig) { c.notBefore = t }
 }
 
-// WithFence sets a check made before each ID is issued (and again after any
-// wait). If f returns an error, Next issues nothing and returns an error
-// wrapping both [ErrFenced] and f's error. A lease-based node source passes
+// WithFence sets a check made before each ID is made, after any wait, and
+// again after the ID is made, before it is returned: an ID made just as the
+// fence closed (the goroutine stalled in between) is discarded. If f returns
+// an error, Next returns no ID and an error wrapping both [ErrFenced] and
+// f's error. A lease-based node source passes
 // a fence that fails once its lease is no longer safely held. f must be
 // safe for concurrent use and should be fast: it runs on every Next. A nil
 // f sets no fence.

@@ -6,17 +6,15 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/generator"
-	"github.com/idkit-go/idkit/types"
 )
 
 // Snowflake is a [generator.Snowflake] bound to a [Lease], made by
-// [NewSnowflake]. Its Next checks the lease's fence both before the ID is
-// made (inside the generator) and after: an ID made while the lease was
-// still valid but checked after it lapsed (the process stalled in between,
-// for example stopped or paused by the runtime) is discarded, never
-// returned. So every ID it returns was made before a moment at which the
-// lease was verified valid. Other methods (LastTime, Layout, Node) are the
-// embedded generator's. It is safe for concurrent use.
+// [NewSnowflake]. Its methods are the embedded generator's, fenced by the
+// lease: [generator.WithFence] checks the fence both before an ID is made and
+// after, so an ID made while the lease was valid but returned after it
+// lapsed (the process stalled in between, for example stopped or paused) is
+// discarded. Every ID it returns was made before a moment at which the lease
+// was verified valid. It is safe for concurrent use.
 type Snowflake struct {
 	*generator.Snowflake
 	lease *Lease
@@ -62,31 +60,6 @@ func NewSnowflake(ctx context.Context, l *Lease, opts ...generator.SnowflakeOpti
 	}
 	l.Track(g.LastTime)
 	return &Snowflake{Snowflake: g, lease: l}, nil
-}
-
-// Next returns a new ID, or an error: those of [generator.Snowflake.Next],
-// or one wrapping [generator.ErrFenced] and the lease's error when the
-// fence fails after the ID was made (the ID is then discarded). It does not
-// allocate unless it fails. It is safe for concurrent use.
-func (s *Snowflake) Next() (types.Snowflake, error) {
-	id, err := s.Snowflake.Next()
-	if err != nil {
-		return 0, err
-	}
-	if err := s.lease.Fence(); err != nil {
-		return 0, fmt.Errorf("%w: %w", generator.ErrFenced, err)
-	}
-	return id, nil
-}
-
-// MustNext is like Next but panics if Next fails. It is safe for concurrent
-// use.
-func (s *Snowflake) MustNext() types.Snowflake {
-	id, err := s.Next()
-	if err != nil {
-		panic(err)
-	}
-	return id
 }
 
 // Lease returns the lease the generator is bound to.
