@@ -1,0 +1,135 @@
+// Command mongo shows idkit IDs in MongoDB with the official Go drivers. It
+// needs no setup: it starts FerretDB embedded in the process (or uses the
+// server at IDKIT_MONGODB_URI), inserts documents keyed by idkit IDs that
+// are known before the write, and reads them back with the v2 and v1
+// drivers.
+//
+//	go run ./examples/mongo
+package main
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"time"
+
+	mongov1 "go.mongodb.org/mongo-driver/mongo"
+	optionsv1 "go.mongodb.org/mongo-driver/mongo/options"
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/internal/mongotest"
+	"github.com/idkit-go/idkit/mongocompat"
+	"github.com/idkit-go/idkit/types"
+)
+
+// Order is keyed by a Snowflake, stored as a BSON int64.
+type Order struct {
+	ID   types.Snowflake `bson:"_id"`
+	Item string          `bson:"item"`
+}
+
+// Event is keyed by an ObjectID, stored as a BSON ObjectId.
+type Event struct {
+	ID    types.ObjectID     `bson:"_id"`
+	Order types.Snowflake    `bson:"order"`
+	What  string             `bson:"what"`
+	Prev  types.NullObjectID `bson:"prev"` // BSON null when not set
+}
+
+func main() {
+	if err := run(context.Background()); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func run(ctx context.Context) error {
+	srv, err := mongotest.Start()
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+
+	client, err := mongo.Connect(options.Client().ApplyURI(srv.URI()).SetTimeout(10 * time.Second))
+	if err != nil {
+		return err
+	}
+	defer client.Disconnect(ctx)
+	db := client.Database("idkit_example")
+	defer db.Drop(ctx)
+
+	// Keys are filled before the write: the application has them at once.
+	node, err := generator.NewSnowflake(1) // node 1 must be this process's alone
+	if err != nil {
+		return err
+	}
+	filler := mongocompat.NewFiller(mongocompat.WithSnowflakeGenerator(node))
+	orders := []Order{{Item: "book"}, {Item: "pen"}, {Item: "lamp"}}
+	if _, err := filler.InsertManyV2(ctx, db.Collection("orders"), orders); err != nil {
+		return err
+	}
+	fmt.Println("orders (Snowflake _id, BSON int64):")
+	for _, o := range orders {
+		parts, err := generator.Twitter.Decompose(o.ID)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("  %d  %-4s  time=%s node=%d sequence=%d\n", o.ID, o.Item, parts.Time.Format(time.RFC3339Nano), parts.Node, parts.Sequence)
+	}
+
+	events := db.Collection("events")
+	var prev types.NullObjectID
+	for _, o := range orders {
+		e := &Event{Order: o.ID, What: "ordered " + o.Item, Prev: prev}
+		if _, err := filler.InsertOneV2(ctx, events, e); err != nil {
+			return err
+		}
+		prev = types.NewNullObjectID(e.ID)
+	}
+
+	// The ObjectID's timestamp makes "created in this window" a range scan
+	// on _id.
+	now := time.Now()
+	filter := bson.M{"_id": bson.M{
+		"$gte": types.ObjectIDFromTime(now.Add(-time.Minute)),
+		"$lt":  types.ObjectIDFromTime(now.Add(time.Minute)),
+	}}
+	cur, err := events.Find(ctx, filter, options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}))
+	if err != nil {
+		return err
+	}
+	var got []Event
+	if err := cur.All(ctx, &got); err != nil {
+		return err
+	}
+	fmt.Println("events of the last minute (ObjectID _id, BSON ObjectId), by _id:")
+	for _, e := range got {
+		fmt.Printf("  %s  %-13s time=%s prev=%v\n", e.ID, e.What, e.ID.Timestamp().Format(time.RFC3339), nullString(e.Prev))
+	}
+
+	// A second insert of the same key is the driver's duplicate-key error.
+	_, err = events.InsertOne(ctx, got[0])
+	fmt.Println("insert again:", "duplicate key =", mongo.IsDuplicateKeyError(err))
+
+	// The v1 driver reads the same documents through mongocompat's codecs.
+	c1, err := mongov1.Connect(ctx, optionsv1.Client().ApplyURI(srv.URI()).SetRegistry(mongocompat.V1Registry()))
+	if err != nil {
+		return err
+	}
+	defer c1.Disconnect(ctx)
+	var first Event
+	if err := c1.Database("idkit_example").Collection("events").FindOne(ctx, bson.M{"_id": got[0].ID}).Decode(&first); err != nil {
+		return err
+	}
+	fmt.Println("read with driver v1:", first.ID, first.What, "same =", first == got[0])
+	return nil
+}
+
+func nullString(n types.NullObjectID) string {
+	if !n.Valid {
+		return "null"
+	}
+	return n.ID.String()
+}

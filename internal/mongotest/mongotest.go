@@ -1,0 +1,119 @@
+// Package mongotest gives tests and examples a MongoDB-compatible server.
+//
+// By default it runs FerretDB v1.24.0 embedded in the calling process, with
+// its SQLite backend in a temporary directory and a free loopback port, so
+// no setup is needed. When IDKIT_MONGODB_URI is set, that server (for
+// example a real mongod) is used instead and nothing is started.
+//
+// [Start] is the plain API, for programs. Tests share one server per
+// package through [Main] and [URI]:
+//
+//	func TestMain(m *testing.M) { os.Exit(mongotest.Main(m)) }
+//
+//	func TestX(t *testing.T) {
+//		uri := mongotest.URI(t) // started on first use, stopped by Main
+//		...
+//	}
+package mongotest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+
+	"github.com/FerretDB/FerretDB/ferretdb"
+)
+
+// EnvURI names the environment variable that points tests at an existing
+// MongoDB server instead of the embedded one.
+const EnvURI = "IDKIT_MONGODB_URI"
+
+// Server is a MongoDB-compatible server: either FerretDB embedded in this
+// process or an external server named by IDKIT_MONGODB_URI. Its methods are
+// safe for concurrent use.
+type Server struct {
+	uri      string
+	embedded bool
+
+	closeOnce sync.Once
+	cancel    context.CancelFunc
+	done      chan struct{}
+	dir       string
+	closeErr  error
+}
+
+// Start returns the server named by IDKIT_MONGODB_URI if that variable is
+// set (without checking that it is reachable), and otherwise starts an
+// embedded FerretDB with [StartEmbedded]. The caller must call
+// [Server.Close] when done.
+func Start() (*Server, error) {
+	if uri := os.Getenv(EnvURI); uri != "" {
+		return &Server{uri: uri}, nil
+	}
+	return StartEmbedded()
+}
+
+// StartEmbedded starts FerretDB in this process, with the SQLite backend in
+// a new temporary directory and a TCP listener on a free port of 127.0.0.1.
+// FerretDB's logs are discarded. The server accepts connections when
+// StartEmbedded returns; [Server.Close] stops it and removes the directory.
+// It returns an error if the directory cannot be made or FerretDB cannot
+// start.
+func StartEmbedded() (*Server, error) {
+	dir, err := os.MkdirTemp("", "idkit-ferretdb-")
+	if err != nil {
+		return nil, fmt.Errorf("mongotest: %w", err)
+	}
+	f, err := ferretdb.New(&ferretdb.Config{
+		Listener:  ferretdb.ListenerConfig{TCP: "127.0.0.1:0"},
+		Logger:    slog.New(slog.DiscardHandler),
+		Handler:   "sqlite",
+		SQLiteURL: "file:" + dir + "/",
+	})
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, fmt.Errorf("mongotest: start FerretDB: %w", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Server{
+		// The listener is bound by ferretdb.New, so the address is known.
+		uri:      f.MongoDBURI(),
+		embedded: true,
+		cancel:   cancel,
+		done:     make(chan struct{}),
+		dir:      dir,
+	}
+	go func() {
+		defer close(s.done)
+		_ = f.Run(ctx)
+	}()
+	return s, nil
+}
+
+// URI returns the server's connection string, for example
+// mongodb://127.0.0.1:40123/.
+func (s *Server) URI() string { return s.uri }
+
+// Embedded reports whether the server is FerretDB running in this process.
+func (s *Server) Embedded() bool { return s.embedded }
+
+// Close stops an embedded server, waits for it to finish and removes its
+// data directory; for an external server it does nothing. It returns an
+// error if the directory cannot be removed. Calls after the first return
+// the first call's result.
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() {
+		if !s.embedded {
+			return
+		}
+		s.cancel()
+		<-s.done
+		if err := os.RemoveAll(s.dir); err != nil {
+			s.closeErr = errors.Join(errors.New("mongotest: remove data directory"), err)
+		}
+	})
+	return s.closeErr
+}

@@ -1,0 +1,135 @@
+package mongocompat_test
+
+import (
+	"bytes"
+	"testing"
+
+	bsonv1 "go.mongodb.org/mongo-driver/bson"
+	"go.mongodb.org/mongo-driver/bson/primitive"
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/idkit-go/idkit/mongocompat"
+	"github.com/idkit-go/idkit/types"
+)
+
+type benchDriverDoc struct {
+	ID   bson.ObjectID `bson:"_id"`
+	Name string        `bson:"name"`
+}
+
+type benchIdkitDoc struct {
+	ID   types.ObjectID `bson:"_id"`
+	Name string         `bson:"name"`
+}
+
+type benchV1Doc struct {
+	ID   primitive.ObjectID `bson:"_id"`
+	Name string             `bson:"name"`
+}
+
+// BenchmarkDocumentRoundTrip marshals and unmarshals a {_id, name} document
+// with each driver's own ObjectID and with idkit's, side by side in one run.
+//
+//   - v2/Marshal: bson.Marshal and bson.Unmarshal (default registry); idkit's
+//     type goes through its MarshalBSONValue/UnmarshalBSONValue methods.
+//   - v2/Encoder: a bson.Encoder and RawValue.UnmarshalWithRegistry with an
+//     explicit registry: the default one, or mongocompat.V2Registry with
+//     direct codecs.
+//   - v1: bson.MarshalWithRegistry/UnmarshalWithRegistry with
+//     mongocompat.V1Registry (the driver's ObjectID uses its own codec).
+func BenchmarkDocumentRoundTrip(b *testing.B) {
+	id := types.NewObjectID()
+	b.Run("v2/Marshal/driver", func(b *testing.B) {
+		in := benchDriverDoc{ID: bson.ObjectID(id), Name: "widget"}
+		b.ReportAllocs()
+		for b.Loop() {
+			data, err := bson.Marshal(in)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var out benchDriverDoc
+			if err := bson.Unmarshal(data, &out); err != nil || out.ID != in.ID {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("v2/Marshal/idkit", func(b *testing.B) {
+		in := benchIdkitDoc{ID: id, Name: "widget"}
+		b.ReportAllocs()
+		for b.Loop() {
+			data, err := bson.Marshal(in)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var out benchIdkitDoc
+			if err := bson.Unmarshal(data, &out); err != nil || out.ID != in.ID {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("v2/Encoder/driver", func(b *testing.B) {
+		in := benchDriverDoc{ID: bson.ObjectID(id), Name: "widget"}
+		var out benchDriverDoc
+		benchEncoderV2(b, bson.NewRegistry(), &in, &out)
+	})
+	b.Run("v2/Encoder/idkit", func(b *testing.B) {
+		in := benchIdkitDoc{ID: id, Name: "widget"}
+		var out benchIdkitDoc
+		benchEncoderV2(b, bson.NewRegistry(), &in, &out)
+	})
+	b.Run("v2/Encoder/idkit-V2Registry", func(b *testing.B) {
+		in := benchIdkitDoc{ID: id, Name: "widget"}
+		var out benchIdkitDoc
+		benchEncoderV2(b, mongocompat.V2Registry(), &in, &out)
+	})
+	reg1 := mongocompat.V1Registry()
+	b.Run("v1/driver", func(b *testing.B) {
+		in := benchV1Doc{ID: primitive.ObjectID(id), Name: "widget"}
+		b.ReportAllocs()
+		for b.Loop() {
+			data, err := bsonv1.MarshalWithRegistry(reg1, in)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var out benchV1Doc
+			if err := bsonv1.UnmarshalWithRegistry(reg1, data, &out); err != nil || out.ID != in.ID {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("v1/idkit-V1Registry", func(b *testing.B) {
+		in := benchIdkitDoc{ID: id, Name: "widget"}
+		b.ReportAllocs()
+		for b.Loop() {
+			data, err := bsonv1.MarshalWithRegistry(reg1, in)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var out benchIdkitDoc
+			if err := bsonv1.UnmarshalWithRegistry(reg1, data, &out); err != nil || out.ID != in.ID {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// benchEncoderV2 encodes *in and decodes into *out with reg, reusing one
+// buffer, so the figures differ only by the codecs used.
+func benchEncoderV2[T comparable](b *testing.B, reg *bson.Registry, in, out *T) {
+	var buf bytes.Buffer
+	b.ReportAllocs()
+	for b.Loop() {
+		buf.Reset()
+		enc := bson.NewEncoder(bson.NewDocumentWriter(&buf))
+		enc.SetRegistry(reg)
+		if err := enc.Encode(in); err != nil {
+			b.Fatal(err)
+		}
+		var zero T
+		*out = zero
+		raw := bson.RawValue{Type: bson.TypeEmbeddedDocument, Value: buf.Bytes()}
+		if err := raw.UnmarshalWithRegistry(reg, out); err != nil || *out != *in {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,230 @@
+package mongocompat
+
+import (
+	"fmt"
+	"reflect"
+
+	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/types"
+)
+
+// Filler fills zero _id fields of documents before they are inserted, so the
+// application knows every key before the write, as the drivers do for
+// documents without _id.
+//
+// A document is filled when it is a struct (reached through any number of
+// pointers or interfaces) whose _id field, the field the drivers encode as
+// _id (tag bson:"_id", possibly inside inline structs), is a
+// [types.ObjectID], [types.Snowflake], [types.NullObjectID] or
+// [types.NullSnowflake], or a pointer to one, and is zero as its IsZero
+// method reports (a nil pointer counts as zero). A set key is never
+// overwritten. Other documents (maps, bson.D, raw BSON, structs whose _id
+// has another type or that have none) are left to the driver, which adds an
+// ObjectID to documents without _id. An _id inside a nil inline struct
+// pointer is not filled, since the driver omits that struct.
+//
+// The zero Filler makes ObjectIDs with [types.NewObjectID] and has no
+// Snowflake generator, so a zero Snowflake _id gives
+// [ErrNoSnowflakeGenerator]. A Filler is safe for concurrent use.
+type Filler struct {
+	objectIDs  *generator.ObjectID
+	snowflakes *generator.Snowflake
+}
+
+// FillerOption configures [NewFiller].
+type FillerOption func(*Filler)
+
+// NewFiller returns a Filler configured by opts.
+func NewFiller(opts ...FillerOption) *Filler {
+	f := &Filler{}
+	for _, o := range opts {
+		if o != nil {
+			o(f)
+		}
+	}
+	return f
+}
+
+// WithObjectIDGenerator makes the Filler take ObjectIDs from g instead of
+// [types.NewObjectID]. A nil g restores the default.
+func WithObjectIDGenerator(g *generator.ObjectID) FillerOption {
+	return func(f *Filler) { f.objectIDs = g }
+}
+
+// WithSnowflakeGenerator gives the Filler the generator for zero Snowflake
+// keys; without one they are an error. The generator's node must be held by
+// this process alone (see the generator package).
+func WithSnowflakeGenerator(g *generator.Snowflake) FillerOption {
+	return func(f *Filler) { f.snowflakes = g }
+}
+
+// FillID fills the zero _id of doc with the zero [Filler]: ObjectIDs from
+// [types.NewObjectID], no Snowflake generator. See [Filler.FillID].
+func FillID(doc any) (id any, filled bool, err error) {
+	var f Filler
+	return f.FillID(doc)
+}
+
+// FillIDs fills the zero _id of each of docs with the zero [Filler]. See
+// [Filler.FillIDs].
+func FillIDs(docs any) (ids []any, err error) {
+	var f Filler
+	return f.FillIDs(docs)
+}
+
+// FillID fills doc's _id if it is zero (see [Filler] for which documents
+// and fields). doc must be a pointer for a zero key to be set; an interface
+// slot reached through a pointer (*any) holding a struct value gets a
+// filled copy.
+//
+// It returns the _id value after filling (dereferenced if the field is a
+// pointer; nil if doc has no idkit _id field) and whether it was filled. It
+// returns an error wrapping [ErrNotAddressable] for a zero key that cannot
+// be set, [ErrNoSnowflakeGenerator] for a zero Snowflake without a
+// generator, [ErrInvalidDocument] for a struct type with ambiguous _id
+// fields, or the Snowflake generator's error; on error doc is unchanged.
+func (f *Filler) FillID(doc any) (id any, filled bool, err error) {
+	return f.fillValue(reflect.ValueOf(doc), false)
+}
+
+// FillIDs fills the zero _id of each document in docs, a slice or array
+// (or a pointer to one) of documents as [Filler.FillID] takes them:
+// []*T, []any, or []T, whose elements are filled in place. A []any element
+// holding a struct value is replaced by a filled copy of that value.
+//
+// It returns each document's _id after filling, in order (nil for documents
+// without an idkit _id). Every document is checked before any is filled, so
+// the errors of [Filler.FillID] leave docs unchanged, except a Snowflake
+// generator error, after which earlier documents may already be filled. A
+// docs that is not a slice or array gives [ErrInvalidDocument]; nil gives
+// nil, nil.
+func (f *Filler) FillIDs(docs any) (ids []any, err error) {
+	v := reflect.ValueOf(docs)
+	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			return nil, nil
+		}
+		v = v.Elem()
+	}
+	switch v.Kind() {
+	case reflect.Invalid:
+		return nil, nil
+	case reflect.Slice, reflect.Array:
+	default:
+		return nil, fmt.Errorf("%w: documents of type %s, want a slice", ErrInvalidDocument, v.Type())
+	}
+	n := v.Len()
+	for i := range n {
+		if _, _, err := f.fillValue(v.Index(i), true); err != nil {
+			return nil, fmt.Errorf("document %d: %w", i, err)
+		}
+	}
+	ids = make([]any, n)
+	for i := range n {
+		id, _, err := f.fillValue(v.Index(i), false)
+		if err != nil {
+			return nil, fmt.Errorf("document %d: %w", i, err)
+		}
+		ids[i] = id
+	}
+	return ids, nil
+}
+
+// fillValue fills the document held in v. With check set it only reports
+// the error filling would meet, without generating or setting anything.
+func (f *Filler) fillValue(v reflect.Value, check bool) (any, bool, error) {
+	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			return nil, false, nil
+		}
+		if v.Kind() == reflect.Interface && v.Elem().Kind() == reflect.Struct && v.CanSet() {
+			return f.fillInterface(v, check)
+		}
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return nil, false, nil
+	}
+	p, err := planFor(v.Type())
+	if p == nil || err != nil {
+		return nil, false, err
+	}
+	last := len(p.index) - 1
+	for _, i := range p.index[:last] {
+		v = v.Field(i)
+		if v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				return nil, false, nil
+			}
+			v = v.Elem()
+		}
+	}
+	field := v.Field(p.index[last])
+	return f.fillField(field, p, check)
+}
+
+// fillInterface fills a copy of the struct value held in the settable
+// interface slot v and stores the copy back if it was filled.
+func (f *Filler) fillInterface(v reflect.Value, check bool) (any, bool, error) {
+	cp := reflect.New(v.Elem().Type()).Elem()
+	cp.Set(v.Elem())
+	id, filled, err := f.fillValue(cp, check)
+	if err == nil && filled && !check {
+		v.Set(cp)
+	}
+	return id, filled, err
+}
+
+// fillField fills the _id field described by p, if it is zero.
+func (f *Filler) fillField(field reflect.Value, p *idPath, check bool) (any, bool, error) {
+	target := field
+	if p.ptr && !field.IsNil() {
+		target = field.Elem()
+	}
+	if !(p.ptr && field.IsNil()) && !target.Interface().(interface{ IsZero() bool }).IsZero() {
+		return target.Interface(), false, nil
+	}
+	if !target.CanSet() {
+		return nil, false, fmt.Errorf("%w: %s", ErrNotAddressable, field.Type())
+	}
+	if p.kind == kindSnowflake || p.kind == kindNullSnowflake {
+		if f.snowflakes == nil {
+			return nil, false, ErrNoSnowflakeGenerator
+		}
+	}
+	if check {
+		return nil, true, nil
+	}
+	var id any
+	switch p.kind {
+	case kindObjectID:
+		id = f.newObjectID()
+	case kindNullObjectID:
+		id = types.NewNullObjectID(f.newObjectID())
+	case kindSnowflake, kindNullSnowflake:
+		s, err := f.snowflakes.Next()
+		if err != nil {
+			return nil, false, fmt.Errorf("mongocompat: generate Snowflake _id: %w", err)
+		}
+		id = s
+		if p.kind == kindNullSnowflake {
+			id = types.NewNullSnowflake(s)
+		}
+	}
+	nv := reflect.ValueOf(id)
+	if p.ptr && field.IsNil() {
+		ptr := reflect.New(nv.Type())
+		ptr.Elem().Set(nv)
+		field.Set(ptr)
+	} else {
+		target.Set(nv)
+	}
+	return id, true, nil
+}
+
+func (f *Filler) newObjectID() types.ObjectID {
+	if f.objectIDs != nil {
+		return f.objectIDs.Next()
+	}
+	return types.NewObjectID()
+}
