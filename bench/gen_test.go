@@ -13,6 +13,7 @@ import (
 	v2bson "go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/meteor"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -41,6 +42,16 @@ func generators(tb testing.TB) []struct {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	// A fresh ObjectID generator per run: one generator makes at most 2^24
+	// IDs per second (the format's counter), and run.sh measures 8M IDs.
+	oid, err := generator.NewObjectID()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	met, err := meteor.New(1)
+	if err != nil {
+		tb.Fatal(err)
+	}
 	bw, err := snowflake.NewNode(1)
 	if err != nil {
 		tb.Fatal(err)
@@ -54,12 +65,13 @@ func generators(tb testing.TB) []struct {
 		name string
 		next func()
 	}{
-		{"ObjectID/idkit", func() { sinkOID = types.NewObjectID() }},
+		{"ObjectID/idkit", func() { sinkOID = oid.Next() }},
 		{"ObjectID/mongo-v2", func() { sinkV2 = v2bson.NewObjectID() }},
 		{"ObjectID/mongo-v1", func() { sinkV1 = v1primitive.NewObjectID() }},
 		{"ObjectID/xid", func() { sinkXID = xid.New() }},
 		{"Snowflake/idkit", func() { v, _ := sf.Next(); sinkI64 = int64(v) }},
 		{"Snowflake/idkit-borrow", func() { v, _ := sfBorrow.Next(); sinkI64 = int64(v) }},
+		{"Snowflake/idkit-meteor", func() { v, _ := met.Next(); sinkI64 = int64(v) }},
 		{"Snowflake/bwmarrin", func() { sinkSnow = bw.Generate() }},
 		{"Snowflake/sonyflake", func() { sinkU64, _ = sony.NextID() }},
 		{"UUIDv7/google", func() { sinkU, _ = uuid.NewV7() }},

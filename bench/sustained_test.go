@@ -12,6 +12,7 @@ import (
 	"github.com/sony/sonyflake"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/meteor"
 )
 
 // sustainedWindow is how long each sustained run generates.
@@ -41,6 +42,13 @@ func int64Generators(tb testing.TB) []struct {
 	}{
 		{"Snowflake/idkit", func() func() int64 { return mustSF() }},
 		{"Snowflake/idkit-borrow", func() func() int64 { return mustSF(generator.WithBorrowAhead(time.Minute)) }},
+		{"Snowflake/idkit-meteor", func() func() int64 {
+			m, err := meteor.New(1)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			return func() int64 { return int64(m.MustNext()) }
+		}},
 		{"Snowflake/bwmarrin", func() func() int64 {
 			n, err := snowflake.NewNode(1)
 			if err != nil {
@@ -80,6 +88,10 @@ func BenchmarkSustained(b *testing.B) {
 				for b.Loop() {
 					next := g.make()
 					ids := make([][]int64, workers)
+					bufs := make([][]int64, workers)
+					for w := range workers {
+						bufs[w] = buffer(w)
+					}
 					var wg sync.WaitGroup
 					cpu0, start := cpuTime(), time.Now()
 					deadline := start.Add(sustainedWindow)
@@ -87,7 +99,7 @@ func BenchmarkSustained(b *testing.B) {
 						wg.Add(1)
 						go func() {
 							defer wg.Done()
-							ids[w] = collect(next, deadline)
+							ids[w] = collect(next, deadline, bufs[w])
 						}()
 					}
 					wg.Wait()
@@ -105,24 +117,36 @@ func BenchmarkSustained(b *testing.B) {
 	}
 }
 
-// collect calls next until the deadline and returns every ID. IDs go into
-// fixed-size chunks, so the slice never grows by copying while it runs.
-func collect(next func() int64, deadline time.Time) []int64 {
-	const chunk = 1 << 20
-	var chunks [][]int64
-	cur := make([]int64, 0, chunk)
-	for {
-		for range 256 {
-			cur = append(cur, next())
+// maxPerWorker bounds how many IDs one goroutine may make in a window.
+const maxPerWorker = 96 << 20
+
+// buffers are the goroutines' ID buffers, allocated and touched once before
+// any window starts, so that page faults and zeroing are not measured.
+var buffers [2][]int64
+
+func buffer(w int) []int64 {
+	if buffers[w] == nil {
+		b := make([]int64, maxPerWorker)
+		for i := 0; i < len(b); i += 512 {
+			b[i] = 1 // fault the page in now
 		}
-		if len(cur) == chunk {
-			chunks = append(chunks, cur)
-			cur = make([]int64, 0, chunk)
+		buffers[w] = b
+	}
+	return buffers[w][:0]
+}
+
+// collect calls next until the deadline and returns every ID, written into
+// a buffer prepared in advance.
+func collect(next func() int64, deadline time.Time, buf []int64) []int64 {
+	for len(buf)+256 <= cap(buf) {
+		for range 256 {
+			buf = append(buf, next())
 		}
 		if time.Now().After(deadline) {
-			return slices.Concat(append(chunks, cur)...)
+			return buf
 		}
 	}
+	panic("bench: more IDs than maxPerWorker in one window")
 }
 
 func dupIndex(sorted []int64) int {

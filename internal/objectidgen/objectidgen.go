@@ -49,8 +49,12 @@ type Generator struct {
 	shards  []shard
 	window  atomic.Pointer[window]
 	unique  [5]byte
-	now     func() int64 // nil: coarseclock.UnixSeconds, called directly
-	wait    func(second int64)
+	// uniqueHi and uniqueLo are unique split for build: bytes 0-3, and
+	// byte 4 shifted into the top byte of the ID's last four bytes.
+	uniqueHi uint32
+	uniqueLo uint32
+	now      func() int64 // nil: coarseclock.UnixSeconds, called directly
+	wait     func(second int64)
 }
 
 // window is the range of counter values usable in one second.
@@ -70,6 +74,8 @@ func New(c Config) *Generator {
 	} else {
 		mustRead(g.unique[:])
 	}
+	g.uniqueHi = binary.BigEndian.Uint32(g.unique[0:4])
+	g.uniqueLo = uint32(g.unique[4]) << 24
 	var start uint32
 	if c.CounterStart != nil {
 		start = *c.CounterStart
@@ -88,23 +94,34 @@ func (g *Generator) Unique() [5]byte { return g.unique }
 
 // Next returns a new ObjectID.
 func (g *Generator) Next() [12]byte {
+	c := g.take()
+	w := g.window.Load()
+	// The common case: same second, value inside its window (c < w.first
+	// wraps to a huge difference, so one comparison covers both bounds).
+	if g.clock() == w.second && c-w.first < CounterSpace {
+		return g.build(w.second, c)
+	}
+	return g.nextSlow(c)
+}
+
+// nextSlow handles a new second, a value reserved before its second's
+// window opened, a full window, and a clock that went back.
+func (g *Generator) nextSlow(c uint64) [12]byte {
 	for {
-		c := g.take()
 		w := g.window.Load()
 		if now := g.clock(); now > w.second {
 			if g.window.CompareAndSwap(w, &window{second: now, first: c}) {
 				return g.build(now, c)
 			}
-			continue // another goroutine opened the second; take a fresh value
-		}
-		if c >= w.first && c-w.first < CounterSpace {
+			// Another goroutine opened the second; take a fresh value.
+		} else if c-w.first < CounterSpace { // in the window (of the last second, if the clock went back)
 			return g.build(w.second, c)
-		}
-		if c >= w.first { // this second's counter space is used up
+		} else if c >= w.first { // this second's counter space is used up
 			g.waitPast(w.second)
 		} else { // reserved before the window opened: discard the block
 			g.dropBlock()
 		}
+		c = g.take()
 	}
 }
 
@@ -131,11 +148,8 @@ func sleepUntil(second int64) {
 
 func (g *Generator) build(second int64, c uint64) [12]byte {
 	var id [12]byte
-	binary.BigEndian.PutUint32(id[0:4], uint32(second))
-	copy(id[4:9], g.unique[:])
-	id[9] = byte(c >> 16)
-	id[10] = byte(c >> 8)
-	id[11] = byte(c)
+	binary.BigEndian.PutUint64(id[0:8], uint64(second)<<32|uint64(g.uniqueHi))
+	binary.BigEndian.PutUint32(id[8:12], g.uniqueLo|uint32(c)&(CounterSpace-1))
 	return id
 }
 
