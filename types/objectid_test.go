@@ -3,6 +3,7 @@ package types_test
 import (
 	"errors"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -108,5 +109,25 @@ func TestObjectIDCompareAndZero(t *testing.T) {
 	}
 	if !types.NilObjectID.IsZero() || a.IsZero() || types.NilObjectID.Hex() != "000000000000000000000000" {
 		t.Error("IsZero or nil hex wrong")
+	}
+}
+
+// Every byte value at every position: accepted exactly when it is a hex
+// digit, and decoded to the digit's value.
+func TestObjectIDFromHexEveryByte(t *testing.T) {
+	const digits = "0123456789abcdefABCDEF"
+	for pos := range 24 {
+		for c := range 256 {
+			in := []byte(seedHex)
+			in[pos] = byte(c)
+			id, err := types.ObjectIDFromHex(string(in))
+			valid := strings.IndexByte(digits, byte(c)) >= 0
+			if valid != (err == nil) {
+				t.Fatalf("position %d byte %#x: err = %v", pos, c, err)
+			}
+			if valid && id.Hex() != strings.ToLower(string(in)) {
+				t.Fatalf("position %d byte %#x: decoded %s", pos, c, id.Hex())
+			}
+		}
 	}
 }
