@@ -16,7 +16,11 @@ import (
 // form a window of 2^24 consecutive values, so one second never repeats a
 // counter. When a second's window is used up, Next sleeps until the clock
 // shows the next second (no lock is held while it sleeps) rather than wrap,
-// as mongo-driver does silently. The second never goes backwards: when the
+// as mongo-driver does silently. Counter values are handed to each P in
+// blocks of 64, so concurrent goroutines do not contend on one counter;
+// values left in other Ps' blocks when a window fills are skipped, so a
+// second holds at least 2^24 - 64*GOMAXPROCS IDs, and within one second IDs
+// from different goroutines need not be in call order. The second never goes backwards: when the
 // system clock is set back, IDs keep the last second used until the clock
 // passes it again.
 //
