@@ -71,7 +71,7 @@ func benchRowsOf[T any](set func(*T, int)) []T {
 // RETURNING). The table is emptied between iterations, outside the timer.
 func BenchmarkInsert10k(b *testing.B) {
 	for _, d := range dialects[:2] { // SQLite and PostgreSQL
-		b.Run(d.name, func(b *testing.B) {
+		b.Run(d.Name, func(b *testing.B) {
 			withPlugin := openDB(b, d, gormplugin.New(gormplugin.WithNode(1)))
 			plain := withPlugin.Session(&gorm.Session{NewDB: true})
 			// A handle without the plugin, on the same database.
@@ -79,7 +79,7 @@ func BenchmarkInsert10k(b *testing.B) {
 			if err == nil {
 				plain = plainDB
 			}
-			if d.name == "sqlite" {
+			if d.Name == "sqlite" {
 				// One writer: SQLite serialises writes anyway.
 				sqlDB, _ := withPlugin.DB()
 				sqlDB.SetMaxOpenConns(1)

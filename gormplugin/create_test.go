@@ -237,7 +237,7 @@ func TestCreateMaps(t *testing.T) {
 // GORM then writes LastInsertId (plus one per row) into the maps of an
 // auto-increment key, over the client's keys, unless the plugin stops it.
 func TestLastInsertIDBackfill(t *testing.T) {
-	d := dialect{"mariadb", func(testing.TB) gorm.Dialector {
+	d := dialect{Name: "mariadb", Open: func(testing.TB) gorm.Dialector {
 		return mysql.New(mysql.Config{DSN: testdb.MySQLDSN(), DisableWithReturning: true})
 	}}
 	db := openDB(t, d, gormplugin.New(gormplugin.WithNode(2)))

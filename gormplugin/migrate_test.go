@@ -190,7 +190,7 @@ type LegacyChild struct {
 func TestPrepare(t *testing.T) {
 	intType := map[string]string{"postgres": "bigint", "mysql": "bigint(20)", "sqlite": "integer"}
 	for _, d := range dialects {
-		t.Run(d.name, func(t *testing.T) {
+		t.Run(d.Name, func(t *testing.T) {
 			p := gormplugin.New(gormplugin.WithNode(1))
 			db := openDB(t, d, p)
 			require.NoError(t, p.Prepare(db, &LegacyParent{}))

@@ -1,21 +1,15 @@
 package sqltypes_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"gorm.io/driver/mysql"
-	"gorm.io/driver/postgres"
-	"gorm.io/driver/sqlite"
 	"gorm.io/gorm"
-	"gorm.io/gorm/logger"
-	"gorm.io/gorm/schema"
 
 	"github.com/idkit-go/idkit/generator"
-	"github.com/idkit-go/idkit/internal/testdb"
+	"github.com/idkit-go/idkit/internal/testgorm"
 	"github.com/idkit-go/idkit/sqltypes"
 	"github.com/idkit-go/idkit/types"
 )
@@ -109,36 +103,12 @@ type rangeHex struct {
 // TestRangesOnDatabases stores rows made one second apart and checks that
 // each range helper returns exactly the rows of [from, to).
 func TestRangesOnDatabases(t *testing.T) {
-	dialects := []struct {
-		name string
-		open func(t *testing.T) gorm.Dialector
-	}{
-		{"sqlite", func(t *testing.T) gorm.Dialector { return sqlite.Open(testdb.SQLiteDSN(t)) }},
-		{"postgres", func(*testing.T) gorm.Dialector { return postgres.Open(testdb.PostgresDSN()) }},
-		{"mariadb", func(*testing.T) gorm.Dialector { return mysql.Open(testdb.MySQLDSN()) }},
-	}
-	for _, d := range dialects {
-		t.Run(d.name, func(t *testing.T) {
-			prefix := testdb.Name("sqlt") + "_"
-			db, err := gorm.Open(d.open(t), &gorm.Config{
-				NamingStrategy: schema.NamingStrategy{TablePrefix: prefix},
-				Logger:         logger.Default.LogMode(logger.Silent),
-			})
-			if err != nil {
-				testdb.Unavailable(t, d.name, err)
-			}
+	for _, d := range testgorm.Dialects {
+		t.Run(d.Name, func(t *testing.T) {
+			db := testgorm.Open(t, d)
 			sqlDB, err := db.DB()
 			require.NoError(t, err)
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			if err := sqlDB.PingContext(ctx); err != nil {
-				testdb.Unavailable(t, d.name, err)
-			}
 			models := []any{&rangeSnow{}, &rangeOID{}, &rangeHex{}}
-			t.Cleanup(func() {
-				_ = db.Migrator().DropTable(models...)
-				sqlDB.Close()
-			})
 			require.NoError(t, db.AutoMigrate(models...))
 
 			clock := generator.NewFakeClock(base)
@@ -176,7 +146,7 @@ func TestRangesOnDatabases(t *testing.T) {
 
 			// Plain SQL through database/sql, with the dialect's placeholders.
 			ph := "? AND id < ?"
-			if d.name == "postgres" {
+			if d.Name == "postgres" {
 				ph = "$1 AND id < $2"
 			}
 			plain := func(model any, args []any) []int {
