@@ -24,26 +24,41 @@ import (
 )
 
 // ticker publishes the wall clock in whole periods.
+//
+// word holds the current time in periods shifted left by one, with the low
+// bit set once a reader has seen that period; 0 means stopped. Keeping both
+// in one word makes the hot path a single load and bit test.
 type ticker struct {
-	value   atomic.Int64 // current time in periods; 0 while stopped
-	read    atomic.Bool  // set by readers, cleared by the goroutine each tick
-	startMu sync.Mutex   // serialises starting and stopping the goroutine
+	word    atomic.Int64
+	startMu sync.Mutex // serialises starting and stopping the goroutine
 	period  time.Duration
 	idle    int // ticks without a reader before the goroutine exits
 }
 
+const readBit = 1
+
 var (
-	seconds = &ticker{period: time.Second, idle: 3}
-	millis  = &ticker{period: time.Millisecond, idle: 1000}
+	seconds = ticker{period: time.Second, idle: 3}
+	millis  = ticker{period: time.Millisecond, idle: 1000}
 )
 
 // UnixSeconds returns the current Unix time in whole seconds. It is safe for
 // concurrent use.
-func UnixSeconds() int64 { return seconds.load() }
+func UnixSeconds() int64 {
+	if w := seconds.word.Load(); w&readBit != 0 { // the hot path of load, inlined by hand
+		return w >> 1
+	}
+	return secondsSlow()
+}
 
 // UnixMilli returns the current Unix time in whole milliseconds. It is safe
 // for concurrent use.
-func UnixMilli() int64 { return millis.load() }
+func UnixMilli() int64 {
+	if w := millis.word.Load(); w&readBit != 0 { // the hot path of load, inlined by hand
+		return w >> 1
+	}
+	return millisSlow()
+}
 
 // ObserveMilli moves the published millisecond forward to ms, a wall-clock
 // reading the caller has just made, so later readers do not see an older
@@ -51,22 +66,36 @@ func UnixMilli() int64 { return millis.load() }
 // nothing while the clock is stopped. It is safe for concurrent use.
 func ObserveMilli(ms int64) {
 	for {
-		v := millis.value.Load()
-		if v == 0 || ms <= v || millis.value.CompareAndSwap(v, ms) {
+		w := millis.word.Load()
+		if w == 0 || ms <= w>>1 || millis.word.CompareAndSwap(w, ms<<1|readBit) {
 			return
 		}
 	}
 }
 
-func (t *ticker) load() int64 {
-	v := t.value.Load()
-	if v == 0 {
-		return t.start()
+// secondsSlow and millisSlow take no arguments, which keeps the exported
+// readers within the inlining budget.
+//
+//go:noinline
+func secondsSlow() int64 { return seconds.loadSlow() }
+
+//go:noinline
+func millisSlow() int64 { return millis.loadSlow() }
+
+// loadSlow is a read that found the ticker stopped or the period not yet
+// marked read. The exported readers' hot path is one load of a word that is
+// written once per period by the ticker and once by the period's first
+// reader, and is small enough to be inlined.
+func (t *ticker) loadSlow() int64 {
+	for {
+		w := t.word.Load()
+		if w == 0 {
+			return t.start()
+		}
+		if w&readBit != 0 || t.word.CompareAndSwap(w, w|readBit) {
+			return w >> 1
+		}
 	}
-	if !t.read.Load() { // a load first keeps the cache line shared on the hot path
-		t.read.Store(true)
-	}
-	return v
 }
 
 func (t *ticker) now() int64 { return time.Now().UnixNano() / int64(t.period) }
@@ -74,12 +103,11 @@ func (t *ticker) now() int64 { return time.Now().UnixNano() / int64(t.period) }
 func (t *ticker) start() int64 {
 	t.startMu.Lock()
 	defer t.startMu.Unlock()
-	if v := t.value.Load(); v != 0 {
-		return v
+	if w := t.word.Load(); w != 0 {
+		return w >> 1
 	}
 	v := t.now()
-	t.value.Store(v)
-	t.read.Store(true)
+	t.word.Store(v<<1 | readBit)
 	go t.run()
 	return v
 }
@@ -91,14 +119,13 @@ func (t *ticker) run() {
 	for {
 		now := time.Now()
 		time.Sleep(now.Truncate(t.period).Add(t.period).Sub(now))
-		if t.read.Swap(false) {
+		if t.word.Swap(t.now()<<1)&readBit != 0 {
 			idle = 0
 		} else if idle++; idle >= t.idle {
 			t.startMu.Lock()
-			t.value.Store(0)
+			t.word.Store(0)
 			t.startMu.Unlock()
 			return
 		}
-		t.value.Store(t.now())
 	}
 }

@@ -44,7 +44,7 @@ func TestUnixMilliFollowsTheClock(t *testing.T) {
 func TestTickerStopsWhenIdleAndRestarts(t *testing.T) {
 	UnixSeconds()
 	deadline := time.Now().Add(time.Duration(seconds.idle+3) * time.Second)
-	for seconds.value.Load() != 0 {
+	for seconds.word.Load() != 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("ticker still running after the idle period")
 		}
@@ -53,7 +53,7 @@ func TestTickerStopsWhenIdleAndRestarts(t *testing.T) {
 	if got, want := UnixSeconds(), time.Now().Unix(); got != want && got != want-1 {
 		t.Fatalf("after restart UnixSeconds = %d, want %d", got, want)
 	}
-	if seconds.value.Load() == 0 {
+	if seconds.word.Load() == 0 {
 		t.Fatal("reading did not restart the ticker")
 	}
 }

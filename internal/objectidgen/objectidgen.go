@@ -33,17 +33,18 @@ type Config struct {
 // Generator makes ObjectIDs. It is safe for concurrent use.
 //
 // Every ID takes a distinct value of a 64-bit counter; its low 24 bits are
-// the ID's counter field. Values are reserved from the shared counter in
-// blocks of 64 per P (see shard.go), so concurrent goroutines rarely write
-// the same memory. The window of counter values an ID may use in second S
-// starts at the first counter value taken in S and is 2^24 wide, so no two
-// IDs of one second share a counter field; values reserved before the window
-// opened are discarded. When the window is used up, Next sleeps until the
-// clock reaches the next second. Values left in other Ps' blocks when that
-// happens are not used in that second, so a second holds at least
-// 2^24 - 64*GOMAXPROCS IDs. The second never moves
-// backwards: if the clock is set back, IDs keep the last second used (and,
-// once its window is full, wait for the clock to pass it).
+// the ID's counter field. The window of counter values an ID may use in
+// second S starts at the first counter value reserved in S and is 2^24 wide,
+// so no two IDs of one second share a counter field. Values are reserved
+// from the shared counter in blocks of 64, each checked against the current
+// window and kept by one P (see shard.go), so making an ID normally touches
+// only the P's own shard and never a cache line another core writes. When
+// the window is used up, Next sleeps until the clock reaches the next second.
+// Values left in blocks when a second ends, or when another P fills the
+// window, are never used, so a second holds at least 2^24 - 64*GOMAXPROCS
+// IDs. The second never moves backwards: if the clock is set back, IDs keep
+// the last second used (and, once its window is full, wait for the clock to
+// pass it).
 type Generator struct {
 	counter atomic.Uint64
 	shards  []shard
@@ -57,7 +58,9 @@ type Generator struct {
 	wait     func(second int64)
 }
 
-// window is the range of counter values usable in one second.
+// window is the range of counter values usable in one second. Windows are
+// replaced, never changed, and their seconds only increase, so a second
+// identifies its window.
 type window struct {
 	second int64
 	first  uint64
@@ -93,36 +96,99 @@ func New(c Config) *Generator {
 func (g *Generator) Unique() [5]byte { return g.unique }
 
 // Next returns a new ObjectID.
+//
+// The common case takes the next value of the calling P's block, which was
+// checked to lie inside the window of the block's second when it was
+// reserved; it only has to confirm that this second is still the current
+// window's and that the clock has not moved past it.
 func (g *Generator) Next() [12]byte {
-	c := g.take()
-	w := g.window.Load()
-	// The common case: same second, value inside its window (c < w.first
-	// wraps to a huge difference, so one comparison covers both bounds).
-	if g.clock() == w.second && c-w.first < CounterSpace {
-		return g.build(w.second, c)
+	var now int64 // read unpinned: an injected clock may block
+	if g.now == nil {
+		now = coarseclock.UnixSeconds() // inlined, unlike g.clock
+	} else {
+		now = g.now()
 	}
-	return g.nextSlow(c)
+	p := procPin()
+	if second, c, ok := g.takeFromShard(p, now); ok {
+		procUnpin()
+		return g.build(second, c)
+	}
+	procUnpin()
+	return g.nextSlow()
 }
 
-// nextSlow handles a new second, a value reserved before its second's
-// window opened, a full window, and a clock that went back.
-func (g *Generator) nextSlow(c uint64) [12]byte {
+// takeFromShard takes the next value of P p's block if the block is still
+// usable at time now. The caller is pinned to p.
+func (g *Generator) takeFromShard(p int, now int64) (second int64, c uint64, ok bool) {
+	if p >= len(g.shards) {
+		return 0, 0, false
+	}
+	s := &g.shards[p]
+	next, end, second := s.load()
+	if next >= end || second != g.window.Load().second || now > second {
+		return 0, 0, false
+	}
+	s.setNext(next + 1)
+	return second, next, true
+}
+
+// nextSlow makes an ID when the calling P's block is used up or stale. It
+// does its work pinned to one P, so a block it reserves goes to the shard it
+// checked, and unpins only to wait.
+func (g *Generator) nextSlow() [12]byte {
+	for {
+		now := g.clock()
+		p := procPin()
+		second, c, waitPast := g.refill(p, now)
+		procUnpin()
+		if waitPast < 0 {
+			return g.build(second, c)
+		}
+		g.waitPast(waitPast)
+	}
+}
+
+// refill takes a value for an ID made at time now on P p, to which the
+// caller is pinned. The goroutine may have moved to a P whose block is
+// usable, so that is tried first. Otherwise it reserves a new block from the
+// shared counter: opening a new second's window when the clock has moved past
+// the current one, or checking the block against the current window. When
+// that window is used up it returns the window's second as waitPast, and
+// -1 otherwise. It never blocks.
+func (g *Generator) refill(p int, now int64) (second int64, c uint64, waitPast int64) {
+	if second, c, ok := g.takeFromShard(p, now); ok {
+		return second, c, -1
+	}
+	size := uint64(blockSize)
+	if p >= len(g.shards) { // GOMAXPROCS grew after the generator was made
+		size = 1
+	}
 	for {
 		w := g.window.Load()
-		if now := g.clock(); now > w.second {
-			if g.window.CompareAndSwap(w, &window{second: now, first: c}) {
-				return g.build(now, c)
+		first := g.counter.Add(size) - size
+		switch {
+		case now > w.second:
+			if g.window.CompareAndSwap(w, &window{second: now, first: first}) {
+				return g.install(p, now, first, first+size)
 			}
-			// Another goroutine opened the second; take a fresh value.
-		} else if c-w.first < CounterSpace { // in the window (of the last second, if the clock went back)
-			return g.build(w.second, c)
-		} else if c >= w.first { // this second's counter space is used up
-			g.waitPast(w.second)
-		} else { // reserved before the window opened: discard the block
-			g.dropBlock()
+			// Another P opened the second; take a fresh block.
+		case first-w.first < CounterSpace: // inside the window (of the last second, if the clock went back)
+			return g.install(p, w.second, first, min(first+size, w.first+CounterSpace))
+		case first >= w.first: // this second's counter space is used up
+			return 0, 0, w.second
 		}
-		c = g.take()
+		// Otherwise the window was replaced after it was loaded and the block
+		// lies before it: the block is discarded.
 	}
+}
+
+// install gives P p's shard the block [first+1, end) of second and returns
+// first for an ID. The caller is pinned to p.
+func (g *Generator) install(p int, second int64, first, end uint64) (int64, uint64, int64) {
+	if p < len(g.shards) {
+		g.shards[p].store(first+1, end, second)
+	}
+	return second, first, -1
 }
 
 // clock returns the current Unix second.

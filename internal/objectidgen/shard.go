@@ -10,9 +10,10 @@ import (
 // more values left unused in other shards when a second's window is full.
 const blockSize = 64
 
-// shard hands out counter values from a block reserved from the shared
-// counter. Each P (scheduler processor) has its own shard, so goroutines on
-// different cores do not write the same cache line for every ID.
+// shard hands out the counter values [next, end) of a block reserved from
+// the shared counter, all inside the window of second. Each P (scheduler
+// processor) has its own shard, so goroutines on different cores do not
+// write the same cache line for every ID.
 //
 // A shard is only touched with the goroutine pinned to its P (procPin), which
 // excludes every other goroutine, so its fields need no locking. The race
@@ -20,7 +21,8 @@ const blockSize = 64
 // (see shard_race.go).
 type shard struct {
 	next, end uint64
-	_         [128 - 16]byte // keep shards on separate cache lines
+	second    int64
+	_         [128 - 24]byte // keep shards on separate cache lines
 }
 
 // procPin pins the calling goroutine to its P, disabling preemption, and
@@ -35,35 +37,4 @@ func procUnpin()
 
 func newShards() []shard {
 	return make([]shard, runtime.GOMAXPROCS(0))
-}
-
-// take returns the next counter value: from the calling P's shard when there
-// is one, else straight from the shared counter.
-func (g *Generator) take() uint64 {
-	p := procPin()
-	if p >= len(g.shards) { // GOMAXPROCS grew after the generator was made
-		procUnpin()
-		return g.counter.Add(1) - 1
-	}
-	s := &g.shards[p]
-	next, end := s.load()
-	if next == end {
-		next = g.counter.Add(blockSize) - blockSize
-		end = next + blockSize
-	}
-	s.store(next+1, end)
-	procUnpin()
-	return next
-}
-
-// dropBlock discards the rest of the calling P's block, whose values were
-// reserved before the current second's window opened.
-func (g *Generator) dropBlock() {
-	p := procPin()
-	if p < len(g.shards) {
-		s := &g.shards[p]
-		_, end := s.load()
-		s.store(end, end)
-	}
-	procUnpin()
 }
