@@ -1,21 +1,28 @@
 package types
 
 import (
+	"encoding/binary"
 	"fmt"
 	"unsafe"
 )
 
 const hexDigits = "0123456789abcdef" // for bsonTypeName
 
-// hexValue maps an ASCII byte to its hex digit value, or 0xff.
-var hexValue = func() (t [256]byte) {
+// notHex marks a byte that is not a hex digit in hexValue. It stays above
+// the 16 bits of a four-digit group after the group's shifts.
+const notHex = 1 << 20
+
+// hexValue maps a byte to its hex digit value, or notHex. Its entries are
+// 64 bits wide so that a group of four digits is decoded with no narrowing
+// and a bad digit still shows in the group's value.
+var hexValue = func() (t [256]uint64) {
 	for i := range t {
-		t[i] = 0xff
+		t[i] = notHex
 	}
-	for i := byte(0); i < 10; i++ {
+	for i := range uint64(10) {
 		t['0'+i] = i
 	}
-	for i := byte(0); i < 6; i++ {
+	for i := range uint64(6) {
 		t['a'+i] = 10 + i
 		t['A'+i] = 10 + i
 	}
@@ -48,29 +55,43 @@ func MustObjectIDFromHex(s string) ObjectID {
 }
 
 // decodeHex decodes 24 hex digits into id, leaving id unchanged on error.
-// Bad digits are detected once, after the loop: every table entry for a
-// non-digit has its high bits set, so OR-ing the looked-up values suffices.
-// The loop takes four digits a round, which lets the compiler drop bounds
-// checks and keeps the loads independent.
+// The digits are decoded in six independent groups of four, checked once
+// (a bad digit sets bits above a group's 16), and the ID is written with
+// two wide stores: building it byte by byte and copying it out stalls the
+// copy's loads on the byte stores.
 func decodeHex(id *ObjectID, s string) error {
 	if len(s) != 24 {
-		return fmt.Errorf("%w: %d characters, want 24 hex digits", ErrInvalidObjectID, len(s))
+		return errHexLength(len(s))
 	}
-	s = s[:24]
 	t := &hexValue
-	var out ObjectID
-	var bad byte
-	for i := 0; i < 24; i += 4 {
-		a, b, c, d := t[s[i]], t[s[i+1]], t[s[i+2]], t[s[i+3]]
-		bad |= a | b | c | d
-		out[i/2] = a<<4 | b
-		out[i/2+1] = c<<4 | d
+	g0, g1, g2 := hexGroup(t, s[0:4]), hexGroup(t, s[4:8]), hexGroup(t, s[8:12])
+	g3, g4, g5 := hexGroup(t, s[12:16]), hexGroup(t, s[16:20]), hexGroup(t, s[20:24])
+	if g0|g1|g2|g3|g4|g5 > 0xffff {
+		return errNotHex(s)
 	}
-	if bad&0xf0 != 0 {
-		return fmt.Errorf("%w: %q is not hex", ErrInvalidObjectID, s)
-	}
-	*id = out
+	binary.BigEndian.PutUint64(id[0:8], g0<<48|g1<<32|g2<<16|g3)
+	binary.BigEndian.PutUint32(id[8:12], uint32(g4<<16|g5))
 	return nil
+}
+
+// hexGroup decodes four hex digits into 16 bits; the result is above 0xffff
+// if any of them is not a hex digit.
+func hexGroup(t *[256]uint64, s string) uint64 {
+	_ = s[3]
+	return t[s[0]]<<12 | t[s[1]]<<8 | t[s[2]]<<4 | t[s[3]]
+}
+
+// errHexLength and errNotHex build decodeHex's errors out of line, which
+// keeps fmt's stack frame off its fast path.
+//
+//go:noinline
+func errHexLength(n int) error {
+	return fmt.Errorf("%w: %d characters, want 24 hex digits", ErrInvalidObjectID, n)
+}
+
+//go:noinline
+func errNotHex(s string) error {
+	return fmt.Errorf("%w: %q is not hex", ErrInvalidObjectID, s)
 }
 
 // decodeHexBytes is decodeHex for a byte slice, read in place.
