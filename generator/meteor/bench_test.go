@@ -25,6 +25,16 @@ func BenchmarkMeteorNextParallel(b *testing.B) {
 	})
 }
 
+func BenchmarkMeteorNextParallelPerCPUBlocks(b *testing.B) {
+	g, _ := meteor.New(1, meteor.WithPerCPUBlocks(64))
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			_, _ = g.Next()
+		}
+	})
+}
+
 // The Snowflake generator with borrow-ahead, for comparison in the same run
 // (without borrowing it is capped at 4096 IDs per ms by design).
 func BenchmarkSnowflakeNext(b *testing.B) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/node"
+	"github.com/idkit-go/idkit/internal/procpin"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -20,7 +21,8 @@ import (
 // add) and does not allocate; a Generator is safe for concurrent use.
 //
 // IDs from one Generator are unique and strictly increasing in the order
-// Next takes effect. Consecutive IDs differ by a pseudo-random amount (1 to
+// Next takes effect, unless [WithPerCPUBlocks] trades that order for
+// throughput on many cores. Consecutive IDs differ by a pseudo-random amount (1 to
 // 2^(RandomBits+1)-1 within one second of the time part), so the count
 // issued is not readable from the IDs, though the random bits are a keyed
 // hash, not a cryptographic secret. Uniqueness across generators needs a
@@ -52,6 +54,7 @@ type Generator struct {
 	timeShift uint8
 	seqMask   uint64
 	randMask  uint64
+	blocks    *procpin.Blocks // nil: one atomic add per ID
 }
 
 // Option configures [New].
@@ -61,7 +64,11 @@ type config struct {
 	layout Layout
 	clock  generator.Clock
 	seed   *uint64
+	block  int
 }
+
+// MaxPerCPUBlock is the largest block [WithPerCPUBlocks] accepts.
+const MaxPerCPUBlock = 1 << 16
 
 // WithLayout sets the layout; the default is [Default]. The zero Layout is
 // rejected with [ErrInvalidLayout].
@@ -75,13 +82,27 @@ func WithClock(clk generator.Clock) Option { return func(c *config) { c.clock = 
 // by default it comes from crypto/rand.
 func WithSeed(seed uint64) Option { return func(c *config) { c.seed = &seed } }
 
+// WithPerCPUBlocks makes each P (the Go scheduler's processor, one per core
+// at the default GOMAXPROCS) take n counter values at a time instead of one,
+// so Next on many cores does not contend on one atomic counter: Next then
+// touches memory of its own P only, except once every n IDs.
+//
+// IDs stay unique, but are increasing only within a block: an ID can be
+// smaller than one returned earlier from another P's block (also to the same
+// goroutine, after it moved to another P). Values left in a P's block wait
+// there until that P makes IDs again, however long that is, and the time
+// part reads from the counter, so such IDs can also carry an older time
+// part. n = 1 keeps the default; n outside [1, MaxPerCPUBlock] is rejected
+// with [ErrInvalidOption].
+func WithPerCPUBlocks(n int) Option { return func(c *config) { c.block = n } }
+
 // New returns a generator for nodeID, reading the clock once. It returns an
 // error wrapping [ErrNodeOutOfRange] for a node outside [0, MaxNode],
 // [ErrInvalidLayout] for the zero Layout, [ErrInvalidOption] for a nil
 // clock, and [ErrTimeOverflow] when the clock reads before the epoch or at
 // or after the layout's end.
 func New(nodeID int64, opts ...Option) (*Generator, error) {
-	c := config{layout: Default, clock: generator.SystemClock()}
+	c := config{layout: Default, clock: generator.SystemClock(), block: 1}
 	for _, o := range opts {
 		if o != nil {
 			o(&c)
@@ -93,6 +114,8 @@ func New(nodeID int64, opts ...Option) (*Generator, error) {
 		return nil, fmt.Errorf("%w: zero layout", ErrInvalidLayout)
 	case c.clock == nil:
 		return nil, fmt.Errorf("%w: nil clock", ErrInvalidOption)
+	case c.block < 1 || c.block > MaxPerCPUBlock:
+		return nil, fmt.Errorf("%w: per-CPU block of %d not in [1, %d]", ErrInvalidOption, c.block, MaxPerCPUBlock)
 	case nodeID < 0 || nodeID > l.MaxNode():
 		return nil, fmt.Errorf("%w: node %d not in [0, %d]", ErrNodeOutOfRange, nodeID, l.MaxNode())
 	}
@@ -121,6 +144,9 @@ func New(nodeID int64, opts ...Option) (*Generator, error) {
 		_, _ = rand.Read(b[:])
 		g.key = binary.LittleEndian.Uint64(b[:])
 	}
+	if c.block > 1 {
+		g.blocks = procpin.NewBlocks(uint64(c.block))
+	}
 	first := secs << l.seqBits
 	if first == 0 && nodeID == 0 {
 		first = 1 // never issue the zero ID
@@ -143,9 +169,15 @@ func NewFromSource(ctx context.Context, src node.Source, opts ...Option) (*Gener
 // Next returns a new ID. It never reads the clock, never blocks and does
 // not allocate. It fails only when the time part has reached the end of
 // the layout, with an error wrapping [ErrTimeOverflow]; every later call
-// fails too. It is safe for concurrent use.
+// fails too (with [WithPerCPUBlocks], once the values Ps still hold in their
+// blocks are used). It is safe for concurrent use.
 func (g *Generator) Next() (types.Snowflake, error) {
-	v := g.ctr.Add(1) - 1
+	var v uint64
+	if g.blocks == nil {
+		v = g.ctr.Add(1) - 1
+	} else {
+		v = g.blocks.Take(&g.ctr)
+	}
 	if v > g.max {
 		return 0, fmt.Errorf("%w: time part reached %s", ErrTimeOverflow, g.layout.End().Format(time.RFC3339))
 	}
@@ -175,7 +207,9 @@ func (g *Generator) Start() time.Time { return g.start }
 
 // Position returns the time part the next ID will carry: Start plus the
 // seconds the sequence has wrapped. Compare it with the clock to see how
-// far a busy generator runs ahead. It is safe for concurrent use.
+// far a busy generator runs ahead. With [WithPerCPUBlocks] it counts the
+// values the Ps hold in their blocks as issued. It is safe for concurrent
+// use.
 func (g *Generator) Position() time.Time {
 	return g.layout.epoch.Add(time.Duration(g.ctr.Load()>>g.seqBits) * time.Second)
 }

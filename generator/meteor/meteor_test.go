@@ -2,6 +2,7 @@ package meteor_test
 
 import (
 	"context"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -59,6 +60,67 @@ func TestNextUniqueIncreasingConcurrent(t *testing.T) {
 			require.Equal(t, int64(42), p.Node)
 		}
 	}
+}
+
+func TestPerCPUBlocksUniqueConcurrent(t *testing.T) {
+	t.Parallel()
+	const block = 64
+	g, err := meteor.New(42, meteor.WithPerCPUBlocks(block))
+	require.NoError(t, err)
+	start := g.Position()
+	const workers, per = 8, 20000
+	out := make([][]types.Snowflake, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			ids := make([]types.Snowflake, per)
+			for i := range ids {
+				ids[i] = g.MustNext()
+			}
+			out[w] = ids
+		})
+	}
+	wg.Wait()
+	seen := make(map[types.Snowflake]bool, workers*per)
+	for _, ids := range out {
+		for _, id := range ids {
+			require.False(t, seen[id], "duplicate %d", id)
+			seen[id] = true
+			p, err := g.Layout().Decompose(id)
+			require.NoError(t, err)
+			require.Equal(t, int64(42), p.Node)
+		}
+	}
+	// Every value reserved is in some P's block: the counter moved by the
+	// IDs issued plus at most one partly used block per P.
+	perSec := g.Layout().PerSecond()
+	reserved := int64(g.Position().Sub(start)/time.Second) * perSec
+	issued := int64(workers * per)
+	require.GreaterOrEqual(t, reserved+perSec, issued)
+	require.LessOrEqual(t, reserved-perSec, issued+int64(block*runtime.GOMAXPROCS(0)))
+}
+
+func TestPerCPUBlocksStopAtLayoutEnd(t *testing.T) {
+	t.Parallel()
+	small, err := meteor.NewLayout(meteor.LayoutSpec{TimeBits: 2, NodeBits: 4, SequenceBits: 3, RandomBits: 1, Epoch: meteor.DefaultEpoch})
+	require.NoError(t, err)
+	clk := generator.NewFakeClock(meteor.DefaultEpoch.Add(2 * time.Second))
+	g, err := meteor.New(3, meteor.WithLayout(small), meteor.WithClock(clk), meteor.WithPerCPUBlocks(5))
+	require.NoError(t, err)
+	seen := map[types.Snowflake]bool{}
+	for range 100 {
+		id, err := g.Next()
+		if err != nil {
+			require.ErrorIs(t, err, meteor.ErrTimeOverflow)
+			continue
+		}
+		require.False(t, seen[id], "duplicate %d", id)
+		seen[id] = true
+	}
+	// Seconds 2 and 3 of a 2-bit time part hold 16 values; blocks of 5 that
+	// cross the end hand out the values before it.
+	require.LessOrEqual(t, len(seen), 16)
+	require.GreaterOrEqual(t, len(seen), 16-5*runtime.GOMAXPROCS(0))
 }
 
 func TestClockReadOnceAndRollbackIgnored(t *testing.T) {
@@ -124,6 +186,8 @@ func TestLimits(t *testing.T) {
 		{"node too big", nil, meteor.Default.MaxNode() + 1, meteor.ErrNodeOutOfRange},
 		{"negative node", nil, -1, meteor.ErrNodeOutOfRange},
 		{"nil clock", []meteor.Option{meteor.WithClock(nil)}, 1, meteor.ErrInvalidOption},
+		{"zero per-CPU block", []meteor.Option{meteor.WithPerCPUBlocks(0)}, 1, meteor.ErrInvalidOption},
+		{"per-CPU block too big", []meteor.Option{meteor.WithPerCPUBlocks(meteor.MaxPerCPUBlock + 1)}, 1, meteor.ErrInvalidOption},
 		{"zero layout", []meteor.Option{meteor.WithLayout(meteor.Layout{})}, 1, meteor.ErrInvalidLayout},
 		{"before epoch", []meteor.Option{meteor.WithClock(generator.NewFakeClock(meteor.DefaultEpoch.Add(-time.Second)))}, 1, meteor.ErrTimeOverflow},
 		{"after end", []meteor.Option{meteor.WithClock(generator.NewFakeClock(meteor.Default.End()))}, 1, meteor.ErrTimeOverflow},

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/internal/coarseclock"
+	"github.com/idkit-go/idkit/internal/procpin"
 )
 
 // CounterSpace is the number of distinct 3-byte counter values.
@@ -108,12 +109,12 @@ func (g *Generator) Next() [12]byte {
 	} else {
 		now = g.now()
 	}
-	p := procPin()
+	p := procpin.Pin()
 	if second, c, ok := g.takeFromShard(p, now); ok {
-		procUnpin()
+		procpin.Unpin()
 		return g.build(second, c)
 	}
-	procUnpin()
+	procpin.Unpin()
 	return g.nextSlow()
 }
 
@@ -138,9 +139,9 @@ func (g *Generator) takeFromShard(p int, now int64) (second int64, c uint64, ok 
 func (g *Generator) nextSlow() [12]byte {
 	for {
 		now := g.clock()
-		p := procPin()
+		p := procpin.Pin()
 		second, c, waitPast := g.refill(p, now)
-		procUnpin()
+		procpin.Unpin()
 		if waitPast < 0 {
 			return g.build(second, c)
 		}

@@ -1,9 +1,6 @@
 package objectidgen
 
-import (
-	"runtime"
-	_ "unsafe" // for go:linkname
-)
+import "runtime"
 
 // blockSize is how many counter values a shard reserves from the shared
 // counter at a time. A larger block means fewer shared atomic operations but
@@ -15,8 +12,8 @@ const blockSize = 64
 // processor) has its own shard, so goroutines on different cores do not
 // write the same cache line for every ID.
 //
-// A shard is only touched with the goroutine pinned to its P (procPin), which
-// excludes every other goroutine, so its fields need no locking. The race
+// A shard is only touched with the goroutine pinned to its P (procpin.Pin),
+// which excludes every other goroutine, so its fields need no locking. The race
 // detector cannot see that exclusion, so race builds access them atomically
 // (see shard_race.go).
 type shard struct {
@@ -24,16 +21,6 @@ type shard struct {
 	second    int64
 	_         [128 - 24]byte // keep shards on separate cache lines
 }
-
-// procPin pins the calling goroutine to its P, disabling preemption, and
-// returns the P's index. procUnpin undoes it. The runtime keeps both for
-// linkname use (go.dev/issue/67401).
-//
-//go:linkname procPin runtime.procPin
-func procPin() int
-
-//go:linkname procUnpin runtime.procUnpin
-func procUnpin()
 
 func newShards() []shard {
 	return make([]shard, runtime.GOMAXPROCS(0))
