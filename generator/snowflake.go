@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/internal/coarseclock"
+	"github.com/idkit-go/idkit/internal/procpin"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -22,7 +23,8 @@ const DefaultBackwardTolerance = 10 * time.Millisecond
 // it waits for the clock.
 //
 // IDs from one generator are unique and strictly increasing in the order
-// Next returns them (across goroutines, in the order the calls take effect).
+// Next returns them (across goroutines, in the order the calls take effect),
+// unless [WithPerCPUBlocks] trades that order for throughput on many cores.
 // The generator never issues the zero Snowflake. Uniqueness across
 // generators requires that no two generators with the same layout use the
 // same node at the same time; see [WithNotBefore] and [WithFence] for
@@ -55,7 +57,12 @@ type Snowflake struct {
 	slackTicks  int64 // borrowTicks plus the backward tolerance in ticks
 	borrowAhead time.Duration
 	tolerance   time.Duration
+	blockSize   int64           // values a P reserves at a time
+	ranges      *procpin.Ranges // each P's block; nil when blockSize is 1
 }
+
+// MaxPerCPUBlock is the largest block [WithPerCPUBlocks] accepts.
+const MaxPerCPUBlock = 1 << 16
 
 // NewSnowflake returns a generator for node, configured by opts: by default
 // the [Twitter] layout, [SystemClock], waiting on sequence exhaustion,
@@ -71,6 +78,7 @@ func NewSnowflake(node int64, opts ...SnowflakeOption) (*Snowflake, error) {
 		layout:    Twitter,
 		clock:     SystemClock(),
 		tolerance: DefaultBackwardTolerance,
+		block:     1,
 	}
 	for _, opt := range opts {
 		if opt != nil {
@@ -87,6 +95,8 @@ func NewSnowflake(node int64, opts ...SnowflakeOption) (*Snowflake, error) {
 		return nil, fmt.Errorf("%w: negative borrow-ahead %v", ErrInvalidOption, cfg.borrowAhead)
 	case cfg.tolerance < 0:
 		return nil, fmt.Errorf("%w: negative backward tolerance %v", ErrInvalidOption, cfg.tolerance)
+	case cfg.block < 1 || cfg.block > MaxPerCPUBlock:
+		return nil, fmt.Errorf("%w: per-CPU block of %d not in [1, %d]", ErrInvalidOption, cfg.block, MaxPerCPUBlock)
 	case node < 0 || node > l.MaxNode():
 		return nil, fmt.Errorf("%w: node %d not in [0, %d] of %s", ErrNodeOutOfRange, node, l.MaxNode(), l.name)
 	}
@@ -104,6 +114,10 @@ func NewSnowflake(node int64, opts ...SnowflakeOption) (*Snowflake, error) {
 		maxTick:     l.MaxTick(),
 		borrowAhead: cfg.borrowAhead,
 		tolerance:   cfg.tolerance,
+		blockSize:   int64(cfg.block),
+	}
+	if cfg.block > 1 {
+		g.ranges = procpin.NewRanges()
 	}
 	// Borrowing rounds down (never further ahead than asked); the tolerance
 	// rounds up (a step back of d never fails). Both are capped at maxTick so
@@ -150,9 +164,74 @@ func NewSnowflake(node int64, opts ...SnowflakeOption) (*Snowflake, error) {
 // the next ID's time would be at or after [Layout.End]. No ID is issued
 // when Next fails; a later call may succeed once the cause has gone.
 func (g *Snowflake) Next() (types.Snowflake, error) {
+	if g.ranges != nil {
+		return g.nextPerCPU()
+	}
 	if err := g.checkFence(); err != nil {
 		return 0, err
 	}
+	v, _, err := g.reserve(1)
+	if err != nil {
+		return 0, err
+	}
+	return g.issue(v)
+}
+
+// nextPerCPU is Next with [WithPerCPUBlocks]: it takes the next value of the
+// calling P's block while that block is still current (its tick not behind
+// the clock, nor further ahead than the clock may lag), and otherwise
+// reserves a new block.
+func (g *Snowflake) nextPerCPU() (types.Snowflake, error) {
+	if err := g.checkFence(); err != nil {
+		return 0, err
+	}
+	now, coarse := g.coarseTick()
+	if !coarse {
+		var err error
+		if _, now, err = g.read(); err != nil { // unpinned: the clock may block
+			return 0, err
+		}
+	}
+	p := procpin.Pin()
+	if next, end := g.ranges.Get(p); next < end {
+		if tick := int64(next) >> g.seqBits; tick >= now && tick <= now+g.slackTicks {
+			g.ranges.Set(p, next+1, end)
+			procpin.Unpin()
+			return g.issue(int64(next))
+		}
+	}
+	procpin.Unpin()
+	first, last, err := g.reserve(g.blockSize)
+	if err != nil {
+		return 0, err
+	}
+	if first < last {
+		// The goroutine may have moved to another P since the check above;
+		// the block that P held, if any, is then discarded.
+		p = procpin.Pin()
+		g.ranges.Set(p, uint64(first+1), uint64(last+1))
+		procpin.Unpin()
+	}
+	return g.issue(first)
+}
+
+// issue returns the ID of state value v (tick<<seqBits | sequence), after
+// checking the fence again: a goroutine that stalled between the first check
+// and here (stopped, descheduled) must not return an ID after its lease
+// lapsed. The value is then discarded.
+func (g *Snowflake) issue(v int64) (types.Snowflake, error) {
+	if err := g.checkFence(); err != nil {
+		return 0, err
+	}
+	return types.Snowflake((v>>g.seqBits)<<g.timeShift | (v&g.seqMask)<<g.seqShift | g.nodePart), nil
+}
+
+// reserve moves the state on by up to n values and returns the first and
+// last of them, all valid to issue now: the first is the next value after
+// the state (or the clock's first value, if the clock is ahead), and the
+// rest stay within the ticks that borrowing allows. It waits or fails as
+// Next documents.
+func (g *Snowflake) reserve(n int64) (first, last int64, err error) {
 	// Load the state before reading the clock, so that a tick taken from
 	// an earlier clock reading can never make this reading look backwards.
 	old := g.last.Load()
@@ -162,9 +241,8 @@ func (g *Snowflake) Next() (types.Snowflake, error) {
 	var wall time.Time
 	fresh := false
 	if !coarse {
-		var err error
 		if wall, now, err = g.read(); err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 		fresh = true
 	}
@@ -178,35 +256,33 @@ func (g *Snowflake) Next() (types.Snowflake, error) {
 			// The reading was coarse, or another goroutine moved the state
 			// on after it: decide with a new, exact reading.
 		case now < lastTick-g.slackTicks:
-			return 0, fmt.Errorf("%w: clock reads %s, %v behind the last issued tick (tolerance %v, borrow-ahead %v)",
+			return 0, 0, fmt.Errorf("%w: clock reads %s, %v behind the last issued tick (tolerance %v, borrow-ahead %v)",
 				ErrClockMovedBackwards, wall.UTC().Format(time.RFC3339Nano),
 				time.Duration(lastTick-now)*g.layout.unit, g.tolerance, g.borrowAhead)
 		case nextTick > g.maxTick:
-			return 0, fmt.Errorf("%w: sequence exhausted in the last tick before %s",
+			return 0, 0, fmt.Errorf("%w: sequence exhausted in the last tick before %s",
 				ErrTimeOverflow, g.layout.End().Format(time.RFC3339Nano))
 		case wait:
 			g.clock.Sleep(g.layout.TimeOf(nextTick - g.borrowTicks).Sub(wall))
 			if err := g.checkFence(); err != nil {
-				return 0, err
+				return 0, 0, err
 			}
 		default:
-			if g.last.CompareAndSwap(old, next) {
-				// Check the fence again: a goroutine that stalled between
-				// the first check and here (stopped, descheduled) must not
-				// return an ID after its lease lapsed. The ID is discarded.
-				if err := g.checkFence(); err != nil {
-					return 0, err
-				}
-				return types.Snowflake(nextTick<<g.timeShift | (next&g.seqMask)<<g.seqShift | g.nodePart), nil
+			end := next
+			if n > 1 { // up to the last value of the furthest tick borrowing allows
+				limitTick := min(max(nextTick, now+g.borrowTicks), g.maxTick)
+				end = min(next+n-1, limitTick<<g.seqBits|g.seqMask)
+			}
+			if g.last.CompareAndSwap(old, end) {
+				return next, end, nil
 			}
 			old = g.last.Load()
 			fresh = false
 			continue
 		}
 		old = g.last.Load()
-		var err error
 		if wall, now, err = g.read(); err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 		fresh = true
 	}

@@ -15,6 +15,7 @@ type snowflakeConfig struct {
 	tolerance   time.Duration
 	notBefore   time.Time
 	fence       func() error
+	block       int
 }
 
 // WithLayout sets the generator's bit layout; the default is [Twitter]. The
@@ -83,4 +84,22 @@ func WithNotBefore(t time.Time) SnowflakeOption {
 // f sets no fence.
 func WithFence(f func() error) SnowflakeOption {
 	return func(c *snowflakeConfig) { c.fence = f }
+}
+
+// WithPerCPUBlocks makes each P (the Go scheduler's processor, one per core
+// at the default GOMAXPROCS) reserve n sequence values at a time instead of
+// one, so Next on many cores does not contend on the generator's one atomic
+// word: Next then touches memory of its own P only, except once every n IDs.
+// It pays off with [WithBorrowAhead], where the sequence is not the limit.
+//
+// IDs stay unique and every guarantee of clock, floor and fence holds, but
+// they are increasing only within a block: an ID can be smaller than one
+// returned earlier from another P's block (also to the same goroutine,
+// after it moved to another P). A block is dropped, its values unused, once
+// the clock has passed its tick; without borrowing, each tick may therefore
+// lose up to n values per P of its sequence. n = 1 keeps the default;
+// NewSnowflake rejects n outside [1, MaxPerCPUBlock] with
+// [ErrInvalidOption].
+func WithPerCPUBlocks(n int) SnowflakeOption {
+	return func(c *snowflakeConfig) { c.block = n }
 }

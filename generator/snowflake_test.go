@@ -31,6 +31,8 @@ func TestNewSnowflakeValidation(t *testing.T) {
 		{"nil clock", 0, []generator.SnowflakeOption{generator.WithClock(nil)}, generator.ErrInvalidOption},
 		{"negative borrow-ahead", 0, []generator.SnowflakeOption{generator.WithBorrowAhead(-time.Millisecond)}, generator.ErrInvalidOption},
 		{"negative tolerance", 0, []generator.SnowflakeOption{generator.WithBackwardTolerance(-1)}, generator.ErrInvalidOption},
+		{"zero per-CPU block", 0, []generator.SnowflakeOption{generator.WithPerCPUBlocks(0)}, generator.ErrInvalidOption},
+		{"per-CPU block too big", 0, []generator.SnowflakeOption{generator.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)}, generator.ErrInvalidOption},
 		{"floor at the layout's end", 0, []generator.SnowflakeOption{generator.WithNotBefore(generator.Twitter.End())}, generator.ErrTimeOverflow},
 	}
 	for _, tt := range tests {

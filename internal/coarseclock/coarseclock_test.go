@@ -23,16 +23,20 @@ func TestUnixSecondsFollowsTheClock(t *testing.T) {
 }
 
 func TestUnixMilliFollowsTheClock(t *testing.T) {
+	// The published millisecond lags by the ticker's wake-up latency, a
+	// millisecond or so on an idle machine; the bound leaves room for a
+	// loaded one, such as a CI runner running other tests under -race.
 	for range 50 {
 		got, want := UnixMilli(), time.Now().UnixMilli()
-		if got > want || got < want-5 {
+		if got > want || got < want-50 {
 			t.Fatalf("UnixMilli = %d, time.Now = %d", got, want)
 		}
 		time.Sleep(3 * time.Millisecond)
 	}
-	ObserveMilli(UnixMilli() + 2)
-	if got, want := UnixMilli(), time.Now().UnixMilli(); got < want {
-		t.Fatalf("after ObserveMilli, UnixMilli = %d, behind the observation %d", got, want)
+	observed := time.Now().UnixMilli()
+	ObserveMilli(observed)
+	if got := UnixMilli(); got < observed {
+		t.Fatalf("after ObserveMilli, UnixMilli = %d, behind the observation %d", got, observed)
 	}
 	v := UnixMilli()
 	ObserveMilli(v - 100)

@@ -29,28 +29,57 @@ func Pin() int { return procPin() }
 // Unpin undoes [Pin].
 func Unpin() { procUnpin() }
 
+// Ranges holds one range of values, [next, end), per P. The range of P p
+// may only be read or set by a goroutine pinned to p ([Pin]), which
+// excludes every other goroutine, so it needs no locking.
+type Ranges struct {
+	shards []block
+}
+
+// block is one P's range. The race detector cannot see the exclusion that
+// pinning gives, so race builds access it atomically (see block_race.go).
+type block struct {
+	next, end uint64
+	_         [128 - 16]byte // keep ranges on separate cache lines
+}
+
+// NewRanges returns empty ranges for each of the current GOMAXPROCS Ps. A P
+// created later (GOMAXPROCS grew) has none: Get returns an empty range for
+// it and Set does nothing.
+func NewRanges() *Ranges {
+	return &Ranges{shards: make([]block, runtime.GOMAXPROCS(0))}
+}
+
+// Get returns P p's range. The caller must be pinned to p.
+func (r *Ranges) Get(p int) (next, end uint64) {
+	if p >= len(r.shards) {
+		return 0, 0
+	}
+	return r.shards[p].load()
+}
+
+// Set sets P p's range, reporting false when p has none (see [NewRanges]).
+// The caller must be pinned to p.
+func (r *Ranges) Set(p int, next, end uint64) bool {
+	if p >= len(r.shards) {
+		return false
+	}
+	r.shards[p].store(next, end)
+	return true
+}
+
 // Blocks hands out distinct values of a shared counter, each P taking a
 // block of them at a time. Values come out increasing within a block, but
 // not across Ps: a value can be smaller than one returned earlier from
 // another P's block. It is safe for concurrent use.
 type Blocks struct {
 	size   uint64
-	shards []block
+	ranges *Ranges
 }
 
-// block is the values [next, end) held by one P. It is only touched by a
-// goroutine pinned to that P, so it needs no locking; the race detector
-// cannot see that exclusion, so race builds access it atomically (see
-// block_race.go).
-type block struct {
-	next, end uint64
-	_         [128 - 16]byte // keep blocks on separate cache lines
-}
-
-// NewBlocks returns Blocks that reserve size values at a time (at least 1)
-// for each of the current GOMAXPROCS Ps.
+// NewBlocks returns Blocks that reserve size values at a time (at least 1).
 func NewBlocks(size uint64) *Blocks {
-	return &Blocks{size: max(size, 1), shards: make([]block, runtime.GOMAXPROCS(0))}
+	return &Blocks{size: max(size, 1), ranges: NewRanges()}
 }
 
 // Size returns the number of values a P reserves at a time.
@@ -58,22 +87,21 @@ func (b *Blocks) Size() uint64 { return b.size }
 
 // Take returns a value of counter that no call has returned before: the next
 // value of the calling P's block, or the first of a new block reserved by
-// adding Size to counter. On a P created after NewBlocks (GOMAXPROCS grew),
-// it takes single values from counter. Every value of counter that Take
-// reserves is used by this Blocks only.
+// adding Size to counter. On a P without a range (see [NewRanges]) it takes
+// single values from counter. Every value of counter that Take reserves is
+// used by this Blocks only.
 func (b *Blocks) Take(counter *atomic.Uint64) uint64 {
 	p := procPin()
-	if p >= len(b.shards) {
-		procUnpin()
-		return counter.Add(1) - 1
-	}
-	s := &b.shards[p]
-	next, end := s.load()
+	next, end := b.ranges.Get(p)
 	if next == end {
-		next = counter.Add(b.size) - b.size
-		end = next + b.size
+		size := b.size
+		if p >= len(b.ranges.shards) {
+			size = 1
+		}
+		next = counter.Add(size) - size
+		end = next + size
 	}
-	s.store(next+1, end)
+	b.ranges.Set(p, next+1, end)
 	procUnpin()
 	return next
 }
