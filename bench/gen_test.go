@@ -19,6 +19,10 @@ import (
 	"github.com/idkit-go/idkit/types"
 )
 
+// perCPUBlock is the block size of the generators measured with
+// WithPerCPUBlocks.
+const perCPUBlock = 64
+
 var (
 	sinkMu   sync.Mutex
 	sinkByte byte
@@ -49,7 +53,15 @@ func generators(tb testing.TB) []struct {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	sfPerCPU, err := generator.NewSnowflake(3, generator.WithBorrowAhead(time.Second), generator.WithPerCPUBlocks(perCPUBlock))
+	if err != nil {
+		tb.Fatal(err)
+	}
 	met, err := meteor.New(1)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	metPerCPU, err := meteor.New(2, meteor.WithPerCPUBlocks(perCPUBlock))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -72,7 +84,9 @@ func generators(tb testing.TB) []struct {
 		{"ObjectID/xid", func() byte { return xid.New()[11] }},
 		{"Snowflake/idkit", func() byte { v, _ := sf.Next(); return byte(v) }},
 		{"Snowflake/idkit-borrow", func() byte { v, _ := sfBorrow.Next(); return byte(v) }},
+		{"Snowflake/idkit-borrow-percpu", func() byte { v, _ := sfPerCPU.Next(); return byte(v) }},
 		{"Snowflake/idkit-meteor", func() byte { v, _ := met.Next(); return byte(v) }},
+		{"Snowflake/idkit-meteor-percpu", func() byte { v, _ := metPerCPU.Next(); return byte(v) }},
 		{"Snowflake/bwmarrin", func() byte { return byte(bw.Generate()) }},
 		{"Snowflake/sonyflake", func() byte { v, _ := sony.NextID(); return byte(v) }},
 		{"UUIDv7/google", func() byte { u, _ := uuid.NewV7(); return u[15] }},

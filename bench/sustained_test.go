@@ -36,19 +36,24 @@ func int64Generators(tb testing.TB) []struct {
 			return int64(v)
 		}
 	}
+	mustMeteor := func(opts ...meteor.Option) func() int64 {
+		m, err := meteor.New(1, opts...)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		return func() int64 { return int64(m.MustNext()) }
+	}
 	return []struct {
 		name string
 		make func() func() int64
 	}{
 		{"Snowflake/idkit", func() func() int64 { return mustSF() }},
 		{"Snowflake/idkit-borrow", func() func() int64 { return mustSF(generator.WithBorrowAhead(time.Minute)) }},
-		{"Snowflake/idkit-meteor", func() func() int64 {
-			m, err := meteor.New(1)
-			if err != nil {
-				tb.Fatal(err)
-			}
-			return func() int64 { return int64(m.MustNext()) }
+		{"Snowflake/idkit-borrow-percpu", func() func() int64 {
+			return mustSF(generator.WithBorrowAhead(time.Minute), generator.WithPerCPUBlocks(perCPUBlock))
 		}},
+		{"Snowflake/idkit-meteor", func() func() int64 { return mustMeteor() }},
+		{"Snowflake/idkit-meteor-percpu", func() func() int64 { return mustMeteor(meteor.WithPerCPUBlocks(perCPUBlock)) }},
 		{"Snowflake/bwmarrin", func() func() int64 {
 			n, err := snowflake.NewNode(1)
 			if err != nil {
@@ -118,7 +123,7 @@ func BenchmarkSustained(b *testing.B) {
 }
 
 // maxPerWorker bounds how many IDs one goroutine may make in a window.
-const maxPerWorker = 96 << 20
+const maxPerWorker = 128 << 20
 
 // buffers are the goroutines' ID buffers, allocated and touched once before
 // any window starts, so that page faults and zeroing are not measured.

@@ -30,6 +30,7 @@ func benchGenerators(b *testing.B) map[string]*generator.Snowflake {
 		"twitter":        nil,
 		"twitter-borrow": {generator.WithBorrowAhead(5 * time.Millisecond)},
 		"wide":           {generator.WithLayout(wide)},
+		"wide-percpu":    {generator.WithLayout(wide), generator.WithPerCPUBlocks(64)},
 	} {
 		g, err := generator.NewSnowflake(1, opts...)
 		if err != nil {
@@ -41,7 +42,7 @@ func benchGenerators(b *testing.B) map[string]*generator.Snowflake {
 }
 
 func BenchmarkSnowflakeNext(b *testing.B) {
-	for _, name := range []string{"twitter", "twitter-borrow", "wide"} {
+	for _, name := range []string{"twitter", "twitter-borrow", "wide", "wide-percpu"} {
 		g := benchGenerators(b)[name]
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
@@ -58,7 +59,7 @@ func BenchmarkSnowflakeNext(b *testing.B) {
 }
 
 func BenchmarkSnowflakeNextParallel(b *testing.B) {
-	for _, name := range []string{"twitter", "twitter-borrow", "wide"} {
+	for _, name := range []string{"twitter", "twitter-borrow", "wide", "wide-percpu"} {
 		g := benchGenerators(b)[name]
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
