@@ -7,9 +7,10 @@
 // values that generators copy. Time comes from an injectable [Clock], so
 // tests can drive a generator with a [FakeClock].
 //
-// A [Snowflake] generator never issues a duplicate or a decreasing ID. Its
-// policies for sequence exhaustion (wait for the next tick, or borrow ahead
-// of the clock within a bound) and for a clock that moves backwards (keep
-// issuing from the last tick within a tolerance, otherwise fail with
-// [ErrClockMovedBackwards]) are documented on its options.
+// A [Snowflake] generator never issues a duplicate, nor by default a
+// decreasing ID ([WithPerCPUBlocks] trades that order for throughput on many
+// cores). Its policies for sequence exhaustion (wait for the next tick, or
+// borrow ahead of the clock within a bound) and for a clock that moves
+// backwards (keep issuing from the last tick within a tolerance, otherwise
+// fail with [ErrClockMovedBackwards]) are documented on its options.
 package generator

@@ -146,64 +146,117 @@ func checkUniqueIncreasing(t *testing.T, lists [][]types.Snowflake) int {
 	return total
 }
 
+// nextConcurrently has workers goroutines call next each times and returns
+// each goroutine's IDs in order. Only ErrClockMovedBackwards may be
+// returned, and is retried (counted in the second result) after yielding.
+func nextConcurrently(t *testing.T, workers, each int, next func() (types.Snowflake, error)) ([][]types.Snowflake, int64) {
+	t.Helper()
+	lists := make([][]types.Snowflake, workers)
+	var backwards atomic.Int64
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			ids := make([]types.Snowflake, 0, each)
+			for len(ids) < each {
+				id, err := next()
+				if err != nil {
+					if !errors.Is(err, generator.ErrClockMovedBackwards) {
+						t.Error(err)
+						return
+					}
+					backwards.Add(1)
+					runtime.Gosched() // let the clock move on
+					continue
+				}
+				ids = append(ids, id)
+			}
+			lists[w] = ids
+		})
+	}
+	wg.Wait()
+	require.False(t, t.Failed())
+	return lists, backwards.Load()
+}
+
 func TestConcurrentNextUniqueAndIncreasing(t *testing.T) {
 	const workers = 8
 	total := 10_000_000
 	if testing.Short() {
 		total = 1_000_000
 	}
-	g, err := generator.NewSnowflake(513)
-	require.NoError(t, err)
-	start := time.Now()
-	lists := make([][]types.Snowflake, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			ids := make([]types.Snowflake, total/workers)
-			for i := range ids {
-				id, err := g.Next()
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				ids[i] = id
-			}
-			lists[w] = ids
-		})
-	}
-	wg.Wait()
-	elapsed := time.Since(start)
-	require.False(t, t.Failed())
-	assert.Equal(t, total/workers*workers, checkUniqueIncreasing(t, lists))
-	t.Logf("%d IDs from %d goroutines in %v (%.0f ns/ID)", total, workers, elapsed, float64(elapsed)/float64(total))
+	for name, opts := range map[string][]generator.SnowflakeOption{
+		"strict":  nil,
+		"per-CPU": {generator.WithBorrowAhead(time.Minute), generator.WithPerCPUBlocks(64)},
+	} {
+		g, err := generator.NewSnowflake(513, opts...)
+		require.NoError(t, err)
+		start := time.Now()
+		lists, _ := nextConcurrently(t, workers, total/workers, g.Next)
+		elapsed := time.Since(start)
+		if name == "strict" {
+			assert.Equal(t, total/workers*workers, checkUniqueIncreasing(t, lists))
+		} else {
+			assert.Equal(t, total/workers*workers, checkUnique(t, lists))
+		}
+		t.Logf("%s: %d IDs from %d goroutines in %v (%.0f ns/ID)", name, total, workers, elapsed, float64(elapsed)/float64(total))
 
-	// The IDs carry the node and times from the run.
-	for _, ids := range lists {
-		for _, id := range []types.Snowflake{ids[0], ids[len(ids)-1]} {
-			p, err := generator.Twitter.Decompose(id)
-			require.NoError(t, err)
-			assert.Equal(t, int64(513), p.Node)
-			assert.WithinRange(t, p.Time, start.Add(-time.Second), time.Now().Add(time.Second))
+		// The IDs carry the node and times from the run (per-CPU: up to
+		// the borrowing bound ahead).
+		for _, ids := range lists {
+			for _, id := range []types.Snowflake{ids[0], ids[len(ids)/2], ids[len(ids)-1]} {
+				p, err := generator.Twitter.Decompose(id)
+				require.NoError(t, err)
+				assert.Equal(t, int64(513), p.Node)
+				assert.WithinRange(t, p.Time, start.Add(-time.Second), time.Now().Add(time.Minute))
+			}
 		}
 	}
 }
 
+// latestClock is a FakeClock that records the latest time Now returned.
+type latestClock struct {
+	*generator.FakeClock
+	latest atomic.Int64
+}
+
+func (c *latestClock) Now() time.Time {
+	now := c.FakeClock.Now()
+	for {
+		l := c.latest.Load()
+		if now.UnixNano() <= l || c.latest.CompareAndSwap(l, now.UnixNano()) {
+			return now
+		}
+	}
+}
+
+// Latest returns the latest time Now returned.
+func (c *latestClock) Latest() time.Time { return time.Unix(0, c.latest.Load()) }
+
 // TestConcurrentNextWithErraticClock has many goroutines generate while
 // another steps a fake clock back and forth, within and beyond the
-// tolerance; failures must be ErrClockMovedBackwards only, and the IDs that
-// are issued must be unique and increasing per goroutine.
+// tolerance; failures must be ErrClockMovedBackwards only, the IDs that are
+// issued must be unique (and, without per-CPU blocks, increasing per
+// goroutine), and none may be further ahead of the latest time the
+// generator read than borrowing allows, whatever the Ps' blocks hold.
 func TestConcurrentNextWithErraticClock(t *testing.T) {
 	const workers, perWorker = 8, 50_000
 	base := time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
-	clock := generator.NewFakeClock(base)
 	small, err := generator.NewLayout(generator.LayoutSpec{Name: "small", TimeBits: 41, NodeBits: 10, SequenceBits: 4,
 		Unit: time.Millisecond, Epoch: generator.Twitter.Epoch()})
 	require.NoError(t, err)
-	for name, opts := range map[string][]generator.SnowflakeOption{
-		"wait":   {generator.WithBackwardTolerance(3 * time.Millisecond)},
-		"borrow": {generator.WithBackwardTolerance(2 * time.Millisecond), generator.WithBorrowAhead(4 * time.Millisecond)},
+	for _, tc := range []struct {
+		name              string
+		tolerance, borrow time.Duration
+		block             int
+	}{
+		{"wait", 3 * time.Millisecond, 0, 1},
+		{"borrow", 2 * time.Millisecond, 4 * time.Millisecond, 1},
+		{"wait/per-CPU", 2 * time.Millisecond, 0, 8},
+		{"borrow/per-CPU", 2 * time.Millisecond, 4 * time.Millisecond, 8},
 	} {
-		g, err := generator.NewSnowflake(9, append(opts, generator.WithLayout(small), generator.WithClock(clock))...)
+		clock := &latestClock{FakeClock: generator.NewFakeClock(base)}
+		g, err := generator.NewSnowflake(9, generator.WithLayout(small), generator.WithClock(clock),
+			generator.WithBackwardTolerance(tc.tolerance), generator.WithBorrowAhead(tc.borrow), generator.WithPerCPUBlocks(tc.block))
 		require.NoError(t, err)
 		done := make(chan struct{})
 		stopped := make(chan struct{})
@@ -220,34 +273,25 @@ func TestConcurrentNextWithErraticClock(t *testing.T) {
 				time.Sleep(10 * time.Microsecond)
 			}
 		}()
-		lists := make([][]types.Snowflake, workers)
-		var backwards atomic.Int64
-		var wg sync.WaitGroup
-		for w := range workers {
-			wg.Go(func() {
-				ids := make([]types.Snowflake, 0, perWorker)
-				for len(ids) < perWorker {
-					id, err := g.Next()
-					if err != nil {
-						if !errors.Is(err, generator.ErrClockMovedBackwards) {
-							t.Error(err)
-							return
-						}
-						backwards.Add(1)
-						runtime.Gosched() // let the clock move on
-						continue
-					}
-					ids = append(ids, id)
+		var early atomic.Int64
+		lists, backwards := nextConcurrently(t, workers, perWorker, func() (types.Snowflake, error) {
+			id, err := g.Next()
+			if err == nil {
+				if p, _ := small.Decompose(id); p.Time.After(clock.Latest().Add(tc.borrow)) {
+					early.Add(1)
 				}
-				lists[w] = ids
-			})
-		}
-		wg.Wait()
+			}
+			return id, err
+		})
 		close(done)
 		<-stopped
-		require.False(t, t.Failed())
-		assert.Equal(t, workers*perWorker, checkUniqueIncreasing(t, lists))
-		t.Logf("%s: %d IDs, %d ErrClockMovedBackwards", name, workers*perWorker, backwards.Load())
+		if tc.block == 1 {
+			assert.Equal(t, workers*perWorker, checkUniqueIncreasing(t, lists), tc.name)
+		} else {
+			assert.Equal(t, workers*perWorker, checkUnique(t, lists), tc.name)
+		}
+		assert.Zero(t, early.Load(), "%s: IDs beyond the borrowing bound", tc.name)
+		t.Logf("%s: %d IDs, %d ErrClockMovedBackwards", tc.name, workers*perWorker, backwards)
 	}
 }
 
