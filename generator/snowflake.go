@@ -168,6 +168,23 @@ func (g *Snowflake) Next() (types.Snowflake, error) {
 		return 0, err
 	}
 	if g.ranges == nil {
+		// The common case on the system clock, written out here: the
+		// coarse clock allows the next value (it is in the clock's tick,
+		// or borrowed within bounds, and the clock is not behind beyond
+		// the tolerance) and no other goroutine moves the state first.
+		// These are the conditions under which reserve would take it.
+		if g.coarse && g.unitMilli == 1 {
+			old := g.last.Load() // before the clock; see reserve
+			now := coarseclock.UnixMilli() - g.epochMilli
+			lastTick := old >> g.seqBits
+			next := max(old+1, now<<g.seqBits)
+			nextTick := next >> g.seqBits
+			if now >= 0 && nextTick <= g.maxTick && now >= lastTick-g.slackTicks &&
+				(nextTick == lastTick || nextTick <= now+g.borrowTicks) &&
+				g.last.CompareAndSwap(old, next) {
+				return g.issue(next)
+			}
+		}
 		v, _, err := g.reserve(1)
 		if err != nil {
 			return 0, err
