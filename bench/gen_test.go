@@ -43,7 +43,9 @@ func generators(tb testing.TB) []struct {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	sfBorrow, err := generator.NewSnowflake(2, generator.WithBorrowAhead(time.Second))
+	// Borrowing up to a minute ahead: a run's 8M IDs need about 2 s of
+	// Twitter ticks, so a shorter bound would measure the format's cap.
+	sfBorrow, err := generator.NewSnowflake(2, generator.WithBorrowAhead(time.Minute))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -53,7 +55,7 @@ func generators(tb testing.TB) []struct {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	sfPerCPU, err := generator.NewSnowflake(3, generator.WithBorrowAhead(time.Second), generator.WithPerCPUBlocks(perCPUBlock))
+	sfPerCPU, err := generator.NewSnowflake(3, generator.WithBorrowAhead(time.Minute), generator.WithPerCPUBlocks(perCPUBlock))
 	if err != nil {
 		tb.Fatal(err)
 	}
