@@ -152,10 +152,11 @@ func (g *Generator) nextSlow() [12]byte {
 // refill takes a value for an ID made at time now on P p, to which the
 // caller is pinned. The goroutine may have moved to a P whose block is
 // usable, so that is tried first. Otherwise it reserves a new block from the
-// shared counter: opening a new second's window when the clock has moved past
-// the current one, or checking the block against the current window. When
-// that window is used up it returns the window's second as waitPast, and
-// -1 otherwise. It never blocks.
+// shared counter and opens a new second's window with it when the clock has
+// moved past the current one, or else checks it against the current window
+// (a block that lost the race to open a window is checked against the
+// winner's, so it is not wasted). When that window is used up it returns
+// the window's second as waitPast, and -1 otherwise. It never blocks.
 func (g *Generator) refill(p int, now int64) (second int64, c uint64, waitPast int64) {
 	if second, c, ok := g.takeFromShard(p, now); ok {
 		return second, c, -1
@@ -164,22 +165,22 @@ func (g *Generator) refill(p int, now int64) (second int64, c uint64, waitPast i
 	if p >= len(g.shards) { // GOMAXPROCS grew after the generator was made
 		size = 1
 	}
+	first := g.counter.Add(size) - size
 	for {
 		w := g.window.Load()
-		first := g.counter.Add(size) - size
 		switch {
 		case now > w.second:
 			if g.window.CompareAndSwap(w, &window{second: now, first: first}) {
 				return g.install(p, now, first, first+size)
 			}
-			// Another P opened the second; take a fresh block.
+			// Another P opened a window first: check the block against it.
 		case first-w.first < CounterSpace: // inside the window (of the last second, if the clock went back)
 			return g.install(p, w.second, first, min(first+size, w.first+CounterSpace))
 		case first >= w.first: // this second's counter space is used up
 			return 0, 0, w.second
+		default: // the block lies before a window opened since it was reserved
+			first = g.counter.Add(size) - size
 		}
-		// Otherwise the window was replaced after it was loaded and the block
-		// lies before it: the block is discarded.
 	}
 }
 
