@@ -22,10 +22,10 @@ import (
 //
 // IDs from one Generator are unique and strictly increasing in the order
 // Next takes effect, unless [WithPerCPUBlocks] trades that order for
-// throughput on many cores. Consecutive IDs differ by a pseudo-random amount (1 to
-// 2^(RandomBits+1)-1 within one second of the time part), so the count
-// issued is not readable from the IDs, though the random bits are a keyed
-// hash, not a cryptographic secret. Uniqueness across generators needs a
+// throughput on many cores. IDs of consecutive counter values differ by a
+// pseudo-random amount (1 to 2^(RandomBits+1)-1 within one second of the
+// time part), so the count issued is not readable from the IDs, though the
+// random bits are a keyed hash, not a cryptographic secret. Uniqueness across generators needs a
 // node ID that is never used twice, not even by a restart of the same
 // process: use [node.Disposable] (a database auto-increment) through
 // [NewFromSource].
