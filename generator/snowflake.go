@@ -43,6 +43,7 @@ type Snowflake struct {
 	layout      Layout
 	clock       Clock
 	coarse      bool  // clock is the system clock: read the coarse clock first
+	milliClock  bool  // coarse, with a one-millisecond unit: ticks are coarse milliseconds
 	epochMilli  int64 // layout epoch in Unix milliseconds, when coarse
 	unitMilli   int64 // layout unit in milliseconds, when coarse
 	fence       func() error
@@ -135,6 +136,7 @@ func NewSnowflake(node int64, opts ...SnowflakeOption) (*Snowflake, error) {
 		g.coarse = true
 		g.epochMilli = l.epoch.UnixMilli()
 		g.unitMilli = int64(l.unit / time.Millisecond)
+		g.milliClock = g.unitMilli == 1
 	}
 	// The state is last tick<<seqBits | last sequence. Tick 0 sequence 0
 	// counts as issued, so the zero Snowflake is never returned; a floor
@@ -173,7 +175,7 @@ func (g *Snowflake) Next() (types.Snowflake, error) {
 		// or borrowed within bounds, and the clock is not behind beyond
 		// the tolerance) and no other goroutine moves the state first.
 		// These are the conditions under which reserve would take it.
-		if g.coarse && g.unitMilli == 1 {
+		if g.milliClock {
 			old := g.last.Load() // before the clock; see reserve
 			now := coarseclock.UnixMilli() - g.epochMilli
 			lastTick := old >> g.seqBits
@@ -192,33 +194,36 @@ func (g *Snowflake) Next() (types.Snowflake, error) {
 		return g.issue(v)
 	}
 	// With per-CPU blocks, the common case takes the next value of the
-	// calling P's block; it is written out here, with the coarse clock read
-	// inline, because each call it saves is a sizeable part of its cost.
-	if g.coarse && g.unitMilli == 1 {
+	// calling P's block, reading the coarse clock inline.
+	if g.milliClock {
 		now := coarseclock.UnixMilli() - g.epochMilli
 		p := procpin.Pin()
-		if next, end := g.ranges.Get(p); g.usable(next, end, now) {
-			g.ranges.Set(p, next+1, end)
+		if v, ok := g.takeHeld(p, now); ok {
 			procpin.Unpin()
 			if g.fence != nil { // issue, inlined
 				if err := g.runFence(); err != nil {
 					return 0, err
 				}
 			}
-			return g.compose(int64(next)), nil
+			return g.compose(v), nil
 		}
 		procpin.Unpin()
 	}
 	return g.nextPerCPU()
 }
 
-// usable reports whether a P's block [next, end) is current at tick now:
-// not empty, its tick not behind the clock (the clock has moved on, and the
-// block is dropped), nor further ahead than borrowing and the backward
-// tolerance allow.
-func (g *Snowflake) usable(next, end uint64, now int64) bool {
+// takeHeld takes the next value of P p's block if the block is current at
+// tick now: not empty, its tick not behind the clock (the clock has moved
+// on, and the block is dropped), nor further ahead than borrowing and the
+// backward tolerance allow. The caller is pinned to p.
+func (g *Snowflake) takeHeld(p int, now int64) (int64, bool) {
+	next, end := g.ranges.Get(p)
 	tick := int64(next) >> g.seqBits
-	return next < end && now >= tick-g.slackTicks && now <= tick && now >= 0
+	if next >= end || now < tick-g.slackTicks || now > tick || now < 0 {
+		return 0, false
+	}
+	g.ranges.Set(p, next+1, end)
+	return int64(next), true
 }
 
 // nextPerCPU is Next with [WithPerCPUBlocks] when the fast path in Next does
@@ -233,10 +238,9 @@ func (g *Snowflake) nextPerCPU() (types.Snowflake, error) {
 		}
 	}
 	p := procpin.Pin()
-	if next, end := g.ranges.Get(p); g.usable(next, end, now) {
-		g.ranges.Set(p, next+1, end)
+	if v, ok := g.takeHeld(p, now); ok {
 		procpin.Unpin()
-		return g.issue(int64(next))
+		return g.issue(v)
 	}
 	procpin.Unpin()
 	first, last, err := g.reserve(g.blockSize)
