@@ -110,3 +110,47 @@ func BenchmarkSnowflakeBSON(b *testing.B) {
 		sinkErr = back.UnmarshalBSONValue(t, data)
 	}
 }
+
+type nullDoc struct {
+	Ref  types.NullObjectID  `json:"ref"`
+	Next types.NullSnowflake `json:"next"`
+}
+
+func BenchmarkNullJSON(b *testing.B) {
+	d := nullDoc{Ref: types.NewNullObjectID(types.MustObjectIDFromHex(seedHex)), Next: types.NewNullSnowflake(1541815603606036480)}
+	b.ReportAllocs()
+	var back nullDoc
+	for b.Loop() {
+		sinkB, sinkErr = json.Marshal(d)
+		sinkErr = json.Unmarshal(sinkB, &back)
+	}
+}
+
+func BenchmarkNullValueScan(b *testing.B) {
+	o := types.NewNullObjectID(types.MustObjectIDFromHex(seedHex))
+	s := types.NewNullSnowflake(1541815603606036480)
+	b.ReportAllocs()
+	var bo types.NullObjectID
+	var bs types.NullSnowflake
+	for b.Loop() {
+		v, _ := o.Value()
+		sinkErr = bo.Scan(v)
+		v, _ = s.Value()
+		sinkErr = bs.Scan(v)
+		sinkErr = bo.Scan(nil)
+	}
+}
+
+func BenchmarkNullBSON(b *testing.B) {
+	o := types.NewNullObjectID(types.MustObjectIDFromHex(seedHex))
+	s := types.NewNullSnowflake(1541815603606036480)
+	b.ReportAllocs()
+	var bo types.NullObjectID
+	var bs types.NullSnowflake
+	for b.Loop() {
+		t, data, _ := o.MarshalBSONValue()
+		sinkErr = bo.UnmarshalBSONValue(t, data)
+		t, data, _ = s.MarshalBSONValue()
+		sinkErr = bs.UnmarshalBSONValue(t, data)
+	}
+}
