@@ -1,21 +1,51 @@
 package types
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+	"strconv"
+)
 
 // Sentinel errors. Every parse, unmarshal and scan failure of a type wraps
 // that type's sentinel, so callers test with [errors.Is]; the message names
-// what was wrong with the input.
+// what was wrong with the input, quoting at most its first 32 bytes.
 var (
 	// ErrInvalidObjectID is wrapped by every failure to parse, unmarshal or
 	// scan an [ObjectID] or [NullObjectID].
 	ErrInvalidObjectID = errors.New("types: invalid ObjectID")
 
 	// ErrInvalidSnowflake is wrapped by every failure to parse, unmarshal or
-	// scan a [Snowflake] or [NullSnowflake].
+	// scan a [Snowflake] or [NullSnowflake], and by the encoders that refuse
+	// a negative Snowflake.
 	ErrInvalidSnowflake = errors.New("types: invalid Snowflake")
 
 	// ErrNull is wrapped, together with the type's sentinel, when NULL (SQL
-	// NULL, BSON null) is scanned or decoded into a non-nullable ID. Use
-	// [NullObjectID] or [NullSnowflake] for nullable columns.
+	// NULL) is scanned into a non-nullable ID. Use [NullObjectID] or
+	// [NullSnowflake] for nullable columns.
 	ErrNull = errors.New("types: NULL into a non-nullable ID (use the Null form)")
+
+	// ErrZeroID is wrapped by the Value method of a zero [ObjectID] or
+	// [Snowflake] (and of a valid Null form holding one): a zero ID means
+	// "no ID" and is never written to a database as a key. To store NULL,
+	// use an invalid [NullObjectID] or [NullSnowflake].
+	ErrZeroID = errors.New("types: zero ID is not a key (use a Null form to store NULL)")
 )
+
+// Pre-built Value errors, so that refusing a zero ID costs no allocation.
+var (
+	errZeroObjectID  = fmt.Errorf("%w (ObjectID 000000000000000000000000)", ErrZeroID)
+	errZeroSnowflake = fmt.Errorf("%w (Snowflake 0)", ErrZeroID)
+)
+
+// maxQuoted is how many bytes of a bad input an error message quotes.
+const maxQuoted = 32
+
+// quoteInput quotes s for an error message: all of it when short, else its
+// first maxQuoted bytes followed by its length, so a huge input never makes
+// a huge message.
+func quoteInput[T string | []byte](s T) string {
+	if len(s) <= maxQuoted {
+		return strconv.Quote(string(s))
+	}
+	return strconv.Quote(string(s[:maxQuoted])) + "... (" + strconv.Itoa(len(s)) + " bytes)"
+}

@@ -99,7 +99,13 @@ func FuzzObjectIDScan(f *testing.F) {
 			err := id.Scan(src)
 			checkObjectID(t, "Scan", in, id, err)
 			if err == nil {
-				v, _ := id.Value()
+				v, verr := id.Value()
+				if id.IsZero() {
+					if !errors.Is(verr, types.ErrZeroID) {
+						t.Fatalf("Value of the zero ID: %v, want ErrZeroID", verr)
+					}
+					continue
+				}
 				var back types.ObjectID
 				if back.Scan(v) != nil || back != id {
 					t.Fatalf("SQL round trip of %v failed", id)
@@ -204,7 +210,13 @@ func FuzzSnowflakeScan(f *testing.F) {
 			err := s.Scan(src)
 			checkSnowflake(t, "Scan", in, s, err)
 			if err == nil {
-				v, _ := s.Value()
+				v, verr := s.Value()
+				if s == 0 {
+					if !errors.Is(verr, types.ErrZeroID) {
+						t.Fatalf("Value of the zero Snowflake: %v, want ErrZeroID", verr)
+					}
+					continue
+				}
 				var back types.Snowflake
 				if back.Scan(v) != nil || back != s {
 					t.Fatalf("SQL round trip of %d failed", s)

@@ -1,10 +1,10 @@
 package types
 
 import (
-	"bytes"
 	"database/sql"
 	"database/sql/driver"
 	"encoding/json"
+	"io"
 )
 
 var (
@@ -15,7 +15,10 @@ var (
 )
 
 // NullObjectID is an [ObjectID] that may be NULL, for nullable columns and
-// optional document fields. Valid is false for NULL.
+// optional document fields. Valid is false for NULL. Each decoder's form of
+// "no value" (SQL NULL, JSON null or "", BSON null, GraphQL null or "")
+// makes it NULL, never a valid zero ID; only an explicit zero ID (24 zeros)
+// decodes to a valid zero, which Value then refuses.
 type NullObjectID struct {
 	ID    ObjectID
 	Valid bool
@@ -28,73 +31,44 @@ func NewNullObjectID(id ObjectID) NullObjectID { return NullObjectID{ID: id, Val
 // options.
 func (n NullObjectID) IsZero() bool { return !n.Valid }
 
-// Value implements [database/sql/driver.Valuer]: nil when not valid, else the
-// 12 raw bytes.
-func (n NullObjectID) Value() (driver.Value, error) {
-	if !n.Valid {
-		return nil, nil
-	}
-	return n.ID.Value()
-}
+// Value implements [database/sql/driver.Valuer]: nil (SQL NULL) when not
+// valid, else [ObjectID.Value] of n.ID, which is an error wrapping
+// [ErrZeroID] for a valid zero ID.
+func (n NullObjectID) Value() (driver.Value, error) { return nullValue(n.ID, n.Valid) }
 
 // Scan implements [database/sql.Scanner]: nil sets n to NULL; anything else
 // is scanned as by [ObjectID.Scan]. On error n is left unchanged.
-func (n *NullObjectID) Scan(src any) error {
-	if src == nil {
-		*n = NullObjectID{}
-		return nil
-	}
-	if err := n.ID.Scan(src); err != nil {
-		return err
-	}
-	n.Valid = true
-	return nil
-}
+func (n *NullObjectID) Scan(src any) error { return nullScan(&n.ID, &n.Valid, src) }
 
 // MarshalJSON implements [encoding/json.Marshaler]: null when not valid, else
 // the hex string.
-func (n NullObjectID) MarshalJSON() ([]byte, error) {
-	if !n.Valid {
-		return []byte("null"), nil
-	}
-	b, _ := n.ID.AppendText(append(make([]byte, 0, 26), '"'))
-	return append(b, '"'), nil
-}
+func (n NullObjectID) MarshalJSON() ([]byte, error) { return nullMarshalJSON(n.ID, n.Valid) }
 
-// UnmarshalJSON implements [encoding/json.Unmarshaler]: null sets n to NULL;
-// anything else is decoded as by [ObjectID.UnmarshalJSON] and makes n valid.
-// On error n is left unchanged.
+// UnmarshalJSON implements [encoding/json.Unmarshaler]: null and "" (with
+// any JSON whitespace around them) set n to NULL; anything else is decoded
+// as by [ObjectID.UnmarshalJSON] and makes n valid. On error n is left
+// unchanged.
 func (n *NullObjectID) UnmarshalJSON(data []byte) error {
-	if string(bytes.TrimSpace(data)) == "null" {
-		*n = NullObjectID{}
-		return nil
-	}
-	if err := n.ID.UnmarshalJSON(data); err != nil {
-		return err
-	}
-	n.Valid = true
-	return nil
+	return nullUnmarshalJSON(&n.ID, &n.Valid, data)
 }
 
 // MarshalBSONValue encodes n as BSON null when not valid, else as an
 // ObjectId. The signature is that of mongo-driver v2's bson.ValueMarshaler.
 func (n NullObjectID) MarshalBSONValue() (typ byte, data []byte, err error) {
-	if !n.Valid {
-		return bsonNull, nil, nil
-	}
-	return n.ID.MarshalBSONValue()
+	return nullMarshalBSONValue(n.ID, n.Valid)
 }
 
 // UnmarshalBSONValue decodes BSON null as NULL and anything else as by
 // [ObjectID.UnmarshalBSONValue]. On error n is left unchanged.
 func (n *NullObjectID) UnmarshalBSONValue(typ byte, data []byte) error {
-	if typ == bsonNull {
-		*n = NullObjectID{}
-		return nil
-	}
-	if err := n.ID.UnmarshalBSONValue(typ, data); err != nil {
-		return err
-	}
-	n.Valid = true
-	return nil
+	return nullUnmarshalBSONValue(&n.ID, &n.Valid, typ, data)
 }
+
+// MarshalGQL writes n for gqlgen: null when not valid, else as
+// [ObjectID.MarshalGQL] does.
+func (n NullObjectID) MarshalGQL(w io.Writer) { nullMarshalGQL(n.ID, n.Valid, w) }
+
+// UnmarshalGQL reads a gqlgen input value: nil and "" set n to NULL;
+// anything else is read as by [ObjectID.UnmarshalGQL] and makes n valid. On
+// error n is left unchanged.
+func (n *NullObjectID) UnmarshalGQL(v any) error { return nullUnmarshalGQL(&n.ID, &n.Valid, v) }

@@ -1,10 +1,10 @@
 package types
 
 import (
-	"bytes"
 	"database/sql"
 	"database/sql/driver"
 	"encoding/json"
+	"io"
 )
 
 var (
@@ -15,7 +15,10 @@ var (
 )
 
 // NullSnowflake is a [Snowflake] that may be NULL, for nullable columns and
-// optional document fields. Valid is false for NULL.
+// optional document fields. Valid is false for NULL. Each decoder's form of
+// "no value" (SQL NULL, JSON null or "", BSON null, GraphQL null or "")
+// makes it NULL, never a valid zero ID; only an explicit zero ID (0)
+// decodes to a valid zero, which Value then refuses.
 type NullSnowflake struct {
 	ID    Snowflake
 	Valid bool
@@ -28,73 +31,44 @@ func NewNullSnowflake(id Snowflake) NullSnowflake { return NullSnowflake{ID: id,
 // options.
 func (n NullSnowflake) IsZero() bool { return !n.Valid }
 
-// Value implements [database/sql/driver.Valuer]: nil when not valid, else the
-// int64.
-func (n NullSnowflake) Value() (driver.Value, error) {
-	if !n.Valid {
-		return nil, nil
-	}
-	return n.ID.Value()
-}
+// Value implements [database/sql/driver.Valuer]: nil (SQL NULL) when not
+// valid, else [Snowflake.Value] of n.ID, which is an error wrapping
+// [ErrZeroID] for a valid zero ID.
+func (n NullSnowflake) Value() (driver.Value, error) { return nullValue(n.ID, n.Valid) }
 
 // Scan implements [database/sql.Scanner]: nil sets n to NULL; anything else
 // is scanned as by [Snowflake.Scan]. On error n is left unchanged.
-func (n *NullSnowflake) Scan(src any) error {
-	if src == nil {
-		*n = NullSnowflake{}
-		return nil
-	}
-	if err := n.ID.Scan(src); err != nil {
-		return err
-	}
-	n.Valid = true
-	return nil
-}
+func (n *NullSnowflake) Scan(src any) error { return nullScan(&n.ID, &n.Valid, src) }
 
 // MarshalJSON implements [encoding/json.Marshaler]: null when not valid, else
 // the decimal string.
-func (n NullSnowflake) MarshalJSON() ([]byte, error) {
-	if !n.Valid {
-		return []byte("null"), nil
-	}
-	b, _ := n.ID.AppendText(append(make([]byte, 0, 26), '"'))
-	return append(b, '"'), nil
-}
+func (n NullSnowflake) MarshalJSON() ([]byte, error) { return nullMarshalJSON(n.ID, n.Valid) }
 
-// UnmarshalJSON implements [encoding/json.Unmarshaler]: null sets n to NULL;
-// anything else is decoded as by [Snowflake.UnmarshalJSON] and makes n valid.
-// On error n is left unchanged.
+// UnmarshalJSON implements [encoding/json.Unmarshaler]: null and "" (with
+// any JSON whitespace around them) set n to NULL; anything else is decoded
+// as by [Snowflake.UnmarshalJSON] and makes n valid. On error n is left
+// unchanged.
 func (n *NullSnowflake) UnmarshalJSON(data []byte) error {
-	if string(bytes.TrimSpace(data)) == "null" {
-		*n = NullSnowflake{}
-		return nil
-	}
-	if err := n.ID.UnmarshalJSON(data); err != nil {
-		return err
-	}
-	n.Valid = true
-	return nil
+	return nullUnmarshalJSON(&n.ID, &n.Valid, data)
 }
 
 // MarshalBSONValue encodes n as BSON null when not valid, else as an
 // int64. The signature is that of mongo-driver v2's bson.ValueMarshaler.
 func (n NullSnowflake) MarshalBSONValue() (typ byte, data []byte, err error) {
-	if !n.Valid {
-		return bsonNull, nil, nil
-	}
-	return n.ID.MarshalBSONValue()
+	return nullMarshalBSONValue(n.ID, n.Valid)
 }
 
 // UnmarshalBSONValue decodes BSON null as NULL and anything else as by
 // [Snowflake.UnmarshalBSONValue]. On error n is left unchanged.
 func (n *NullSnowflake) UnmarshalBSONValue(typ byte, data []byte) error {
-	if typ == bsonNull {
-		*n = NullSnowflake{}
-		return nil
-	}
-	if err := n.ID.UnmarshalBSONValue(typ, data); err != nil {
-		return err
-	}
-	n.Valid = true
-	return nil
+	return nullUnmarshalBSONValue(&n.ID, &n.Valid, typ, data)
 }
+
+// MarshalGQL writes n for gqlgen: null when not valid, else as
+// [Snowflake.MarshalGQL] does.
+func (n NullSnowflake) MarshalGQL(w io.Writer) { nullMarshalGQL(n.ID, n.Valid, w) }
+
+// UnmarshalGQL reads a gqlgen input value: nil and "" set n to NULL;
+// anything else is read as by [Snowflake.UnmarshalGQL] and makes n valid. On
+// error n is left unchanged.
+func (n *NullSnowflake) UnmarshalGQL(v any) error { return nullUnmarshalGQL(&n.ID, &n.Valid, v) }

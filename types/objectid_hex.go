@@ -41,9 +41,6 @@ func ObjectIDFromHex(s string) (ObjectID, error) {
 	return id, nil
 }
 
-// ParseObjectID is [ObjectIDFromHex] under the name Go parsers use.
-func ParseObjectID(s string) (ObjectID, error) { return ObjectIDFromHex(s) }
-
 // MustObjectIDFromHex is like [ObjectIDFromHex] but panics on bad input. It is
 // meant for constants in tests and examples.
 func MustObjectIDFromHex(s string) ObjectID {
@@ -91,7 +88,7 @@ func errHexLength(n int) error {
 
 //go:noinline
 func errNotHex(s string) error {
-	return fmt.Errorf("%w: %q is not hex", ErrInvalidObjectID, s)
+	return fmt.Errorf("%w: %s is not hex", ErrInvalidObjectID, quoteInput(s))
 }
 
 // decodeHexBytes is decodeHex for a byte slice, read in place.

@@ -4,7 +4,6 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"fmt"
-	"unsafe"
 )
 
 var (
@@ -13,31 +12,44 @@ var (
 )
 
 // Value implements [database/sql/driver.Valuer]. The canonical SQL form of an
-// ObjectID is its 12 raw bytes (BYTEA, BINARY(12), BLOB). For columns that
-// store 24-digit hex text, see the sqltypes package.
+// ObjectID is its 12 raw bytes (BYTEA, BINARY(12), BLOB). [NilObjectID] is
+// never written as a key: Value returns an error wrapping [ErrZeroID] (store
+// NULL with an invalid [NullObjectID]). For columns that store 24-digit hex
+// text, see the sqltypes package.
 func (id ObjectID) Value() (driver.Value, error) {
+	if id == NilObjectID {
+		return nil, errZeroObjectID
+	}
 	return id[:], nil
 }
 
-// Scan implements [database/sql.Scanner]. The source is decided by its
-// length, not its Go type, because drivers return text columns as []byte:
+// Scan implements [database/sql.Scanner]. Drivers return text columns as
+// []byte, so a []byte is decided by its length:
 //
-//   - []byte or string of 12 bytes: the raw ID;
-//   - []byte or string of 24 bytes: hex digits;
+//   - []byte of 12 bytes: the raw ID;
+//   - []byte or string of 24 bytes: hex digits, either case;
 //   - nil (SQL NULL): an error wrapping [ErrInvalidObjectID] and [ErrNull];
-//   - anything else: an error wrapping [ErrInvalidObjectID] that names the
-//     type or length.
+//   - anything else, including a string of any other length (a 12-character
+//     string is text, never raw bytes): an error wrapping
+//     [ErrInvalidObjectID] that names the type or length.
 //
 // On error id is left unchanged.
 func (id *ObjectID) Scan(src any) error {
 	switch v := src.(type) {
 	case []byte:
-		if len(v) == 0 {
-			return scanObjectID(id, "")
+		if len(v) == 12 {
+			copy(id[:], v)
+			return nil
 		}
-		return scanObjectID(id, unsafe.String(&v[0], len(v))) // not retained
+		if len(v) != 24 {
+			return errScanLength(len(v))
+		}
+		return decodeHexBytes(id, v)
 	case string:
-		return scanObjectID(id, v)
+		if len(v) != 24 {
+			return errScanLength(len(v))
+		}
+		return decodeHex(id, v)
 	case nil:
 		return fmt.Errorf("%w: %w", ErrInvalidObjectID, ErrNull)
 	default:
@@ -45,14 +57,7 @@ func (id *ObjectID) Scan(src any) error {
 	}
 }
 
-func scanObjectID(id *ObjectID, v string) error {
-	switch len(v) {
-	case 12:
-		copy(id[:], v)
-		return nil
-	case 24:
-		return decodeHex(id, v)
-	default:
-		return fmt.Errorf("%w: cannot scan %d bytes, want 12 raw or 24 hex", ErrInvalidObjectID, len(v))
-	}
+//go:noinline
+func errScanLength(n int) error {
+	return fmt.Errorf("%w: cannot scan %d bytes, want 12 raw bytes or 24 hex digits", ErrInvalidObjectID, n)
 }

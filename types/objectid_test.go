@@ -82,9 +82,6 @@ func TestObjectIDFromHexAcceptsUpperCase(t *testing.T) {
 	if err != nil || id.Hex() != "5fd049327fbb28868f4660a5" {
 		t.Fatalf("got %v, %v", id, err)
 	}
-	if p, err := types.ParseObjectID("5fd049327fbb28868f4660a5"); err != nil || p != id {
-		t.Fatalf("ParseObjectID = %v, %v", p, err)
-	}
 }
 
 func TestMustObjectIDFromHexPanics(t *testing.T) {

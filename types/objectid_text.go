@@ -1,7 +1,6 @@
 package types
 
 import (
-	"bytes"
 	"encoding"
 	"encoding/json"
 	"fmt"
@@ -45,11 +44,12 @@ func (id *ObjectID) UnmarshalText(text []byte) error {
 }
 
 // UnmarshalJSON implements [encoding/json.Unmarshaler]. It accepts a
-// 24-digit hex string, MongoDB Extended JSON {"$oid": "<hex>"}, and null or
-// "" for [NilObjectID]. Other input returns an error wrapping
-// [ErrInvalidObjectID] and leaves id unchanged.
+// 24-digit hex string (JSON escapes included), MongoDB Extended JSON
+// {"$oid": "<hex>"}, and null or "" for [NilObjectID], as mongo-driver's
+// ObjectID does, with JSON whitespace around any of them. Other input
+// returns an error wrapping [ErrInvalidObjectID] and leaves id unchanged.
 func (id *ObjectID) UnmarshalJSON(data []byte) error {
-	data = bytes.TrimSpace(data)
+	data = trimJSONSpace(data)
 	switch {
 	case len(data) == 26 && data[0] == '"' && data[25] == '"':
 		return decodeHexBytes(id, data[1:25])
@@ -61,16 +61,16 @@ func (id *ObjectID) UnmarshalJSON(data []byte) error {
 			OID *string `json:"$oid"`
 		}
 		if err := json.Unmarshal(data, &ext); err != nil || ext.OID == nil {
-			return fmt.Errorf("%w: JSON object without a \"$oid\" string: %.40q", ErrInvalidObjectID, data)
+			return fmt.Errorf("%w: JSON object without a \"$oid\" string: %s", ErrInvalidObjectID, quoteInput(data))
 		}
 		return decodeHex(id, *ext.OID)
 	case len(data) > 0 && data[0] == '"':
 		var s string
 		if err := json.Unmarshal(data, &s); err != nil {
-			return fmt.Errorf("%w: malformed JSON string %.40q", ErrInvalidObjectID, data)
+			return fmt.Errorf("%w: malformed JSON string %s", ErrInvalidObjectID, quoteInput(data))
 		}
 		return decodeHex(id, s)
 	default:
-		return fmt.Errorf("%w: JSON %.40q is not a hex string", ErrInvalidObjectID, data)
+		return fmt.Errorf("%w: JSON %s is not a hex string", ErrInvalidObjectID, quoteInput(data))
 	}
 }

@@ -12,6 +12,13 @@ import (
 // Its bit layout (time, node and sequence fields, epoch and time unit) is not
 // part of the value: decode it with a layout from the generator package. The
 // zero value means "no ID" and is what [Snowflake.IsZero] reports.
+//
+// A Snowflake is never negative: every decoder (text, JSON, SQL, BSON,
+// binary, GraphQL) rejects a negative number with an error wrapping
+// [ErrInvalidSnowflake] that says "negative", and the encoders that can fail
+// ([Snowflake.Value], [Snowflake.MarshalBSONValue], [Snowflake.AppendBinary],
+// [Snowflake.MarshalBinary]) refuse one. String and the text encoders write
+// a negative value with its sign, for display only.
 type Snowflake int64
 
 // IsZero reports whether s is the zero (unset) Snowflake.
@@ -20,9 +27,10 @@ func (s Snowflake) IsZero() bool { return s == 0 }
 // Int64 returns s as an int64.
 func (s Snowflake) Int64() int64 { return int64(s) }
 
-// ParseSnowflake parses the decimal form of a Snowflake. A Snowflake is never
-// negative; signs, spaces, other digits and values above math.MaxInt64 return
-// an error wrapping [ErrInvalidSnowflake].
+// ParseSnowflake parses the decimal form of a Snowflake: 1 to 19 ASCII
+// digits with no sign or spaces, at most math.MaxInt64. A Snowflake is never
+// negative, so "-5" is an error that says so. Any other input returns zero
+// and an error wrapping [ErrInvalidSnowflake].
 func ParseSnowflake(s string) (Snowflake, error) {
 	return parseDecimal(s)
 }
@@ -37,23 +45,59 @@ func MustParseSnowflake(s string) Snowflake {
 	return id
 }
 
-// parseDecimal parses 1 to 19 ASCII digits into a non-negative int64.
+// parseDecimal parses 1 to 19 ASCII digits into a non-negative int64. It is
+// the one decimal parser of text, JSON, SQL, BSON and GraphQL.
 func parseDecimal[T string | []byte](s T) (Snowflake, error) {
 	if len(s) == 0 || len(s) > 19 {
-		return 0, fmt.Errorf("%w: %q is not 1 to 19 decimal digits", ErrInvalidSnowflake, string(s))
+		return 0, errDecimal(s)
 	}
 	var n uint64
 	for i := 0; i < len(s); i++ {
 		d := s[i] - '0'
 		if d > 9 {
-			return 0, fmt.Errorf("%w: %q is not a decimal number", ErrInvalidSnowflake, string(s))
+			return 0, errDecimal(s)
 		}
 		n = n*10 + uint64(d)
 	}
 	if n > math.MaxInt64 {
-		return 0, fmt.Errorf("%w: %q overflows int64", ErrInvalidSnowflake, string(s))
+		return 0, errDecimal(s)
 	}
 	return Snowflake(n), nil
+}
+
+// errDecimal says why s is not a Snowflake, quoting a bounded prefix of it.
+// It is out of line to keep fmt off parseDecimal's fast path.
+//
+//go:noinline
+func errDecimal[T string | []byte](s T) error {
+	q := quoteInput(s)
+	switch {
+	case len(s) == 0:
+		return fmt.Errorf("%w: empty, want decimal digits", ErrInvalidSnowflake)
+	case s[0] == '-' && allDigits(s[1:]):
+		return fmt.Errorf("%w: %s is negative; a Snowflake is never negative", ErrInvalidSnowflake, q)
+	case allDigits(s):
+		return fmt.Errorf("%w: %s overflows int64", ErrInvalidSnowflake, q)
+	default:
+		return fmt.Errorf("%w: %s is not a decimal number", ErrInvalidSnowflake, q)
+	}
+}
+
+func allDigits[T string | []byte](s T) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return len(s) > 0
+}
+
+// errNegative is the error of every encoder that refuses a negative
+// Snowflake and of every decoder given a negative number.
+//
+//go:noinline
+func errNegative(v int64) error {
+	return fmt.Errorf("%w: %d is negative; a Snowflake is never negative", ErrInvalidSnowflake, v)
 }
 
 // String returns the decimal form of s.

@@ -7,9 +7,15 @@ import (
 )
 
 // MarshalBSONValue encodes s as a BSON int64 (type 0x12), which MongoDB sorts
-// numerically. The signature is that of
+// numerically. Zero encodes as 0 (the mongocompat package fills zero _id
+// fields before inserts); a negative s returns an error wrapping
+// [ErrInvalidSnowflake], since [Snowflake.UnmarshalBSONValue] could not read
+// it back. The signature is that of
 // go.mongodb.org/mongo-driver/v2/bson.ValueMarshaler.
 func (s Snowflake) MarshalBSONValue() (typ byte, data []byte, err error) {
+	if s < 0 {
+		return 0, nil, errNegative(int64(s))
+	}
 	return bsonInt64, binary.LittleEndian.AppendUint64(make([]byte, 0, 8), uint64(s)), nil
 }
 
@@ -36,7 +42,10 @@ func (s *Snowflake) UnmarshalBSONValue(typ byte, data []byte) error {
 			return fmt.Errorf("%w: BSON double of %d bytes", ErrInvalidSnowflake, len(data))
 		}
 		f := math.Float64frombits(binary.LittleEndian.Uint64(data))
-		if f != math.Trunc(f) || f < 0 || f >= 1<<53 {
+		if f < 0 {
+			return fmt.Errorf("%w: BSON double %v is negative; a Snowflake is never negative", ErrInvalidSnowflake, f)
+		}
+		if f != math.Trunc(f) || f >= 1<<53 {
 			return fmt.Errorf("%w: BSON double %v is not a whole number below 2^53", ErrInvalidSnowflake, f)
 		}
 		v = int64(f)
@@ -57,7 +66,7 @@ func (s *Snowflake) UnmarshalBSONValue(typ byte, data []byte) error {
 		return fmt.Errorf("%w: cannot decode BSON %s", ErrInvalidSnowflake, bsonTypeName(typ))
 	}
 	if v < 0 {
-		return fmt.Errorf("%w: negative value %d", ErrInvalidSnowflake, v)
+		return errNegative(v)
 	}
 	*s = Snowflake(v)
 	return nil

@@ -13,8 +13,18 @@ var (
 )
 
 // Value implements [database/sql/driver.Valuer]. The canonical SQL form of a
-// Snowflake is a BIGINT (int64), which sorts in creation order.
+// Snowflake is a BIGINT (int64), which sorts in creation order. A zero
+// Snowflake is never written as a key: Value returns an error wrapping
+// [ErrZeroID] (store NULL with an invalid [NullSnowflake]); a negative one
+// returns an error wrapping [ErrInvalidSnowflake], since Scan could not read
+// it back.
 func (s Snowflake) Value() (driver.Value, error) {
+	if s <= 0 {
+		if s == 0 {
+			return nil, errZeroSnowflake
+		}
+		return nil, errNegative(int64(s))
+	}
 	return int64(s), nil
 }
 
@@ -22,27 +32,29 @@ func (s Snowflake) Value() (driver.Value, error) {
 //
 //   - int64, int32, int, uint64, uint32 (non-negative, at most
 //     math.MaxInt64): the ID;
-//   - string or []byte: decimal digits, as some drivers return BIGINT text;
+//   - string or []byte: decimal digits as [ParseSnowflake] reads them, as
+//     some drivers return BIGINT text;
 //   - nil (SQL NULL): an error wrapping [ErrInvalidSnowflake] and [ErrNull];
 //   - anything else: an error wrapping [ErrInvalidSnowflake] naming the type.
 //
-// On error s is left unchanged.
+// Negative numbers return an error that says "negative". Scanning 0 gives
+// the zero Snowflake without error. On error s is left unchanged.
 func (s *Snowflake) Scan(src any) error {
 	var v Snowflake
 	switch x := src.(type) {
 	case int64:
 		if x < 0 {
-			return fmt.Errorf("%w: negative value %d", ErrInvalidSnowflake, x)
+			return errNegative(x)
 		}
 		v = Snowflake(x)
 	case int32:
 		if x < 0 {
-			return fmt.Errorf("%w: negative value %d", ErrInvalidSnowflake, x)
+			return errNegative(int64(x))
 		}
 		v = Snowflake(x)
 	case int:
 		if x < 0 {
-			return fmt.Errorf("%w: negative value %d", ErrInvalidSnowflake, x)
+			return errNegative(int64(x))
 		}
 		v = Snowflake(x)
 	case uint64:

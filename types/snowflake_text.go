@@ -44,24 +44,38 @@ func (s *Snowflake) UnmarshalText(text []byte) error {
 	return nil
 }
 
-// UnmarshalJSON implements [encoding/json.Unmarshaler]. It accepts a decimal
-// string, a bare JSON integer, and null or "" for zero. Fractions, exponents,
-// negative numbers and other input return an error wrapping
-// [ErrInvalidSnowflake] and leave s unchanged.
+// UnmarshalJSON implements [encoding/json.Unmarshaler]. It accepts a JSON
+// string of decimal digits (JSON escapes such as "\u0031" included), a bare
+// JSON integer, and null or "" for zero, with JSON whitespace around any of
+// them. Negative numbers, fractions, exponents and other input return an
+// error wrapping [ErrInvalidSnowflake] and leave s unchanged.
 func (s *Snowflake) UnmarshalJSON(data []byte) error {
-	data = bytes.TrimSpace(data)
+	data = trimJSONSpace(data)
 	if string(data) == "null" {
 		*s = 0
 		return nil
 	}
 	if len(data) >= 2 && data[0] == '"' && data[len(data)-1] == '"' {
-		data = data[1 : len(data)-1]
-		if len(data) == 0 {
+		inner := data[1 : len(data)-1]
+		if bytes.IndexByte(inner, '\\') >= 0 {
+			var str string
+			if err := json.Unmarshal(data, &str); err != nil {
+				return fmt.Errorf("%w: malformed JSON string %s", ErrInvalidSnowflake, quoteInput(data))
+			}
+			return setJSONDecimal(s, str)
+		}
+		if len(inner) == 0 {
 			*s = 0
 			return nil
 		}
+		data = inner
 	}
-	v, err := parseDecimal(data)
+	return setJSONDecimal(s, data)
+}
+
+// setJSONDecimal parses the decimal text of a JSON value into s.
+func setJSONDecimal[T string | []byte](s *Snowflake, text T) error {
+	v, err := parseDecimal(text)
 	if err != nil {
 		return fmt.Errorf("%w (JSON)", err)
 	}

@@ -31,12 +31,18 @@ func TestObjectIDScan(t *testing.T) {
 		wantErr  bool
 	}{
 		{"raw bytes", id[:], id, false, false},
-		{"raw string", string(id[:]), id, false, false},
+		{"12-character string (text, never raw)", string(id[:]), types.NilObjectID, false, true},
+		{"12 hex digits", seedHex[:12], types.NilObjectID, false, true},
 		{"hex bytes (postgres text as []byte)", []byte(seedHex), id, false, false},
 		{"hex string", seedHex, id, false, false},
 		{"upper hex", "632C6D93D65F74BAEB22A2C9", id, false, false},
 		{"nil", nil, types.NilObjectID, true, true},
 		{"short bytes", []byte{1, 2, 3}, types.NilObjectID, false, true},
+		{"empty bytes", []byte{}, types.NilObjectID, false, true},
+		{"empty string", "", types.NilObjectID, false, true},
+		{"13 bytes", make([]byte, 13), types.NilObjectID, false, true},
+		{"24 bytes not hex", make([]byte, 24), types.NilObjectID, false, true},
+		{"zero raw bytes", make([]byte, 12), types.NilObjectID, false, false},
 		{"23 hex", seedHex[:23], types.NilObjectID, false, true},
 		{"bad hex", "g32c6d93d65f74baeb22a2c9", types.NilObjectID, false, true},
 		{"int64", int64(5), types.NilObjectID, false, true},
@@ -68,6 +74,9 @@ func TestSnowflakeValueScan(t *testing.T) {
 	if v != int64(42) || err != nil {
 		t.Fatalf("Value = %#v, %v", v, err)
 	}
+	if !driver.IsValue(v) {
+		t.Fatalf("Value %T is not a driver.Value", v)
+	}
 	tests := []struct {
 		name    string
 		src     any
@@ -89,6 +98,12 @@ func TestSnowflakeValueScan(t *testing.T) {
 		{"bad bytes", []byte("1.0"), 0, true},
 		{"bad string", "x", 0, true},
 		{"nil", nil, 0, true},
+		{"zero", int64(0), 0, false},
+		{"zero text", "0", 0, false},
+		{"leading zeros", "007", 7, false},
+		{"signed text", "+5", 0, true},
+		{"negative text", "-5", 0, true},
+		{"empty text", "", 0, true},
 		{"float", 1.0, 0, true},
 		{"bool", true, 0, true},
 	}
