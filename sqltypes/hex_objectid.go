@@ -5,6 +5,7 @@ import (
 	"database/sql/driver"
 	"encoding"
 	"encoding/json"
+	"fmt"
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/schema"
@@ -36,26 +37,40 @@ func (h HexObjectID) String() string { return types.ObjectID(h).Hex() }
 // IsZero reports whether h is the nil ObjectID.
 func (h HexObjectID) IsZero() bool { return types.ObjectID(h).IsZero() }
 
-// Value returns h as a 24-character lower-case hex string, its one SQL
-// representation (the nil ObjectID is 24 zeros, not NULL). It never fails.
-func (h HexObjectID) Value() (driver.Value, error) { return types.ObjectID(h).Hex(), nil }
+// errZeroHex is HexObjectID.Value's error for the nil ObjectID.
+var errZeroHex = fmt.Errorf("%w (HexObjectID 000000000000000000000000)", types.ErrZeroID)
 
-// Scan reads 24 hex digits (string or []byte, either case) or 12 raw bytes,
-// deciding []byte by its length, as [types.ObjectID.Scan] does. NULL or any
-// other input is an error wrapping [types.ErrInvalidObjectID] (and
-// [types.ErrNull] for NULL); h is unchanged on error.
+// Value returns h as a 24-character lower-case hex string, its one SQL
+// representation. The nil ObjectID is never written as a key: Value returns
+// an error wrapping [types.ErrZeroID] (store NULL with an invalid
+// [NullHexObjectID]).
+func (h HexObjectID) Value() (driver.Value, error) {
+	if h.IsZero() {
+		return nil, errZeroHex
+	}
+	return types.ObjectID(h).Hex(), nil
+}
+
+// Scan reads 24 hex digits (string or []byte, either case) or 12 raw bytes
+// (only as []byte), as [types.ObjectID.Scan] does. NULL or any other input,
+// including a string that is not 24 characters, is an error wrapping
+// [types.ErrInvalidObjectID] (and [types.ErrNull] for NULL); h is unchanged
+// on error.
 func (h *HexObjectID) Scan(src any) error { return (*types.ObjectID)(h).Scan(src) }
 
 // MarshalText returns the 24 hex digits of h; encoding/json uses it, so h
 // is a JSON string of hex digits.
 func (h HexObjectID) MarshalText() ([]byte, error) { return types.ObjectID(h).MarshalText() }
 
-// UnmarshalText parses 24 hex digits; errors wrap [types.ErrInvalidObjectID].
+// UnmarshalText parses 24 hex digits, either case; empty text gives the nil
+// ObjectID, as [types.ObjectID.UnmarshalText] does. Errors wrap
+// [types.ErrInvalidObjectID] and leave h unchanged.
 func (h *HexObjectID) UnmarshalText(b []byte) error {
 	return (*types.ObjectID)(h).UnmarshalText(b)
 }
 
-// UnmarshalJSON accepts what [types.ObjectID.UnmarshalJSON] accepts.
+// UnmarshalJSON accepts what [types.ObjectID.UnmarshalJSON] accepts: a hex
+// string, {"$oid": ...}, and null or "" for the nil ObjectID.
 func (h *HexObjectID) UnmarshalJSON(b []byte) error {
 	return (*types.ObjectID)(h).UnmarshalJSON(b)
 }

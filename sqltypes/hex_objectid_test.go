@@ -20,9 +20,8 @@ func TestHexObjectIDValue(t *testing.T) {
 	v, err := h.Value()
 	require.NoError(t, err)
 	assert.Equal(t, hexID, v)
-	v, err = sqltypes.HexObjectID{}.Value()
-	require.NoError(t, err)
-	assert.Equal(t, strings.Repeat("0", 24), v)
+	_, err = sqltypes.HexObjectID{}.Value()
+	assert.ErrorIs(t, err, types.ErrZeroID)
 	assert.Equal(t, hexID, h.String())
 	assert.Equal(t, types.MustObjectIDFromHex(hexID), h.ObjectID())
 	assert.True(t, sqltypes.HexObjectID{}.IsZero())
@@ -40,6 +39,7 @@ func TestHexObjectIDScan(t *testing.T) {
 		{"upper-case string", strings.ToUpper(hexID), nil},
 		{"text as []byte", []byte(hexID), nil},
 		{"raw 12 bytes", want.Bytes(), nil},
+		{"12-character string", string(want.Bytes()), []error{types.ErrInvalidObjectID}},
 		{"NULL", nil, []error{types.ErrInvalidObjectID, types.ErrNull}},
 		{"short", "abc", []error{types.ErrInvalidObjectID}},
 		{"bad hex", strings.Repeat("z", 24), []error{types.ErrInvalidObjectID}},
@@ -120,6 +120,7 @@ func FuzzHexObjectIDScan(f *testing.F) {
 	f.Add(strings.ToUpper(hexID), true)
 	f.Add("0123456789ab", true)
 	f.Add("", false)
+	f.Add(strings.Repeat("0", 24), false)
 	f.Fuzz(func(t *testing.T, s string, asBytes bool) {
 		var src any = s
 		if asBytes {
@@ -136,6 +137,12 @@ func FuzzHexObjectIDScan(f *testing.F) {
 			return
 		}
 		v, err := h.Value()
+		if h.IsZero() {
+			if !errors.Is(err, types.ErrZeroID) {
+				t.Fatalf("Value of the nil ObjectID: %v, want ErrZeroID", err)
+			}
+			return
+		}
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,8 @@ import (
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/schema"
+
+	"github.com/idkit-go/idkit/types"
 )
 
 var (
@@ -26,7 +28,9 @@ type NullHexObjectID struct {
 // IsZero reports whether n is NULL.
 func (n NullHexObjectID) IsZero() bool { return !n.Valid }
 
-// Value returns nil for NULL, otherwise the 24 hex characters of n.ID.
+// Value returns nil for NULL, otherwise [HexObjectID.Value] of n.ID: the 24
+// hex characters, or an error wrapping
+// [github.com/idkit-go/idkit/types.ErrZeroID] for a valid nil ObjectID.
 func (n NullHexObjectID) Value() (driver.Value, error) {
 	if !n.Valid {
 		return nil, nil
@@ -59,18 +63,16 @@ func (n NullHexObjectID) MarshalJSON() ([]byte, error) {
 	return append(append(append(make([]byte, 0, 26), '"'), b...), '"'), nil
 }
 
-// UnmarshalJSON reads null as NULL, otherwise what
-// [HexObjectID.UnmarshalJSON] reads; n is unchanged on error.
+// UnmarshalJSON follows [types.NullObjectID.UnmarshalJSON]: null and ""
+// (with any JSON whitespace around them) are NULL, anything else is read as
+// [HexObjectID.UnmarshalJSON] reads it and makes n valid; n is unchanged on
+// error.
 func (n *NullHexObjectID) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		*n = NullHexObjectID{}
-		return nil
-	}
-	var id HexObjectID
-	if err := id.UnmarshalJSON(b); err != nil {
+	v := types.NullObjectID{ID: types.ObjectID(n.ID), Valid: n.Valid}
+	if err := v.UnmarshalJSON(b); err != nil {
 		return err
 	}
-	*n = NullHexObjectID{ID: id, Valid: true}
+	*n = NullHexObjectID{ID: HexObjectID(v.ID), Valid: v.Valid}
 	return nil
 }
 
