@@ -245,3 +245,76 @@ func FuzzSnowflakeUnmarshalBSONValue(f *testing.F) {
 		}
 	})
 }
+
+// noValueJSON is the JSON that every Null form reads as NULL: null or "",
+// with JSON whitespace around it.
+func noValueJSON(in []byte) bool {
+	s := strings.Trim(string(in), " \t\r\n")
+	return s == "null" || s == `""`
+}
+
+func FuzzNullObjectIDUnmarshalJSON(f *testing.F) {
+	addObjectIDSeeds(f)
+	f.Add([]byte(" null"))
+	f.Add([]byte(` "" `))
+	f.Add([]byte("\u00a0null"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		before := types.NewNullObjectID(sentinelID)
+		n := before
+		err := n.UnmarshalJSON(in)
+		if err != nil {
+			if !errors.Is(err, types.ErrInvalidObjectID) || n != before {
+				t.Fatalf("UnmarshalJSON(%q) = %+v, %v", in, n, err)
+			}
+			return
+		}
+		if noValueJSON(in) {
+			if n != (types.NullObjectID{}) {
+				t.Fatalf("UnmarshalJSON(%q) = %+v, want NULL", in, n)
+			}
+			return
+		}
+		plain := sentinelID
+		if perr := plain.UnmarshalJSON(in); perr != nil || !n.Valid || n.ID != plain {
+			t.Fatalf("UnmarshalJSON(%q) = %+v; ObjectID reads %v, %v", in, n, plain, perr)
+		}
+		out, _ := n.MarshalJSON()
+		var back types.NullObjectID
+		if back.UnmarshalJSON(out) != nil || back != n {
+			t.Fatalf("JSON round trip of %+v failed", n)
+		}
+	})
+}
+
+func FuzzNullSnowflakeUnmarshalJSON(f *testing.F) {
+	addSnowflakeSeeds(f)
+	f.Add([]byte(" null"))
+	f.Add([]byte(` "" `))
+	f.Add([]byte(`"\u0031"`))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		before := types.NewNullSnowflake(77)
+		n := before
+		err := n.UnmarshalJSON(in)
+		if err != nil {
+			if !errors.Is(err, types.ErrInvalidSnowflake) || n != before {
+				t.Fatalf("UnmarshalJSON(%q) = %+v, %v", in, n, err)
+			}
+			return
+		}
+		if noValueJSON(in) {
+			if n != (types.NullSnowflake{}) {
+				t.Fatalf("UnmarshalJSON(%q) = %+v, want NULL", in, n)
+			}
+			return
+		}
+		plain := types.Snowflake(77)
+		if perr := plain.UnmarshalJSON(in); perr != nil || !n.Valid || n.ID != plain {
+			t.Fatalf("UnmarshalJSON(%q) = %+v; Snowflake reads %v, %v", in, n, plain, perr)
+		}
+		out, _ := n.MarshalJSON()
+		var back types.NullSnowflake
+		if back.UnmarshalJSON(out) != nil || back != n {
+			t.Fatalf("JSON round trip of %+v failed", n)
+		}
+	})
+}
