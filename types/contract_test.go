@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/idkit-go/idkit/types"
 )
@@ -187,5 +188,40 @@ func TestErrorMessagesQuoteABoundedPrefix(t *testing.T) {
 	_, err := types.ParseSnowflake("12x" + big)
 	if !strings.Contains(err.Error(), `"12x7777`) {
 		t.Errorf("message %q does not quote the input's start", err)
+	}
+}
+
+// ObjectIDFromTime's doc: times outside the field's 32-bit range wrap.
+func TestObjectIDFromTimeWraps(t *testing.T) {
+	if got := types.ObjectIDFromTime(time.Unix(-1, 0)).Hex(); got != "ffffffff0000000000000000" {
+		t.Errorf("ObjectIDFromTime(1969-12-31T23:59:59Z) = %s", got)
+	}
+	if got := types.ObjectIDFromTime(time.Unix(1<<32+5, 0)).Hex(); got != "000000050000000000000000" {
+		t.Errorf("ObjectIDFromTime(2106 + 5s) = %s", got)
+	}
+}
+
+// UnmarshalBSONValue's doc: unlike the driver, a 12-character BSON string is
+// never raw bytes, and undefined is rejected.
+func TestObjectIDBSONStringIsHexOnly(t *testing.T) {
+	id := sentinelID
+	raw := "abcdefghijkl"
+	data := append(binary.LittleEndian.AppendUint32(nil, uint32(len(raw)+1)), append([]byte(raw), 0)...)
+	if err := id.UnmarshalBSONValue(0x02, data); !errors.Is(err, types.ErrInvalidObjectID) || id != sentinelID {
+		t.Errorf("12-character BSON string: %v, %v", id, err)
+	}
+	if err := id.UnmarshalBSONValue(0x06, nil); !errors.Is(err, types.ErrInvalidObjectID) || id != sentinelID {
+		t.Errorf("BSON undefined: %v, %v", id, err)
+	}
+}
+
+// Snowflake.MarshalBSONValue refuses a negative value, which
+// UnmarshalBSONValue could not read back.
+func TestSnowflakeBSONNegative(t *testing.T) {
+	if _, _, err := types.Snowflake(-1).MarshalBSONValue(); !errors.Is(err, types.ErrInvalidSnowflake) {
+		t.Errorf("MarshalBSONValue(-1) err = %v", err)
+	}
+	if typ, data, err := types.Snowflake(0).MarshalBSONValue(); err != nil || typ != 0x12 || len(data) != 8 {
+		t.Errorf("MarshalBSONValue(0) = %#x, %x, %v", typ, data, err)
 	}
 }

@@ -3,9 +3,49 @@
 //
 // The types work unchanged in every place an application keeps an ID: text
 // ([encoding.TextMarshaler]), JSON, [database/sql] ([database/sql/driver.Valuer]
-// and [database/sql.Scanner]) and BSON with the method signatures of the
-// official MongoDB Go driver v2, which need no driver import. Text is the hub:
-// String, JSON and Scan from a string all go through one parser.
+// and [database/sql.Scanner]), BSON with the method signatures of the
+// official MongoDB Go driver v2, binary ([encoding.BinaryMarshaler], for
+// protobuf bytes fields and caches) and GraphQL with the method signatures
+// of gqlgen's marshalers. None of these needs a driver or library import.
+// Text is the hub: String, JSON, GraphQL and Scan from a string all go
+// through one parser per type.
+//
+// # No value and zero
+//
+// The zero value of each type means "no ID". Decoding the empty form of an
+// encoding (JSON null or "", empty text, empty binary, BSON null, GraphQL
+// null or "") gives the zero ID; in the Null forms, which read JSON, SQL,
+// BSON and GraphQL, the empty forms and SQL NULL give NULL (Valid false),
+// never a valid zero. A zero ID is never written to a database as a
+// key: [ObjectID.Value] and [Snowflake.Value] return an error wrapping
+// [ErrZeroID]; store NULL with an invalid Null form. Scanning SQL NULL into
+// ObjectID or Snowflake is an error wrapping [ErrNull].
+//
+// # Errors
+//
+// Every parse, unmarshal and scan failure wraps [ErrInvalidObjectID] or
+// [ErrInvalidSnowflake], leaves the destination unchanged and quotes at most
+// the first 32 bytes of the input. A Snowflake is never negative: every
+// decoder rejects a negative number with an error that says so.
+//
+// # Sort order of the encodings
+//
+// ObjectIDs sort by their bytes and Snowflakes by their value, which is
+// creation order. These encodings keep that order under byte-wise
+// comparison, so they can serve as sort keys (for example in a key-value
+// store): the lower-case hex text of an ObjectID (String, MarshalText, JSON),
+// and the binary forms (MarshalBinary: an ObjectID's 12 bytes, a
+// Snowflake's 8 bytes big-endian). The decimal text of a Snowflake keeps the
+// order only between IDs of equal length ("9" sorts after "10"); Snowflakes
+// from one layout and epoch have equal length for long stretches of time,
+// but not forever. Standard base64 does not keep the order, because its
+// alphabet is not in ASCII order.
+//
+// # Concurrency
+//
+// The types are plain values: reading one from many goroutines is safe,
+// and no method keeps state between calls. Writing (the Scan and Unmarshal
+// methods) needs the same synchronisation as any other variable.
 //
 // Importing types pulls in no SQL driver and no MongoDB driver.
 package types

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/idkit-go/idkit/types"
@@ -80,5 +81,50 @@ func ExampleNullObjectID() {
 	fmt.Println(errors.Is(err, types.ErrNull))
 	// Output:
 	// false <nil>
+	// true
+}
+
+func ExampleSnowflake_UnmarshalGQL() {
+	// gqlgen passes a variable as json.Number or string and a literal in the
+	// query as int64; all read the same ID.
+	var a, b, c types.Snowflake
+	_ = a.UnmarshalGQL(json.Number("1541815603606036480"))
+	_ = b.UnmarshalGQL("1541815603606036480")
+	_ = c.UnmarshalGQL(int64(1541815603606036480))
+	fmt.Println(a == b && b == c)
+
+	var out strings.Builder
+	a.MarshalGQL(&out) // a GraphQL string, never a number
+	fmt.Println(out.String())
+	// Output:
+	// true
+	// "1541815603606036480"
+}
+
+func ExampleSnowflake_MarshalBinary() {
+	b, _ := types.Snowflake(1541815603606036480).MarshalBinary()
+	fmt.Printf("%x\n", b) // big-endian: byte order is ID order
+
+	var s types.Snowflake
+	fmt.Println(s.UnmarshalBinary(b), s)
+	// Output:
+	// 1565a11f6217a000
+	// <nil> 1541815603606036480
+}
+
+func ExampleNullSnowflake_UnmarshalJSON() {
+	var doc struct {
+		Parent types.NullSnowflake `json:"parent"`
+	}
+	// "" and null both mean "no parent": NULL, never a valid zero.
+	_ = json.Unmarshal([]byte(`{"parent":""}`), &doc)
+	v, err := doc.Parent.Value()
+	fmt.Println(doc.Parent.Valid, v, err)
+
+	// A zero ID is never written as a key.
+	_, err = types.Snowflake(0).Value()
+	fmt.Println(errors.Is(err, types.ErrZeroID))
+	// Output:
+	// false <nil> <nil>
 	// true
 }

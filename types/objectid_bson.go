@@ -12,10 +12,11 @@ func (id ObjectID) MarshalBSONValue() (typ byte, data []byte, err error) {
 }
 
 // UnmarshalBSONValue decodes a BSON ObjectId, a string of 24 hex digits, or
-// null (which gives [NilObjectID]), as the driver's own ObjectID decoder
-// does. Other types and malformed data return an error wrapping
-// [ErrInvalidObjectID] and leave id unchanged. The signature is that of
-// go.mongodb.org/mongo-driver/v2/bson.ValueUnmarshaler.
+// null (which gives [NilObjectID]). Unlike the driver's own ObjectID decoder
+// it never reads a 12-character string as raw bytes (a string is text, as in
+// [ObjectID.Scan]) and rejects undefined. Other types and malformed data
+// return an error wrapping [ErrInvalidObjectID] and leave id unchanged. The
+// signature is that of go.mongodb.org/mongo-driver/v2/bson.ValueUnmarshaler.
 func (id *ObjectID) UnmarshalBSONValue(typ byte, data []byte) error {
 	switch typ {
 	case bsonObjectID:
