@@ -38,7 +38,7 @@ func (h HexObjectID) String() string { return types.ObjectID(h).Hex() }
 func (h HexObjectID) IsZero() bool { return types.ObjectID(h).IsZero() }
 
 // errZeroHex is HexObjectID.Value's error for the nil ObjectID.
-var errZeroHex = fmt.Errorf("%w (HexObjectID 000000000000000000000000)", types.ErrZeroID)
+var errZeroHex = fmt.Errorf("%w: HexObjectID 000000000000000000000000 (store NULL with NullHexObjectID)", types.ErrZeroID)
 
 // Value returns h as a 24-character lower-case hex string, its one SQL
 // representation. The nil ObjectID is never written as a key: Value returns
