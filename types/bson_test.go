@@ -1,6 +1,7 @@
 package types_test
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
 	"testing"
@@ -126,5 +127,29 @@ func TestUnmarshalBSONValueRejectsMalformedData(t *testing.T) {
 		if err := s.UnmarshalBSONValue(c.typ, c.data); !errors.Is(err, types.ErrInvalidSnowflake) || s != 3 {
 			t.Errorf("UnmarshalBSONValue(%#x, %v) = %v", c.typ, c.data, err)
 		}
+	}
+}
+
+// The Null forms' IsZero doc: NULL is left out by bson omitempty and json
+// omitzero; a valid value, even a zero ID, is kept.
+func TestNullFormsOmitEmpty(t *testing.T) {
+	type doc struct {
+		A types.NullObjectID  `bson:"a,omitempty" json:"a,omitzero"`
+		B types.NullSnowflake `bson:"b,omitempty" json:"b,omitzero"`
+	}
+	raw, err := bson.Marshal(doc{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if elems, _ := bson.Raw(raw).Elements(); len(elems) != 0 {
+		t.Fatalf("NULL fields were encoded: %v", bson.Raw(raw))
+	}
+	raw, _ = bson.Marshal(doc{A: types.NewNullObjectID(types.NilObjectID), B: types.NewNullSnowflake(0)})
+	if elems, _ := bson.Raw(raw).Elements(); len(elems) != 2 {
+		t.Fatalf("valid fields were left out: %v", bson.Raw(raw))
+	}
+	b, _ := json.Marshal(doc{})
+	if string(b) != "{}" {
+		t.Fatalf("json omitzero: %s", b)
 	}
 }
