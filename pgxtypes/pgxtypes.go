@@ -1,0 +1,42 @@
+// Package pgxtypes registers idkit's ID types with pgx v5's type map, for
+// applications that use pgx natively rather than through database/sql.
+//
+// pgx needs no registration to use [types.ObjectID], [types.Snowflake] and
+// their Null forms as query arguments, scan targets and CopyFrom values: it
+// calls their Value and Scan methods. What it cannot do alone is encode a
+// slice of them (as in "WHERE id = ANY($1)") in the query execution modes
+// that do not ask the server for parameter types, [github.com/jackc/pgx/v5.QueryExecModeExec] and
+// [github.com/jackc/pgx/v5.QueryExecModeSimpleProtocol] (used behind PgBouncer's transaction
+// pooling, for example): there the argument's type is unknown and pgx fails
+// with "cannot find encode plan". [Register] tells pgx which PostgreSQL type
+// each idkit type stands for, so every mode works.
+//
+// Importing pgxtypes compiles pgx's pgtype package; the types package
+// compiles no pgx.
+package pgxtypes
+
+import (
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/idkit-go/idkit/types"
+)
+
+// Register records in m the PostgreSQL type of each idkit ID type and of
+// slices of them: bytea (bytea[]) for [types.ObjectID] and
+// [types.NullObjectID], int8 (int8[]) for [types.Snowflake] and
+// [types.NullSnowflake]. Values are still encoded and decoded by the types'
+// Value and Scan methods. Register is for a map not yet in use by another
+// goroutine (a [pgtype.Map] is not safe for concurrent use): call it on
+// [github.com/jackc/pgx/v5.Conn.TypeMap] right after connecting, or in the
+// AfterConnect hook of a [github.com/jackc/pgx/v5/pgxpool.Config]. Registering
+// twice is harmless.
+func Register(m *pgtype.Map) {
+	m.RegisterDefaultPgType(types.ObjectID{}, "bytea")
+	m.RegisterDefaultPgType(types.NullObjectID{}, "bytea")
+	m.RegisterDefaultPgType([]types.ObjectID(nil), "_bytea")
+	m.RegisterDefaultPgType([]types.NullObjectID(nil), "_bytea")
+	m.RegisterDefaultPgType(types.Snowflake(0), "int8")
+	m.RegisterDefaultPgType(types.NullSnowflake{}, "int8")
+	m.RegisterDefaultPgType([]types.Snowflake(nil), "_int8")
+	m.RegisterDefaultPgType([]types.NullSnowflake(nil), "_int8")
+}
