@@ -344,7 +344,13 @@ func testPool(t *testing.T, mode pgx.QueryExecMode) {
 // TestBadColumnValues checks what a scan of a value that is no ID does: an
 // error wrapping the sentinel, never a panic.
 func TestBadColumnValues(t *testing.T) {
-	conn := connect(t, pgx.QueryExecModeCacheStatement, false)
+	for _, register := range []bool{false, true} {
+		t.Run(map[bool]string{false: "plain", true: "registered"}[register], func(t *testing.T) { testBadColumnValues(t, register) })
+	}
+}
+
+func testBadColumnValues(t *testing.T, register bool) {
+	conn := connect(t, pgx.QueryExecModeCacheStatement, register)
 	ctx := context.Background()
 	var id types.ObjectID
 	err := conn.QueryRow(ctx, `SELECT '\x0102'::bytea`).Scan(&id)
@@ -364,5 +370,32 @@ func TestBadColumnValues(t *testing.T) {
 	}
 	if err := conn.QueryRow(ctx, `SELECT '123'::text`).Scan(&sid); err != nil || sid != 123 {
 		t.Errorf("text into Snowflake = %v, %v", sid, err)
+	}
+}
+
+// TestRegisterKeepsOtherTypes checks that the codecs Register installs for
+// bytea and int8 leave every other Go type as pgx handles it.
+func TestRegisterKeepsOtherTypes(t *testing.T) {
+	conn := connect(t, pgx.QueryExecModeCacheStatement, true)
+	ctx := context.Background()
+	var (
+		b   []byte
+		i   int64
+		pi  *int64
+		is  []int64
+		bs  [][]byte
+		str string
+	)
+	err := conn.QueryRow(ctx, `SELECT $1::bytea, $2::int8, NULL::int8, $3::int8[], $4::bytea[], $2::int8::text`,
+		[]byte{1, 2, 3}, int64(-42), []int64{5, -6}, [][]byte{{7}, nil}).Scan(&b, &i, &pi, &is, &bs, &str)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprintln(b, i, pi, is, bs, str) != "[1 2 3] -42 <nil> [5 -6] [[7] []] -42\n" {
+		t.Errorf("scanned %v %v %v %v %v %v", b, i, pi, is, bs, str)
+	}
+	var nb []byte
+	if err := conn.QueryRow(ctx, `SELECT NULL::bytea`).Scan(&nb); err != nil || nb != nil {
+		t.Errorf("NULL bytea = %v, %v", nb, err)
 	}
 }

@@ -24,13 +24,23 @@ import (
 // Register records in m the PostgreSQL type of each idkit ID type and of
 // slices of them: bytea (bytea[]) for [types.ObjectID] and
 // [types.NullObjectID], int8 (int8[]) for [types.Snowflake] and
-// [types.NullSnowflake]. Values are still encoded and decoded by the types'
-// Value and Scan methods. Register is for a map not yet in use by another
+// [types.NullSnowflake]. It also replaces m's bytea and int8 codecs (and
+// their array types) with pgx's own codecs extended by binary-format plans
+// for the idkit types, which read and write the IDs without the allocations
+// of the Value/Scan path; every other Go type, and the text format, are
+// handled exactly as before, and results and errors are those of Value and
+// Scan. Register is for a map not yet in use by another
 // goroutine (a [pgtype.Map] is not safe for concurrent use): call it on
 // [github.com/jackc/pgx/v5.Conn.TypeMap] right after connecting, or in the
 // AfterConnect hook of a [github.com/jackc/pgx/v5/pgxpool.Config]. Registering
 // twice is harmless.
 func Register(m *pgtype.Map) {
+	bytea := &pgtype.Type{Name: "bytea", OID: pgtype.ByteaOID, Codec: byteaCodec{}}
+	int8 := &pgtype.Type{Name: "int8", OID: pgtype.Int8OID, Codec: int8Codec{}}
+	m.RegisterType(bytea)
+	m.RegisterType(&pgtype.Type{Name: "_bytea", OID: pgtype.ByteaArrayOID, Codec: &pgtype.ArrayCodec{ElementType: bytea}})
+	m.RegisterType(int8)
+	m.RegisterType(&pgtype.Type{Name: "_int8", OID: pgtype.Int8ArrayOID, Codec: &pgtype.ArrayCodec{ElementType: int8}})
 	m.RegisterDefaultPgType(types.ObjectID{}, "bytea")
 	m.RegisterDefaultPgType(types.NullObjectID{}, "bytea")
 	m.RegisterDefaultPgType([]types.ObjectID(nil), "_bytea")
