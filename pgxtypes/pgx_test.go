@@ -17,11 +17,12 @@ import (
 	"github.com/idkit-go/idkit/types"
 )
 
-// These tests pin how pgx v5 (not database/sql) treats the idkit types. pgx
-// has no codec for them: it finds that they implement driver.Valuer and
-// sql.Scanner and goes through Value and Scan, in every query execution mode.
-// pgx changed that path before (jackc/pgx#1319, #1445, #1601), so each mode
-// is checked against the rows stored, read back with SQL, not with idkit.
+// These tests pin how pgx v5 (not database/sql) treats the idkit types, with
+// and without Register. Without it pgx has no codec for them: it finds that
+// they implement driver.Valuer and sql.Scanner and goes through Value and
+// Scan. pgx changed that path before (jackc/pgx#1319, #1445, #1601), so
+// every query execution mode is checked against the rows stored, read back
+// with SQL, not with idkit.
 
 var execModes = []pgx.QueryExecMode{
 	pgx.QueryExecModeCacheStatement, // the default

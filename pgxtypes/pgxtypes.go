@@ -3,13 +3,18 @@
 //
 // pgx needs no registration to use [types.ObjectID], [types.Snowflake] and
 // their Null forms as query arguments, scan targets and CopyFrom values: it
-// calls their Value and Scan methods. What it cannot do alone is encode a
-// slice of them (as in "WHERE id = ANY($1)") in the query execution modes
-// that do not ask the server for parameter types, [github.com/jackc/pgx/v5.QueryExecModeExec] and
-// [github.com/jackc/pgx/v5.QueryExecModeSimpleProtocol] (used behind PgBouncer's transaction
-// pooling, for example): there the argument's type is unknown and pgx fails
-// with "cannot find encode plan". [Register] tells pgx which PostgreSQL type
-// each idkit type stands for, so every mode works.
+// calls their Value and Scan methods. [Register] adds two things:
+//
+//   - Slices of the ID types (as in "WHERE id = ANY($1)") also work in the
+//     query execution modes that do not ask the server for parameter types,
+//     [github.com/jackc/pgx/v5.QueryExecModeExec] and
+//     [github.com/jackc/pgx/v5.QueryExecModeSimpleProtocol] (used behind
+//     PgBouncer's transaction pooling, for example), where pgx alone fails
+//     with "cannot find encode plan".
+//   - The IDs are encoded and decoded in binary without the allocations of
+//     the Value/Scan path: reading 1,000 rows of a bytea key, a bigint and
+//     two NULL columns took about 0.7 times as long and 1,005 instead of
+//     6,009 allocations, as fast as pgx's own []byte and int64.
 //
 // Importing pgxtypes compiles pgx's pgtype package; the types package
 // compiles no pgx.
@@ -27,13 +32,14 @@ import (
 // [types.NullSnowflake]. It also replaces m's bytea and int8 codecs (and
 // their array types) with pgx's own codecs extended by binary-format plans
 // for the idkit types, which read and write the IDs without the allocations
-// of the Value/Scan path; every other Go type, and the text format, are
-// handled exactly as before, and results and errors are those of Value and
-// Scan. Register is for a map not yet in use by another
-// goroutine (a [pgtype.Map] is not safe for concurrent use): call it on
+// of the Value/Scan path. Every other Go type, and the text format, are
+// handled as before; the values read and written, and the error sentinels
+// ([types.ErrNull], [types.ErrInvalidObjectID], ...), are those of Value and
+// Scan. Register must not run while another goroutine uses m (a
+// [pgtype.Map] updates its plan caches without locking): call it on
 // [github.com/jackc/pgx/v5.Conn.TypeMap] right after connecting, or in the
-// AfterConnect hook of a [github.com/jackc/pgx/v5/pgxpool.Config]. Registering
-// twice is harmless.
+// AfterConnect hook of a [github.com/jackc/pgx/v5/pgxpool.Config].
+// Registering twice is harmless.
 func Register(m *pgtype.Map) {
 	bytea := &pgtype.Type{Name: "bytea", OID: pgtype.ByteaOID, Codec: byteaCodec{}}
 	int8 := &pgtype.Type{Name: "int8", OID: pgtype.Int8OID, Codec: int8Codec{}}
