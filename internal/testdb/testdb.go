@@ -24,7 +24,7 @@ import (
 
 	_ "github.com/go-sql-driver/mysql" // registers "mysql"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers "pgx"
-	_ "github.com/mattn/go-sqlite3"    // registers "sqlite3"
+	_ "modernc.org/sqlite"             // registers "sqlite" (pure Go: no cgo)
 )
 
 // PostgresDSN returns the PostgreSQL DSN for tests.
@@ -67,16 +67,21 @@ func Postgres(t testing.TB) *sql.DB { return open(t, "PostgreSQL", "pgx", Postgr
 // "mysql") and closes it when t ends.
 func MySQL(t testing.TB) *sql.DB { return open(t, "MariaDB", "mysql", MySQLDSN()) }
 
+// SQLiteDriver is the database/sql driver name tests open SQLite with:
+// modernc.org/sqlite, a pure-Go SQLite, so tests build without a C compiler.
+const SQLiteDriver = "sqlite"
+
 // SQLite opens a fresh SQLite database in t's temporary directory (driver
-// "sqlite3") and closes it when t ends.
+// [SQLiteDriver]) and closes it when t ends.
 func SQLite(t testing.TB) *sql.DB {
-	return open(t, "SQLite", "sqlite3", SQLiteDSN(t))
+	return open(t, "SQLite", SQLiteDriver, SQLiteDSN(t))
 }
 
-// SQLiteDSN returns the DSN of a fresh SQLite database file in t's temporary
-// directory, with a busy timeout so concurrent writers wait instead of fail.
+// SQLiteDSN returns the DSN (modernc.org/sqlite format) of a fresh SQLite
+// database file in t's temporary directory, in WAL mode with a busy timeout
+// so concurrent writers wait instead of fail.
 func SQLiteDSN(t testing.TB) string {
-	return "file:" + t.TempDir() + "/test.db?_busy_timeout=10000&_journal_mode=WAL"
+	return "file:" + t.TempDir() + "/test.db?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)"
 }
 
 // RequireRedis returns the Redis address after checking it accepts

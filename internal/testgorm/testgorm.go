@@ -11,7 +11,6 @@ import (
 
 	"gorm.io/driver/mysql"
 	"gorm.io/driver/postgres"
-	"gorm.io/driver/sqlite"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
 	"gorm.io/gorm/schema"
@@ -27,7 +26,7 @@ type Dialect struct {
 
 // Dialects are SQLite, PostgreSQL and MariaDB, in that order.
 var Dialects = []Dialect{
-	{"sqlite", func(t testing.TB) gorm.Dialector { return sqlite.Open(testdb.SQLiteDSN(t)) }},
+	{"sqlite", func(t testing.TB) gorm.Dialector { return SQLite(testdb.SQLiteDSN(t)) }},
 	{"postgres", func(testing.TB) gorm.Dialector { return postgres.Open(testdb.PostgresDSN()) }},
 	{"mariadb", func(testing.TB) gorm.Dialector { return mysql.Open(testdb.MySQLDSN()) }},
 }
