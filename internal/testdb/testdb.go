@@ -8,7 +8,12 @@
 //	IDKIT_REDIS_ADDR    127.0.0.1:6379
 //
 // When a server cannot be reached the test is skipped, unless the CI
-// environment variable is set: then a missing server fails the test.
+// environment variable is set: then a missing server fails the test. A
+// server found unreachable is not dialled again by the same test binary.
+// Packages with server tests call [Main] from TestMain, which prints one
+// line saying how many tests each missing server skipped and why:
+//
+//	func TestMain(m *testing.M) { os.Exit(testdb.Main(m)) }
 package testdb
 
 import (
@@ -50,12 +55,15 @@ func env(key, def string) string {
 // InCI reports whether the CI environment variable is set.
 func InCI() bool { return os.Getenv("CI") != "" }
 
-// Unavailable skips t, or fails it under CI, because a server is missing.
+// Unavailable skips t, or fails it under CI, because a server is missing,
+// and records the skip for [Main]'s summary. Later calls of [Postgres],
+// [MySQL] and [RequireRedis] for that server skip at once.
 func Unavailable(t testing.TB, server string, err error) {
 	t.Helper()
 	if InCI() {
 		t.Fatalf("%s is required when CI is set: %v", server, err)
 	}
+	recordSkip(server, err)
 	t.Skipf("%s not available: %v", server, err)
 }
 
@@ -89,6 +97,9 @@ func SQLiteDSN(t testing.TB) string {
 func RequireRedis(t testing.TB) string {
 	t.Helper()
 	addr := RedisAddr()
+	if err := down("Redis"); err != nil {
+		Unavailable(t, "Redis", err)
+	}
 	c, err := net.DialTimeout("tcp", addr, 2*time.Second)
 	if err != nil {
 		Unavailable(t, "Redis", err)
@@ -99,6 +110,9 @@ func RequireRedis(t testing.TB) string {
 
 func open(t testing.TB, server, driver, dsn string) *sql.DB {
 	t.Helper()
+	if err := down(server); err != nil {
+		Unavailable(t, server, err)
+	}
 	db, err := sql.Open(driver, dsn)
 	if err != nil {
 		t.Fatalf("open %s: %v", server, err)
