@@ -57,11 +57,11 @@ func setups() []codecSetup {
 	reg1 := mongov1.Registry()
 	reg2 := mongov2.Registry()
 	return []codecSetup{
-		{"v1/V1Registry",
+		{"v1/mongov1.Registry",
 			func(v any) ([]byte, error) { return bsonv1.MarshalWithRegistry(reg1, v) },
 			func(b []byte, v any) error { return bsonv1.UnmarshalWithRegistry(reg1, b, v) }},
 		{"v2/no registration", bson.Marshal, bson.Unmarshal},
-		{"v2/V2Registry",
+		{"v2/mongov2.Registry",
 			func(v any) ([]byte, error) {
 				var buf bytes.Buffer
 				enc := bson.NewEncoder(bson.NewDocumentWriter(&buf))
