@@ -10,8 +10,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"time"
@@ -45,25 +47,42 @@ type Event struct {
 }
 
 func main() {
-	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), `Usage: go run ./examples/mongo
-
-Inserts documents keyed by idkit IDs into MongoDB and reads them back with
-the v2 and v1 drivers. With no setup it runs FerretDB embedded in the
-process; set %s to use another server, for example a real mongod
-(its database idkit_example is dropped at the end). It takes no flags.
-`, mongotest.EnvURI)
-		flag.PrintDefaults()
-	}
-	flag.Parse()
-	if flag.NArg() > 0 {
-		flag.Usage()
-		os.Exit(2)
+	if code, done := parseArgs(os.Args[1:], os.Stderr); done {
+		os.Exit(code)
 	}
 	log.SetFlags(0)
 	if err := run(context.Background()); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// parseArgs handles the command line: -h prints the usage (done, status 0),
+// anything else given is a bad command line (done, status 2).
+func parseArgs(args []string, stderr io.Writer) (code int, done bool) {
+	fs := flag.NewFlagSet("mongo", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, `Usage: go run ./examples/mongo
+
+Inserts documents keyed by idkit IDs into MongoDB and reads them back with
+the v2 and v1 drivers. With no setup it runs FerretDB embedded in the
+process; set %s to use another server, for example a real
+mongod (its database idkit_example is dropped at the end). It takes no
+flags or arguments.
+`, mongotest.EnvURI)
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0, true
+		}
+		return 2, true
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
+		return 2, true
+	}
+	return 0, false
 }
 
 func run(ctx context.Context) error {
