@@ -8,6 +8,7 @@ import (
 	"gorm.io/driver/sqlite"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
+	_ "modernc.org/sqlite" // pure-Go SQLite, registered as "sqlite"
 
 	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/gormplugin"
@@ -32,7 +33,7 @@ type InvoiceLine struct {
 func Example() {
 	dir, _ := os.MkdirTemp("", "gormplugin")
 	defer os.RemoveAll(dir)
-	db, err := gorm.Open(sqlite.Open(filepath.Join(dir, "example.db")),
+	db, err := gorm.Open(sqlite.New(sqlite.Config{DriverName: "sqlite", DSN: filepath.Join(dir, "example.db")}),
 		&gorm.Config{Logger: logger.Discard})
 	if err != nil {
 		panic(err)
@@ -61,7 +62,7 @@ func Example() {
 }
 
 func ExampleSkipSetting() {
-	db, _ := gorm.Open(sqlite.Open("file::memory:"), &gorm.Config{Logger: logger.Discard})
+	db, _ := gorm.Open(sqlite.New(sqlite.Config{DriverName: "sqlite", DSN: "file::memory:"}), &gorm.Config{Logger: logger.Discard})
 	_ = db.Use(gormplugin.New(gormplugin.WithNode(1)))
 
 	var inv Invoice
@@ -76,7 +77,7 @@ func ExampleSkipSetting() {
 }
 
 func ExampleWithObjectIDOnly() {
-	db, _ := gorm.Open(sqlite.Open("file::memory:"), &gorm.Config{Logger: logger.Discard})
+	db, _ := gorm.Open(sqlite.New(sqlite.Config{DriverName: "sqlite", DSN: "file::memory:"}), &gorm.Config{Logger: logger.Discard})
 	fmt.Println(db.Use(gormplugin.New()))
 	fmt.Println(db.Use(gormplugin.New(gormplugin.WithObjectIDOnly())))
 	// Output:

@@ -8,7 +8,8 @@ import (
 	"go.mongodb.org/mongo-driver/bson/primitive"
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/idkit-go/idkit/mongocompat"
+	"github.com/idkit-go/idkit/mongocompat/mongov1"
+	"github.com/idkit-go/idkit/mongocompat/mongov2"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -33,10 +34,10 @@ type benchV1Doc struct {
 //   - v2/Marshal: bson.Marshal and bson.Unmarshal (default registry); idkit's
 //     type goes through its MarshalBSONValue/UnmarshalBSONValue methods.
 //   - v2/Encoder: a bson.Encoder and RawValue.UnmarshalWithRegistry with an
-//     explicit registry: the default one, or mongocompat.V2Registry with
+//     explicit registry: the default one, or mongov2.Registry with
 //     direct codecs.
 //   - v1: bson.MarshalWithRegistry/UnmarshalWithRegistry with
-//     mongocompat.V1Registry (the driver's ObjectID uses its own codec).
+//     mongov1.Registry (the driver's ObjectID uses its own codec).
 func BenchmarkDocumentRoundTrip(b *testing.B) {
 	id := types.NewObjectID()
 	b.Run("v2/Marshal/driver", func(b *testing.B) {
@@ -77,12 +78,12 @@ func BenchmarkDocumentRoundTrip(b *testing.B) {
 		var out benchIdkitDoc
 		benchEncoderV2(b, bson.NewRegistry(), &in, &out)
 	})
-	b.Run("v2/Encoder/idkit-V2Registry", func(b *testing.B) {
+	b.Run("v2/Encoder/idkit-mongov2.Registry", func(b *testing.B) {
 		in := benchIdkitDoc{ID: id, Name: "widget"}
 		var out benchIdkitDoc
-		benchEncoderV2(b, mongocompat.V2Registry(), &in, &out)
+		benchEncoderV2(b, mongov2.Registry(), &in, &out)
 	})
-	reg1 := mongocompat.V1Registry()
+	reg1 := mongov1.Registry()
 	b.Run("v1/driver", func(b *testing.B) {
 		in := benchV1Doc{ID: primitive.ObjectID(id), Name: "widget"}
 		b.ReportAllocs()
@@ -97,7 +98,7 @@ func BenchmarkDocumentRoundTrip(b *testing.B) {
 			}
 		}
 	})
-	b.Run("v1/idkit-V1Registry", func(b *testing.B) {
+	b.Run("v1/idkit-mongov1.Registry", func(b *testing.B) {
 		in := benchIdkitDoc{ID: id, Name: "widget"}
 		b.ReportAllocs()
 		for b.Loop() {

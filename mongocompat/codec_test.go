@@ -12,7 +12,8 @@ import (
 	"go.mongodb.org/mongo-driver/bson/primitive"
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/idkit-go/idkit/mongocompat"
+	"github.com/idkit-go/idkit/mongocompat/mongov1"
+	"github.com/idkit-go/idkit/mongocompat/mongov2"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -53,14 +54,14 @@ type codecSetup struct {
 }
 
 func setups() []codecSetup {
-	reg1 := mongocompat.V1Registry()
-	reg2 := mongocompat.V2Registry()
+	reg1 := mongov1.Registry()
+	reg2 := mongov2.Registry()
 	return []codecSetup{
-		{"v1/V1Registry",
+		{"v1/mongov1.Registry",
 			func(v any) ([]byte, error) { return bsonv1.MarshalWithRegistry(reg1, v) },
 			func(b []byte, v any) error { return bsonv1.UnmarshalWithRegistry(reg1, b, v) }},
 		{"v2/no registration", bson.Marshal, bson.Unmarshal},
-		{"v2/V2Registry",
+		{"v2/mongov2.Registry",
 			func(v any) ([]byte, error) {
 				var buf bytes.Buffer
 				enc := bson.NewEncoder(bson.NewDocumentWriter(&buf))
@@ -152,8 +153,8 @@ func TestMapObjectIDs(t *testing.T) {
 	require.NoError(t, bson.Unmarshal(data, &plain))
 	assert.Equal(t, bson.ObjectID(testID), plain["_id"])
 
-	reg2 := mongocompat.V2Registry()
-	mongocompat.MapV2ObjectIDs(reg2)
+	reg2 := mongov2.Registry()
+	mongov2.MapObjectIDs(reg2)
 	var m2 bson.M
 	dec := bson.NewDecoder(bson.NewDocumentReader(bytes.NewReader(data)))
 	dec.SetRegistry(reg2)
@@ -161,24 +162,24 @@ func TestMapObjectIDs(t *testing.T) {
 	assert.Equal(t, testID, m2["_id"])
 	assert.Equal(t, testID, m2["sub"].(bson.D)[0].Value)
 
-	reg1 := mongocompat.V1Registry()
+	reg1 := mongov1.Registry()
 	var m1 bsonv1.M
 	require.NoError(t, bsonv1.UnmarshalWithRegistry(reg1, data, &m1))
 	assert.Equal(t, primitive.ObjectID(testID), m1["_id"])
-	mongocompat.MapV1ObjectIDs(reg1)
+	mongov1.MapObjectIDs(reg1)
 	m1 = nil
 	require.NoError(t, bsonv1.UnmarshalWithRegistry(reg1, data, &m1))
 	assert.Equal(t, testID, m1["_id"])
 }
 
 func TestConversions(t *testing.T) {
-	assert.Equal(t, primitive.ObjectID(testID), mongocompat.ToV1ObjectID(testID))
-	assert.Equal(t, testID.Hex(), mongocompat.ToV1ObjectID(testID).Hex())
-	assert.Equal(t, testID, mongocompat.FromV1ObjectID(primitive.ObjectID(testID)))
-	assert.Equal(t, testID.Hex(), mongocompat.ToV2ObjectID(testID).Hex())
-	assert.Equal(t, testID, mongocompat.FromV2ObjectID(bson.ObjectID(testID)))
+	assert.Equal(t, primitive.ObjectID(testID), mongov1.ToObjectID(testID))
+	assert.Equal(t, testID.Hex(), mongov1.ToObjectID(testID).Hex())
+	assert.Equal(t, testID, mongov1.FromObjectID(primitive.ObjectID(testID)))
+	assert.Equal(t, testID.Hex(), mongov2.ToObjectID(testID).Hex())
+	assert.Equal(t, testID, mongov2.FromObjectID(bson.ObjectID(testID)))
 	oid := bson.NewObjectID()
-	assert.Equal(t, oid.Hex(), mongocompat.FromV2ObjectID(oid).Hex())
+	assert.Equal(t, oid.Hex(), mongov2.FromObjectID(oid).Hex())
 }
 
 // bsonDoc returns the document {"v": value} with value of BSON type typ and

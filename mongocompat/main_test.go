@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/idkit-go/idkit/generator"
-	"github.com/idkit-go/idkit/internal/mongotest"
 	"github.com/idkit-go/idkit/internal/testdb"
+	"github.com/idkit-go/idkit/mongocompat/mongotest"
 	"github.com/idkit-go/idkit/types"
 )
 

@@ -13,12 +13,13 @@ import (
 	"go.mongodb.org/mongo-driver/mongo"
 	"go.mongodb.org/mongo-driver/mongo/options"
 
-	"github.com/idkit-go/idkit/internal/mongotest"
 	"github.com/idkit-go/idkit/mongocompat"
+	"github.com/idkit-go/idkit/mongocompat/mongotest"
+	"github.com/idkit-go/idkit/mongocompat/mongov1"
 	"github.com/idkit-go/idkit/types"
 )
 
-// collectionV1 connects with the v1 driver and mongocompat.V1Registry and
+// collectionV1 connects with the v1 driver and mongov1.Registry and
 // returns a collection in a database of its own, dropped when t ends.
 func collectionV1(t *testing.T) *mongo.Collection {
 	t.Helper()
@@ -26,7 +27,7 @@ func collectionV1(t *testing.T) *mongo.Collection {
 	client, err := mongo.Connect(ctx, options.Client().
 		ApplyURI(mongotest.URI(t)).
 		SetTimeout(30*time.Second).
-		SetRegistry(mongocompat.V1Registry()))
+		SetRegistry(mongov1.Registry()))
 	require.NoError(t, err)
 	db := client.Database(dbName())
 	t.Cleanup(func() {
@@ -45,8 +46,7 @@ func TestServerV1ObjectID(t *testing.T) {
 	for _, i := range shuffled(len(ids)) {
 		docs = append(docs, &objDoc{ID: ids[i], Name: "doc", Seq: i})
 	}
-	var f mongocompat.Filler
-	_, err := f.InsertManyV1(ctx, coll, docs)
+	_, err := mongov1.InsertMany(ctx, nil, coll, docs) // nil: the zero Filler
 	require.NoError(t, err)
 
 	t.Run("read as idkit type, server-side sort", func(t *testing.T) {
@@ -65,8 +65,8 @@ func TestServerV1ObjectID(t *testing.T) {
 			ID primitive.ObjectID `bson:"_id"`
 		}
 		require.NoError(t, coll.FindOne(ctx, bson.M{"_id": ids[5]}).Decode(&got))
-		assert.Equal(t, mongocompat.ToV1ObjectID(ids[5]), got.ID)
-		assert.Equal(t, ids[5], mongocompat.FromV1ObjectID(got.ID))
+		assert.Equal(t, mongov1.ToObjectID(ids[5]), got.ID)
+		assert.Equal(t, ids[5], mongov1.FromObjectID(got.ID))
 	})
 	t.Run("read as bson.M and raw", func(t *testing.T) {
 		var m bson.M
@@ -91,10 +91,10 @@ func TestServerV1ObjectID(t *testing.T) {
 		assert.Equal(t, ids[3:9], gotIDs)
 	})
 	t.Run("duplicate key", func(t *testing.T) {
-		_, err := f.InsertOneV1(ctx, coll, &objDoc{ID: ids[2], Name: "again"})
+		_, err := mongov1.InsertOne(ctx, nil, coll, &objDoc{ID: ids[2], Name: "again"})
 		require.Error(t, err)
 		assert.True(t, mongo.IsDuplicateKeyError(err), "got %v", err)
-		_, err = f.InsertManyV1(ctx, coll, []any{&objDoc{ID: ids[3]}})
+		_, err = mongov1.InsertMany(ctx, nil, coll, []any{&objDoc{ID: ids[3]}})
 		assert.True(t, mongo.IsDuplicateKeyError(err), "got %v", err)
 	})
 }
@@ -106,14 +106,17 @@ func TestServerV1FillBeforeInsert(t *testing.T) {
 	f := mongocompat.NewFiller(mongocompat.WithSnowflakeGenerator(g))
 
 	one := &objDoc{Name: "one"}
-	res, err := f.InsertOneV1(ctx, coll, one)
+	res, err := mongov1.InsertOne(ctx, f, coll, one)
 	require.NoError(t, err)
 	require.False(t, one.ID.IsZero())
-	assert.Equal(t, primitive.ObjectID(one.ID), res.InsertedID)
+	assert.Equal(t, one.ID, res.InsertedID, "InsertedID as the document holds it")
 
-	many := []any{&snowDoc{Name: "a"}, snowDoc{Name: "b"}, &snowDoc{ID: 42, Name: "set"}}
-	_, err = f.InsertManyV1(ctx, coll, many)
+	many := []any{&snowDoc{Name: "a"}, snowDoc{Name: "b"}, &snowDoc{ID: 42, Name: "set"}, bson.M{"name": "driver's key"}}
+	mres, err := mongov1.InsertMany(ctx, f, coll, many)
 	require.NoError(t, err)
+	require.Len(t, mres.InsertedIDs, 4)
+	assert.Equal(t, []any{many[0].(*snowDoc).ID, many[1].(snowDoc).ID, types.Snowflake(42)}, mres.InsertedIDs[:3])
+	assert.IsType(t, primitive.ObjectID{}, mres.InsertedIDs[3], "no idkit _id: the driver's key")
 	a, b := many[0].(*snowDoc), many[1].(snowDoc)
 	assert.NotZero(t, a.ID)
 	assert.Greater(t, b.ID, a.ID, "a struct value in []any is replaced by a filled copy")

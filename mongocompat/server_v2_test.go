@@ -11,8 +11,9 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
-	"github.com/idkit-go/idkit/internal/mongotest"
 	"github.com/idkit-go/idkit/mongocompat"
+	"github.com/idkit-go/idkit/mongocompat/mongotest"
+	"github.com/idkit-go/idkit/mongocompat/mongov2"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -41,14 +42,13 @@ func TestServerV2ObjectID(t *testing.T) {
 	coll := collectionV2(t)
 	ids := timedObjectIDs(t, 4, 3)
 
-	// Insert out of generation order through InsertManyV2, which must keep
+	// Insert out of generation order through mongov2.InsertMany, which must keep
 	// the keys already set.
 	var docs []any
 	for _, i := range shuffled(len(ids)) {
 		docs = append(docs, &objDoc{ID: ids[i], Name: "doc", Seq: i})
 	}
-	var f mongocompat.Filler
-	_, err := f.InsertManyV2(ctx, coll, docs)
+	_, err := mongov2.InsertMany(ctx, nil, coll, docs) // nil: the zero Filler
 	require.NoError(t, err)
 	for k, i := range shuffled(len(ids)) {
 		require.Equal(t, ids[i], docs[k].(*objDoc).ID, "a set key was overwritten")
@@ -70,8 +70,8 @@ func TestServerV2ObjectID(t *testing.T) {
 			ID bson.ObjectID `bson:"_id"`
 		}
 		require.NoError(t, coll.FindOne(ctx, bson.M{"_id": ids[5]}).Decode(&got))
-		assert.Equal(t, mongocompat.ToV2ObjectID(ids[5]), got.ID)
-		assert.Equal(t, ids[5], mongocompat.FromV2ObjectID(got.ID))
+		assert.Equal(t, mongov2.ToObjectID(ids[5]), got.ID)
+		assert.Equal(t, ids[5], mongov2.FromObjectID(got.ID))
 	})
 	t.Run("read as bson.M and raw", func(t *testing.T) {
 		var m bson.M
@@ -101,7 +101,7 @@ func TestServerV2ObjectID(t *testing.T) {
 		assert.Equal(t, ids[3:9], gotIDs) // seconds 1 and 2, three IDs each
 	})
 	t.Run("duplicate key", func(t *testing.T) {
-		_, err := f.InsertOneV2(ctx, coll, &objDoc{ID: ids[2], Name: "again"})
+		_, err := mongov2.InsertOne(ctx, nil, coll, &objDoc{ID: ids[2], Name: "again"})
 		require.Error(t, err)
 		assert.True(t, mongo.IsDuplicateKeyError(err), "got %v", err)
 	})
@@ -114,13 +114,13 @@ func TestServerV2FillBeforeInsert(t *testing.T) {
 	f := mongocompat.NewFiller(mongocompat.WithSnowflakeGenerator(g))
 
 	one := objDoc{Name: "one"}
-	res, err := f.InsertOneV2(ctx, coll, &one)
+	res, err := mongov2.InsertOne(ctx, f, coll, &one)
 	require.NoError(t, err)
 	require.False(t, one.ID.IsZero(), "key filled before the write")
-	assert.Equal(t, bson.ObjectID(one.ID), res.InsertedID)
+	assert.Equal(t, one.ID, res.InsertedID, "InsertedID as the document holds it")
 
 	many := []snowDoc{{Name: "a"}, {Name: "b"}, {ID: 42, Name: "set"}}
-	_, err = f.InsertManyV2(ctx, coll, many)
+	_, err = mongov2.InsertMany(ctx, f, coll, many)
 	require.NoError(t, err)
 	assert.NotZero(t, many[0].ID)
 	assert.Greater(t, many[1].ID, many[0].ID)
@@ -130,8 +130,35 @@ func TestServerV2FillBeforeInsert(t *testing.T) {
 	require.NoError(t, coll.FindOne(ctx, bson.M{"_id": many[1].ID}).Decode(&got))
 	assert.Equal(t, many[1], got)
 
-	_, err = (&mongocompat.Filler{}).InsertOneV2(ctx, coll, &snowDoc{Name: "no generator"})
+	_, err = mongov2.InsertOne(ctx, nil, coll, &snowDoc{Name: "no generator"})
 	assert.ErrorIs(t, err, mongocompat.ErrNoSnowflakeGenerator)
+}
+
+// mongov2.InsertMany's InsertedIDs hold the keys as the documents hold them
+// (types.ObjectID, types.Snowflake), and the driver's value for documents
+// without an idkit _id.
+func TestServerV2InsertedIDs(t *testing.T) {
+	ctx := context.Background()
+	coll := collectionV2(t)
+	g, _ := snowflakeGen(t)
+	f := mongocompat.NewFiller(mongocompat.WithSnowflakeGenerator(g))
+
+	objs := []objDoc{{Name: "a"}, {Name: "b"}}
+	res, err := mongov2.InsertMany(ctx, f, coll, objs)
+	require.NoError(t, err)
+	assert.Equal(t, []any{objs[0].ID, objs[1].ID}, res.InsertedIDs)
+
+	mixed := []any{&snowDoc{Name: "s"}, bson.M{"name": "driver's key"}}
+	res, err = mongov2.InsertMany(ctx, f, coll, mixed)
+	require.NoError(t, err)
+	require.Len(t, res.InsertedIDs, 2)
+	assert.Equal(t, mixed[0].(*snowDoc).ID, res.InsertedIDs[0])
+	assert.IsType(t, bson.ObjectID{}, res.InsertedIDs[1], "no idkit _id: the driver's key")
+
+	var got objDoc
+	require.NoError(t, coll.FindOne(ctx, bson.M{"_id": res.InsertedIDs[0]}).Decode(&snowDoc{}))
+	require.NoError(t, coll.FindOne(ctx, bson.M{"_id": objs[1].ID}).Decode(&got))
+	assert.Equal(t, objs[1], got)
 }
 
 func TestServerV2Snowflake(t *testing.T) {
@@ -213,8 +240,8 @@ func TestServerV2Null(t *testing.T) {
 
 func TestServerV2Registry(t *testing.T) {
 	ctx := context.Background()
-	reg := mongocompat.V2Registry()
-	mongocompat.MapV2ObjectIDs(reg)
+	reg := mongov2.Registry()
+	mongov2.MapObjectIDs(reg)
 	coll := collectionV2(t, options.Client().SetRegistry(reg))
 	doc := objDoc{ID: types.NewObjectID(), Name: "registry"}
 	_, err := coll.InsertOne(ctx, doc)

@@ -2,13 +2,13 @@ package sqltypes
 
 import (
 	"fmt"
-	"math"
 	"time"
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/internal/idrange"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -30,20 +30,7 @@ type SnowflakeRange struct {
 // [generator.ErrTimeOverflow] when to (or from) is at or after the layout's
 // end, and [generator.ErrInvalidLayout] for the zero Layout.
 func NewSnowflakeRange(layout generator.Layout, from, to time.Time) (SnowflakeRange, error) {
-	if layout.IsZero() {
-		return SnowflakeRange{}, fmt.Errorf("%w: %w", ErrInvalidRange, generator.ErrInvalidLayout)
-	}
-	if from.Before(layout.Epoch()) {
-		from = layout.Epoch()
-	}
-	if !to.After(from) {
-		to = from
-	}
-	lo, err := layout.MinID(from)
-	if err != nil {
-		return SnowflakeRange{}, fmt.Errorf("%w: %w", ErrInvalidRange, err)
-	}
-	hi, err := layout.MinID(to)
+	lo, hi, err := idrange.Snowflakes(layout, from, to)
 	if err != nil {
 		return SnowflakeRange{}, fmt.Errorf("%w: %w", ErrInvalidRange, err)
 	}
@@ -79,16 +66,11 @@ type ObjectIDRange struct {
 // It returns an error wrapping [ErrInvalidRange] when from is before 1970 or
 // to is after the last second an ObjectID can hold (2106-02-07T06:28:15Z).
 func NewObjectIDRange(from, to time.Time) (ObjectIDRange, error) {
-	if !to.After(from) {
-		to = from
+	lo, hi, err := idrange.ObjectIDs(from, to)
+	if err != nil {
+		return ObjectIDRange{}, fmt.Errorf("%w: %w", ErrInvalidRange, err)
 	}
-	for _, t := range []time.Time{from, to} {
-		if s := t.Unix(); s < 0 || s > math.MaxUint32 {
-			return ObjectIDRange{}, fmt.Errorf("%w: %s is outside the ObjectID time range",
-				ErrInvalidRange, t.UTC().Format(time.RFC3339))
-		}
-	}
-	return ObjectIDRange{From: types.ObjectIDFromTime(from), To: types.ObjectIDFromTime(to)}, nil
+	return ObjectIDRange{From: lo, To: hi}, nil
 }
 
 // Contains reports whether id is in r.

@@ -86,19 +86,19 @@ func TestConvertRawRoundTrip(t *testing.T) {
 func TestConvertBadInputsContinue(t *testing.T) {
 	r := run(t, "", nil, "convert", "-to", "hex", "zz", "632c6d93d65f74baeb22a2c9", "//////////8=", "1234567890123456789012", "1")
 	r.check(t, 1, nil, []string{
-		`idkit convert: argument 1: parse: not an ID: "zz"`,
+		`idkit convert: argument 1: not an ID: "zz"`,
 		`idkit convert: argument 3: "//////////8=": the top bit is set, so it is not a Snowflake`,
-		`idkit convert: argument 4: parse: not an ID: "1234567890123456789012" has 22 digits`,
+		`idkit convert: argument 4: not an ID: "1234567890123456789012" has 22 digits`,
 	})
 	if r.stdout != "632c6d93d65f74baeb22a2c9\n0000000000000001\n" {
 		t.Errorf("stdout %q: the valid inputs must still be converted", r.stdout)
 	}
 
 	k := run(t, "", nil, "convert", "-kind", "snowflake", "-to", "dec", "632c6d93d65f74baeb22a2c9", "7")
-	k.check(t, 1, []string{"7\n"}, []string{`argument 1: "632c6d93d65f74baeb22a2c9" reads as an ObjectID, but -kind is snowflake`})
+	k.check(t, 1, []string{"7\n"}, []string{`argument 1: "632c6d93d65f74baeb22a2c9" reads as an ObjectID, but --kind is snowflake`})
 
 	raw := run(t, "12345", nil, "convert", "-from", "raw")
-	raw.check(t, 1, nil, []string{"idkit convert: stdin: 5 raw bytes: pass -kind objectid (12 bytes each) or -kind snowflake (8 bytes each)"})
+	raw.check(t, 1, nil, []string{"idkit convert: stdin: 5 raw bytes: pass --kind objectid (12 bytes each) or --kind snowflake (8 bytes each)"})
 	raw = run(t, "1234567890123", nil, "convert", "-from", "raw", "-kind", "oid")
 	raw.check(t, 1, nil, []string{"13 raw bytes are not a whole number of 12-byte objectids"})
 }
@@ -108,10 +108,10 @@ func TestConvertUsageErrors(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"-to", "octal", "1"}, `-to "octal": want all, hex, dec, base64, base64url or raw`},
-		{[]string{"-from", "all", "1"}, `-from "all": want auto, hex, dec, base64, base64url or raw`},
-		{[]string{"-kind", "x", "1"}, `-kind: parse: bad kind: unknown kind "x"`},
-		{[]string{"-from", "raw", "1"}, "-from raw reads standard input and takes no arguments"},
+		{[]string{"-to", "octal", "1"}, `--to "octal": want all, hex, dec, base64, base64url or raw`},
+		{[]string{"-from", "all", "1"}, `--from "all": want auto, hex, dec, base64, base64url or raw`},
+		{[]string{"-kind", "x", "1"}, `--kind: bad kind: unknown kind "x"`},
+		{[]string{"-from", "raw", "1"}, "--from raw reads standard input and takes no arguments"},
 	} {
 		r := run(t, "", nil, append([]string{"convert"}, tt.args...)...)
 		r.check(t, 2, nil, []string{"idkit convert: " + tt.msg})

@@ -186,23 +186,23 @@ func TestInspectCustomLayout(t *testing.T) {
 	}
 	// An ID with bits above a narrow layout's fields is invalid.
 	bad := run(t, "", nil, "inspect", "--layout", "custom:time=20,seq=2,epoch=2015-01-01", "175928847299117063", "5")
-	bad.check(t, 1, []string{"5  Snowflake, layout custom(20/0/2"}, []string{`argument 1: generator: id does not fit layout: 175928847299117063 does not fit 22 bits`})
+	bad.check(t, 1, []string{"5  Snowflake, layout custom(20/0/2"}, []string{`argument 1: id does not fit layout: 175928847299117063 does not fit 22 bits`})
 }
 
 func TestInspectBadInputsContinue(t *testing.T) {
 	stdin := "632c6d93d65f74baeb22a2c9\n  not-an-id \n\n1541815603606036480 632c6d93d65f74baeb22a2cg\r\n99999999999999999999\n"
 	r := run(t, stdin, nil, "inspect")
 	r.check(t, 1, []string{"632c6d93d65f74baeb22a2c9  ObjectID", "1541815603606036480  Snowflake"}, []string{
-		`idkit inspect: stdin line 2: parse: not an ID: "not-an-id" is neither an ObjectID (24 hex digits) nor a Snowflake (decimal)`,
-		`idkit inspect: stdin line 4: parse: not an ID: "632c6d93d65f74baeb22a2cg" has 24 characters but "g" is not a hex digit`,
-		`idkit inspect: stdin line 5: parse: not an ID: "99999999999999999999" has 20 digits, too many for a Snowflake (at most 19)`,
+		`idkit inspect: stdin line 2: not an ID: "not-an-id" is neither an ObjectID (24 hex digits) nor a Snowflake (decimal)`,
+		`idkit inspect: stdin line 4: not an ID: "632c6d93d65f74baeb22a2cg" has 24 characters but "g" is not a hex digit`,
+		`idkit inspect: stdin line 5: not an ID: "99999999999999999999" has 20 digits, too many for a Snowflake (at most 19)`,
 	})
 	if n := strings.Count(r.stderr, "\n"); n != 3 {
 		t.Errorf("%d stderr lines, want 3:\n%s", n, r.stderr)
 	}
 
 	j := run(t, "", nil, "inspect", "xyz", "--json", "5fd049327fbb28868f4660a5")
-	j.check(t, 1, nil, []string{`idkit inspect: argument 1: parse: not an ID: "xyz"`})
+	j.check(t, 1, nil, []string{`idkit inspect: argument 1: not an ID: "xyz"`})
 	lines := decodeLines(t, j.stdout)
 	if len(lines) != 2 || lines[0].Input != "xyz" || !strings.Contains(lines[0].Error, "not an ID") || lines[1].Time != "2020-12-09T03:49:06Z" {
 		t.Errorf("JSON lines %+v: want an error object then the ObjectID", lines)
@@ -229,10 +229,10 @@ func TestInspectFlagErrors(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{nil, []string{"inspect", "--layout", "bogus", "1"}, `-layout: parse: bad layout: "bogus": unknown layout "bogus"`},
-		{nil, []string{"inspect", "--layout"}, "flag needs an argument: -layout"},
-		{nil, []string{"inspect", "--colour", "1"}, "flag provided but not defined: -colour"},
-		{[]string{"IDKIT_LAYOUT=custom:time=70"}, []string{"inspect", "1"}, "IDKIT_LAYOUT: parse: bad layout"},
+		{nil, []string{"inspect", "--layout", "bogus", "1"}, `--layout: bad layout: "bogus": unknown layout "bogus"`},
+		{nil, []string{"inspect", "--layout"}, "flag needs an argument: --layout"},
+		{nil, []string{"inspect", "--colour", "1"}, "flag provided but not defined: --colour"},
+		{[]string{"IDKIT_LAYOUT=custom:time=70"}, []string{"inspect", "1"}, "IDKIT_LAYOUT: bad layout"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

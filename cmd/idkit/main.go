@@ -1,15 +1,15 @@
 // Command idkit makes, inspects and converts MongoDB ObjectIDs and Snowflake
 // IDs.
 //
-// Install it with
+// Install it from a checkout of the repository with
 //
-//	go install github.com/idkit-go/idkit/cmd/idkit@latest
+//	go install ./cmd/idkit
 //
 // Usage:
 //
-//	idkit new [-n N] [-kind objectid|snowflake] [-node N] [-layout LAYOUT]
+//	idkit new [--n N] [--kind objectid|snowflake] [--node N] [--layout LAYOUT]
 //	idkit inspect [--layout LAYOUT] [--json] [ID ...]
-//	idkit convert [-from FORM] [-to FORM] [-kind KIND] [ID ...]
+//	idkit convert [--from FORM] [--to FORM] [--kind KIND] [ID ...]
 //	idkit range --from TIME [--to TIME] [--kind KIND] [--layout LAYOUT]
 //
 // Run "idkit help COMMAND" for the details of each command. Exit status is 0
@@ -24,7 +24,11 @@ import (
 )
 
 func main() {
-	fi, err := os.Stderr.Stat()
-	terminal := err == nil && fi.Mode()&os.ModeCharDevice != 0
-	os.Exit(cli.Run(os.Args[1:], cli.Env{StderrTerminal: terminal}))
+	os.Exit(cli.Run(os.Args[1:], cli.Env{StderrTerminal: terminal(os.Stderr), StdinTerminal: terminal(os.Stdin)}))
+}
+
+// terminal reports whether f is a terminal (a character device).
+func terminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

@@ -107,17 +107,17 @@ func TestNewErrors(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{nil, []string{"-kind", "snowflake"}, "a snowflake needs a node ID: pass -node N or set IDKIT_NODE"},
+		{nil, []string{"-kind", "snowflake"}, "a snowflake needs a node ID: pass --node N or set IDKIT_NODE"},
 		{[]string{"IDKIT_NODE="}, []string{"-kind", "snowflake"}, "a snowflake needs a node ID"},
-		{nil, []string{"-kind", "snowflake", "-node", "1024"}, `-node "1024": generator: node id out of range`},
-		{nil, []string{"-kind", "snowflake", "-node", "-1"}, `-node "-1": generator: node id out of range`},
+		{nil, []string{"-kind", "snowflake", "-node", "1024"}, `--node "1024": out of range: layout twitter has node IDs 0 to 1023`},
+		{nil, []string{"-kind", "snowflake", "-node", "-1"}, `--node "-1": out of range: layout twitter has node IDs 0 to 1023`},
 		{[]string{"IDKIT_NODE=seven"}, []string{"-kind", "snowflake"}, `IDKIT_NODE "seven": not a decimal number`},
-		{nil, []string{"-kind", "snowflake", "-node", "32:1"}, `-node "32:1": generator: node id out of range: datacenter 32 not in [0, 31]`},
-		{nil, []string{"-kind", "snowflake", "-node", "1:1", "-layout", "sonyflake"}, `-node "1:1": the HI:LO form is only for the twitter and discord layouts`},
-		{nil, []string{"-kind", "uuid"}, `-kind: parse: bad kind: unknown kind "uuid" (want objectid or snowflake)`},
-		{nil, []string{"-n", "-1"}, "-n -1: the count must not be negative"},
-		{nil, []string{"-n", "many"}, `invalid value "many" for flag -n`},
-		{nil, []string{"-node", "1"}, "-node and -layout are for -kind snowflake"},
+		{nil, []string{"-kind", "snowflake", "-node", "32:1"}, `--node "32:1": out of range: HI and LO are each 0 to 31`},
+		{nil, []string{"-kind", "snowflake", "-node", "1:1", "-layout", "sonyflake"}, `--node "1:1": the HI:LO form is only for the twitter and discord layouts`},
+		{nil, []string{"-kind", "uuid"}, `--kind: bad kind: unknown kind "uuid" (want objectid or snowflake)`},
+		{nil, []string{"-n", "-1"}, "--n -1: the count must not be negative"},
+		{nil, []string{"-n", "many"}, `invalid value "many" for flag --n`},
+		{nil, []string{"-node", "1"}, "--node and --layout are for --kind snowflake"},
 		{nil, []string{"5"}, `unexpected argument "5"`},
 	}
 	for _, tt := range tests {

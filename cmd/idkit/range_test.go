@@ -10,12 +10,12 @@ func TestRangeObjectID(t *testing.T) {
 	r := run(t, "", nil, "range", "--from", "2022-09-22T14:13:39Z")
 	r.check(t, 0, []string{
 		"from   2022-09-22T14:13:39Z           632c6d930000000000000000  (smallest ID of its second)",
-		"632c6d93ffffffffffffffff  (largest ID of the same second)",
-		"SELECT * FROM mytable WHERE id >= '\\x632c6d930000000000000000'::bytea AND id <= '\\x632c6d93ffffffffffffffff'::bytea;",
-		`db.mycoll.find({ _id: { $gte: ObjectId("632c6d930000000000000000"), $lte: ObjectId("632c6d93ffffffffffffffff") } })`,
+		"632c6d940000000000000000  (smallest ID of the next second, excluded)",
+		"SELECT * FROM mytable WHERE id >= '\\x632c6d930000000000000000'::bytea AND id < '\\x632c6d940000000000000000'::bytea;",
+		`db.mycoll.find({ _id: { $gte: ObjectId("632c6d930000000000000000"), $lt: ObjectId("632c6d940000000000000000") } })`,
 	}, nil)
-	// The seed 000 ObjectID of that second lies inside.
-	if !(strings.Compare("632c6d930000000000000000", "632c6d93d65f74baeb22a2c9") < 0 && "632c6d93d65f74baeb22a2c9" < "632c6d93ffffffffffffffff") {
+	// An ObjectID made in that second lies inside.
+	if !(strings.Compare("632c6d930000000000000000", "632c6d93d65f74baeb22a2c9") < 0 && "632c6d93d65f74baeb22a2c9" < "632c6d940000000000000000") {
 		t.Fatal("seed ID outside its second's range")
 	}
 
@@ -36,7 +36,7 @@ func TestRangeSnowflake(t *testing.T) {
 	f := strings.Fields(r.stdout[strings.Index(r.stdout, "range  "):])
 	lo, err1 := strconv.ParseInt(f[3], 10, 64)
 	hi, err2 := strconv.ParseInt(f[7], 10, 64)
-	if err1 != nil || err2 != nil || lo > 175928847299117063 || hi < 175928847299117063 || hi-lo != 1<<22-1 {
+	if err1 != nil || err2 != nil || lo > 175928847299117063 || hi <= 175928847299117063 || hi-lo != 1<<22 {
 		t.Errorf("range %v: lo %d hi %d", f[:8], lo, hi)
 	}
 
@@ -51,12 +51,16 @@ func TestRangeErrors(t *testing.T) {
 		msg  string
 	}{
 		{[]string{}, 2, "--from is required"},
-		{[]string{"--from", "soon"}, 2, `--from: parse: bad time: "soon"`},
+		{[]string{"--from", "soon"}, 2, `--from: bad time: "soon"`},
 		{[]string{"--from", "2022-01-02", "--to", "2022-01-01"}, 2, "--to 2022-01-01T00:00:00Z is not after --from 2022-01-02T00:00:00Z"},
-		{[]string{"--from", "2022-01-02", "--to", "later"}, 2, `--to: parse: bad time: "later"`},
-		{[]string{"--from", "1969-12-31"}, 1, "1969-12-31T00:00:00Z is outside the ObjectID time range 1970-01-01 to 2106-02-07"},
-		{[]string{"--from", "2200-01-01"}, 1, "2200-01-01T00:00:00Z is outside the ObjectID time range"},
-		{[]string{"--from", "2000-01-01", "--layout", "twitter"}, 1, "generator: time out of layout range: 2000-01-01T00:00:00Z is before the twitter epoch"},
+		{[]string{"--from", "2022-01-02", "--to", "later"}, 2, `--to: bad time: "later"`},
+		// Every bad flag value is a bad command line: exit status 2.
+		{[]string{"--from", "yesterday"}, 2, `--from: bad time: "yesterday"`},
+		{[]string{"--from", "1960-01-01"}, 2, "1960-01-01T00:00:00Z is outside the ObjectID time range 1970-01-01T00:00:00Z to 2106-02-07T06:28:15Z"},
+		{[]string{"--from", "1969-12-31"}, 2, "1969-12-31T00:00:00Z is outside the ObjectID time range"},
+		{[]string{"--from", "2200-01-01"}, 2, "2200-01-01T00:00:00Z is outside the ObjectID time range"},
+		{[]string{"--from", "2000-01-01", "--layout", "twitter"}, 2, "time out of layout range: 2000-01-01T00:00:00Z is before the twitter epoch"},
+		{[]string{"--from", "2000-01-01", "--to", "2300-01-01", "--layout", "twitter"}, 2, "time out of layout range"},
 		{[]string{"--from", "2000-01-01", "--kind", "objectid", "--layout", "twitter"}, 2, "--layout is for --kind snowflake"},
 		{[]string{"--from", "now", "extra"}, 2, `unexpected argument "extra"`},
 	} {

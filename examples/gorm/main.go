@@ -26,6 +26,7 @@ import (
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
 	"gorm.io/gorm/schema"
+	_ "modernc.org/sqlite" // pure-Go SQLite, registered as "sqlite": no C compiler needed
 
 	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/gormplugin"
@@ -79,19 +80,25 @@ func open(driver, dsn string) (gorm.Dialector, func(), error) {
 	switch driver {
 	case "sqlite":
 		if dsn != "" {
-			return sqlite.Open(dsn), func() {}, nil
+			return openSQLite(dsn), func() {}, nil
 		}
 		dir, err := os.MkdirTemp("", "idkit-gorm-example")
 		if err != nil {
 			return nil, nil, err
 		}
-		return sqlite.Open(filepath.Join(dir, "example.db")), func() { os.RemoveAll(dir) }, nil
+		return openSQLite(filepath.Join(dir, "example.db")), func() { os.RemoveAll(dir) }, nil
 	case "postgres":
 		return postgres.Open(dsn), func() {}, nil
 	case "mysql", "mariadb":
 		return mysql.Open(dsn), func() {}, nil
 	}
 	return nil, nil, fmt.Errorf("unknown driver %q (want sqlite, postgres or mysql)", driver)
+}
+
+// openSQLite opens SQLite through modernc.org/sqlite (driver "sqlite"),
+// which gorm.io/driver/sqlite accepts in place of mattn/go-sqlite3.
+func openSQLite(dsn string) gorm.Dialector {
+	return sqlite.New(sqlite.Config{DriverName: "sqlite", DSN: dsn})
 }
 
 func run(driver, dsn string, node int64, keep bool) (err error) {

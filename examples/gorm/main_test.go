@@ -1,10 +1,14 @@
 package main
 
 import (
+	"os"
 	"testing"
 
 	"github.com/idkit-go/idkit/internal/testdb"
 )
+
+// TestMain prints how many tests each missing database server skipped.
+func TestMain(m *testing.M) { os.Exit(testdb.Main(m)) }
 
 func TestGormExampleRuns(t *testing.T) {
 	cases := []struct{ driver, dsn string }{

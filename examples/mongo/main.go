@@ -5,23 +5,30 @@
 // drivers.
 //
 //	go run ./examples/mongo
+//	IDKIT_MONGODB_URI=mongodb://127.0.0.1:27017/ go run ./examples/mongo
 package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"log"
+	"os"
 	"time"
 
-	mongov1 "go.mongodb.org/mongo-driver/mongo"
-	optionsv1 "go.mongodb.org/mongo-driver/mongo/options"
+	mongo1 "go.mongodb.org/mongo-driver/mongo"
+	options1 "go.mongodb.org/mongo-driver/mongo/options"
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/idkit-go/idkit/generator"
-	"github.com/idkit-go/idkit/internal/mongotest"
 	"github.com/idkit-go/idkit/mongocompat"
+	"github.com/idkit-go/idkit/mongocompat/mongotest"
+	"github.com/idkit-go/idkit/mongocompat/mongov1"
+	"github.com/idkit-go/idkit/mongocompat/mongov2"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -40,9 +47,42 @@ type Event struct {
 }
 
 func main() {
+	if code, done := parseArgs(os.Args[1:], os.Stderr); done {
+		os.Exit(code)
+	}
+	log.SetFlags(0)
 	if err := run(context.Background()); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// parseArgs handles the command line: -h prints the usage (done, status 0),
+// anything else given is a bad command line (done, status 2).
+func parseArgs(args []string, stderr io.Writer) (code int, done bool) {
+	fs := flag.NewFlagSet("mongo", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, `Usage: go run ./examples/mongo
+
+Inserts documents keyed by idkit IDs into MongoDB and reads them back with
+the v2 and v1 drivers. With no setup it runs FerretDB embedded in the
+process; set %s to use another server, for example a real
+mongod (its database idkit_example is dropped at the end). It takes no
+flags or arguments.
+`, mongotest.EnvURI)
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0, true
+		}
+		return 2, true
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
+		return 2, true
+	}
+	return 0, false
 }
 
 func run(ctx context.Context) error {
@@ -67,7 +107,7 @@ func run(ctx context.Context) error {
 	}
 	filler := mongocompat.NewFiller(mongocompat.WithSnowflakeGenerator(node))
 	orders := []Order{{Item: "book"}, {Item: "pen"}, {Item: "lamp"}}
-	if _, err := filler.InsertManyV2(ctx, db.Collection("orders"), orders); err != nil {
+	if _, err := mongov2.InsertMany(ctx, filler, db.Collection("orders"), orders); err != nil {
 		return err
 	}
 	fmt.Println("orders (Snowflake _id, BSON int64):")
@@ -83,7 +123,7 @@ func run(ctx context.Context) error {
 	var prev types.NullObjectID
 	for _, o := range orders {
 		e := &Event{Order: o.ID, What: "ordered " + o.Item, Prev: prev}
-		if _, err := filler.InsertOneV2(ctx, events, e); err != nil {
+		if _, err := mongov2.InsertOne(ctx, filler, events, e); err != nil {
 			return err
 		}
 		prev = types.NewNullObjectID(e.ID)
@@ -113,8 +153,8 @@ func run(ctx context.Context) error {
 	_, err = events.InsertOne(ctx, got[0])
 	fmt.Println("insert again:", "duplicate key =", mongo.IsDuplicateKeyError(err))
 
-	// The v1 driver reads the same documents through mongocompat's codecs.
-	c1, err := mongov1.Connect(ctx, optionsv1.Client().ApplyURI(srv.URI()).SetRegistry(mongocompat.V1Registry()))
+	// The v1 driver reads the same documents through mongov1's codecs.
+	c1, err := mongo1.Connect(ctx, options1.Client().ApplyURI(srv.URI()).SetRegistry(mongov1.Registry()))
 	if err != nil {
 		return err
 	}

@@ -1,100 +1,105 @@
-// Command quickstart makes rows keyed by Snowflake and ObjectID in an embedded
-// SQLite database, reads them back and prints each ID decoded into its parts.
-// It needs no setup:
+// Command quickstart is idkit's main job in one file: GORM models keyed by
+// idkit's ID types, with keys made by the gormplugin before every INSERT, on
+// an embedded SQLite database. It needs no setup and no C compiler:
 //
 //	go run ./examples/quickstart
+//
+// An Order is keyed by a Snowflake; each of its Events is keyed by an
+// ObjectID and points at the order. The program creates both in one
+// db.Create, reads them back and prints every key decoded into its parts.
 package main
 
 import (
-	"database/sql"
 	"fmt"
+	"io"
 	"log"
+	"os"
 
-	_ "github.com/mattn/go-sqlite3"
+	"gorm.io/driver/sqlite"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+	_ "modernc.org/sqlite" // pure-Go SQLite, registered as "sqlite"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/gormplugin"
 	"github.com/idkit-go/idkit/types"
 )
 
+// Order is keyed by a Snowflake: an int64 that sorts by creation time. No
+// tag is needed; AutoMigrate makes a plain BIGINT key with no sequence.
+type Order struct {
+	ID     types.Snowflake
+	Item   string
+	Events []Event
+}
+
+// Event is keyed by an ObjectID (12 bytes); OrderID is set by GORM from the
+// order's key, which the plugin made before the INSERT.
+type Event struct {
+	ID      types.ObjectID
+	OrderID types.Snowflake
+	Name    string
+}
+
 func main() {
-	if err := run(); err != nil {
+	if err := run(os.Stdout); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run() error {
-	db, err := sql.Open("sqlite3", "file:quickstart?mode=memory&cache=shared")
+func run(w io.Writer) error {
+	// One in-memory database, so one connection.
+	db, err := gorm.Open(sqlite.New(sqlite.Config{DriverName: "sqlite", DSN: "file::memory:"}),
+		&gorm.Config{Logger: logger.Discard})
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-
-	// Keys are made here, before the INSERT, the way MongoDB drivers make _id.
-	// The node ID must be unique among live processes; see generator's node
-	// sources for leases that guarantee it across machines.
-	orders, err := generator.NewSnowflake(1, generator.WithLayout(generator.Twitter))
+	sqlDB, err := db.DB()
 	if err != nil {
 		return err
 	}
+	defer sqlDB.Close()
+	sqlDB.SetMaxOpenConns(1)
 
-	if _, err := db.Exec(`
-		CREATE TABLE orders (id BIGINT PRIMARY KEY, item TEXT NOT NULL);
-		CREATE TABLE events (id BLOB PRIMARY KEY, name TEXT NOT NULL, order_id BIGINT REFERENCES orders(id));`); err != nil {
+	// Node 1 must be unique among the processes writing at the same time;
+	// generator/node hands out node IDs with leases for many machines.
+	orders, err := generator.NewSnowflake(1) // Twitter layout
+	if err != nil {
 		return err
 	}
-	for _, item := range []string{"book", "pen", "lamp"} {
-		id, err := orders.Next()
+	if err := db.Use(gormplugin.New(gormplugin.WithSnowflake(orders))); err != nil {
+		return err
+	}
+	if err := db.AutoMigrate(&Order{}, &Event{}); err != nil {
+		return err
+	}
+
+	// Every key, parent and child, is filled before the INSERTs.
+	batch := []Order{
+		{Item: "book", Events: []Event{{Name: "ordered"}, {Name: "paid"}}},
+		{Item: "pen", Events: []Event{{Name: "ordered"}}},
+	}
+	if err := db.Create(&batch).Error; err != nil {
+		return err
+	}
+
+	var stored []Order
+	if err := db.Preload("Events", func(tx *gorm.DB) *gorm.DB { return tx.Order("id") }).
+		Order("id").Find(&stored).Error; err != nil {
+		return err
+	}
+	for _, o := range stored {
+		p, err := generator.Twitter.Decompose(o.ID)
 		if err != nil {
 			return err
 		}
-		if _, err := db.Exec(`INSERT INTO orders (id, item) VALUES (?, ?)`, id, item); err != nil {
-			return err
+		fmt.Fprintf(w, "order %s %-4s  Snowflake: time=%s node=%d sequence=%d\n",
+			o.ID, o.Item, p.Time.Format("2006-01-02T15:04:05.000Z07:00"), p.Node, p.Sequence)
+		for _, e := range o.Events {
+			fmt.Fprintf(w, "  event %s %-7s  ObjectID: time=%s process=%x counter=%d order=%s\n",
+				e.ID, e.Name, e.ID.Timestamp().Format("2006-01-02T15:04:05Z07:00"),
+				e.ID.ProcessUnique(), e.ID.Counter(), e.OrderID)
 		}
-		// The key is known before the write, so related rows need no round trip.
-		if _, err := db.Exec(`INSERT INTO events (id, name, order_id) VALUES (?, ?, ?)`, types.NewObjectID(), "ordered "+item, id); err != nil {
-			return err
-		}
-	}
-
-	fmt.Println("orders (Snowflake, Twitter layout):")
-	rows, err := db.Query(`SELECT id, item FROM orders ORDER BY id`)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var id types.Snowflake
-		var item string
-		if err := rows.Scan(&id, &item); err != nil {
-			return err
-		}
-		p, err := generator.Twitter.Decompose(id)
-		if err != nil {
-			return err
-		}
-		fmt.Printf("  %-20s %-5s time=%s node=%d sequence=%d\n", id, item, p.Time.Format("2006-01-02T15:04:05.000Z07:00"), p.Node, p.Sequence)
-	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-
-	fmt.Println("events (ObjectID):")
-	rows, err = db.Query(`SELECT id, name, order_id FROM events ORDER BY id`)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id types.ObjectID
-		var name string
-		var order types.Snowflake
-		if err := rows.Scan(&id, &name, &order); err != nil {
-			return err
-		}
-		fmt.Printf("  %s %-13s time=%s process=%x counter=%d order=%s\n",
-			id, name, id.Timestamp().Format("2006-01-02T15:04:05Z07:00"), id.ProcessUnique(), id.Counter(), order)
-	}
-	if err := rows.Err(); err != nil {
-		return err
 	}
 	return nil
 }

@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	_ "github.com/mattn/go-sqlite3"
+	_ "modernc.org/sqlite"
 
 	"github.com/idkit-go/idkit/generator/node"
 )
@@ -15,7 +15,7 @@ import (
 func ExampleNewSnowflake() {
 	dir, _ := os.MkdirTemp("", "lease")
 	defer os.RemoveAll(dir)
-	db, err := sql.Open("sqlite3", filepath.Join(dir, "app.db")+"?_busy_timeout=5000")
+	db, err := sql.Open("sqlite", filepath.Join(dir, "app.db")+"?_pragma=busy_timeout(5000)")
 	if err != nil {
 		panic(err)
 	}

@@ -120,7 +120,7 @@ func stores(t *testing.T) []store {
 func sqlite(t *testing.T) store {
 	dsn := testdb.SQLiteDSN(t)
 	open := func(t testing.TB) *sql.DB {
-		db, err := sql.Open("sqlite3", dsn)
+		db, err := sql.Open(testdb.SQLiteDriver, dsn)
 		require.NoError(t, err)
 		t.Cleanup(func() { db.Close() })
 		return db

@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	_ "github.com/mattn/go-sqlite3"
+	_ "modernc.org/sqlite"
 
 	"github.com/idkit-go/idkit/generator/segment"
 )
@@ -15,7 +15,7 @@ import (
 func Example() {
 	dir, _ := os.MkdirTemp("", "segment")
 	defer os.RemoveAll(dir)
-	db, err := sql.Open("sqlite3", filepath.Join(dir, "ids.db"))
+	db, err := sql.Open("sqlite", filepath.Join(dir, "ids.db"))
 	if err != nil {
 		panic(err)
 	}

@@ -8,7 +8,12 @@
 //	IDKIT_REDIS_ADDR    127.0.0.1:6379
 //
 // When a server cannot be reached the test is skipped, unless the CI
-// environment variable is set: then a missing server fails the test.
+// environment variable is set: then a missing server fails the test. A
+// server found unreachable is not dialled again by the same test binary.
+// Packages with server tests call [Main] from TestMain, which prints one
+// line saying how many tests each missing server skipped and why:
+//
+//	func TestMain(m *testing.M) { os.Exit(testdb.Main(m)) }
 package testdb
 
 import (
@@ -24,7 +29,7 @@ import (
 
 	_ "github.com/go-sql-driver/mysql" // registers "mysql"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers "pgx"
-	_ "github.com/mattn/go-sqlite3"    // registers "sqlite3"
+	_ "modernc.org/sqlite"             // registers "sqlite" (pure Go: no cgo)
 )
 
 // PostgresDSN returns the PostgreSQL DSN for tests.
@@ -50,12 +55,15 @@ func env(key, def string) string {
 // InCI reports whether the CI environment variable is set.
 func InCI() bool { return os.Getenv("CI") != "" }
 
-// Unavailable skips t, or fails it under CI, because a server is missing.
+// Unavailable skips t, or fails it under CI, because a server is missing,
+// and records the skip for [Main]'s summary. Later calls of [Postgres],
+// [MySQL] and [RequireRedis] for that server skip at once.
 func Unavailable(t testing.TB, server string, err error) {
 	t.Helper()
 	if InCI() {
 		t.Fatalf("%s is required when CI is set: %v", server, err)
 	}
+	recordSkip(server, err)
 	t.Skipf("%s not available: %v", server, err)
 }
 
@@ -67,16 +75,21 @@ func Postgres(t testing.TB) *sql.DB { return open(t, "PostgreSQL", "pgx", Postgr
 // "mysql") and closes it when t ends.
 func MySQL(t testing.TB) *sql.DB { return open(t, "MariaDB", "mysql", MySQLDSN()) }
 
+// SQLiteDriver is the database/sql driver name tests open SQLite with:
+// modernc.org/sqlite, a pure-Go SQLite, so tests build without a C compiler.
+const SQLiteDriver = "sqlite"
+
 // SQLite opens a fresh SQLite database in t's temporary directory (driver
-// "sqlite3") and closes it when t ends.
+// [SQLiteDriver]) and closes it when t ends.
 func SQLite(t testing.TB) *sql.DB {
-	return open(t, "SQLite", "sqlite3", SQLiteDSN(t))
+	return open(t, "SQLite", SQLiteDriver, SQLiteDSN(t))
 }
 
-// SQLiteDSN returns the DSN of a fresh SQLite database file in t's temporary
-// directory, with a busy timeout so concurrent writers wait instead of fail.
+// SQLiteDSN returns the DSN (modernc.org/sqlite format) of a fresh SQLite
+// database file in t's temporary directory, in WAL mode with a busy timeout
+// so concurrent writers wait instead of fail.
 func SQLiteDSN(t testing.TB) string {
-	return "file:" + t.TempDir() + "/test.db?_busy_timeout=10000&_journal_mode=WAL"
+	return "file:" + t.TempDir() + "/test.db?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)"
 }
 
 // RequireRedis returns the Redis address after checking it accepts
@@ -84,6 +97,9 @@ func SQLiteDSN(t testing.TB) string {
 func RequireRedis(t testing.TB) string {
 	t.Helper()
 	addr := RedisAddr()
+	if err := down("Redis"); err != nil {
+		Unavailable(t, "Redis", err)
+	}
 	c, err := net.DialTimeout("tcp", addr, 2*time.Second)
 	if err != nil {
 		Unavailable(t, "Redis", err)
@@ -94,6 +110,9 @@ func RequireRedis(t testing.TB) string {
 
 func open(t testing.TB, server, driver, dsn string) *sql.DB {
 	t.Helper()
+	if err := down(server); err != nil {
+		Unavailable(t, server, err)
+	}
 	db, err := sql.Open(driver, dsn)
 	if err != nil {
 		t.Fatalf("open %s: %v", server, err)

@@ -11,7 +11,6 @@ import (
 
 	"gorm.io/driver/mysql"
 	"gorm.io/driver/postgres"
-	"gorm.io/driver/sqlite"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
 	"gorm.io/gorm/schema"
@@ -21,15 +20,16 @@ import (
 
 // Dialect is one database a suite runs on.
 type Dialect struct {
-	Name string
-	Open func(t testing.TB) gorm.Dialector
+	Name   string // sqlite, postgres or mariadb
+	Server string // the server's name in testdb's skip summary
+	Open   func(t testing.TB) gorm.Dialector
 }
 
 // Dialects are SQLite, PostgreSQL and MariaDB, in that order.
 var Dialects = []Dialect{
-	{"sqlite", func(t testing.TB) gorm.Dialector { return sqlite.Open(testdb.SQLiteDSN(t)) }},
-	{"postgres", func(testing.TB) gorm.Dialector { return postgres.Open(testdb.PostgresDSN()) }},
-	{"mariadb", func(testing.TB) gorm.Dialector { return mysql.Open(testdb.MySQLDSN()) }},
+	{"sqlite", "SQLite", func(t testing.TB) gorm.Dialector { return SQLite(testdb.SQLiteDSN(t)) }},
+	{"postgres", "PostgreSQL", func(testing.TB) gorm.Dialector { return postgres.Open(testdb.PostgresDSN()) }},
+	{"mariadb", "MariaDB", func(testing.TB) gorm.Dialector { return mysql.Open(testdb.MySQLDSN()) }},
 }
 
 // Open opens d with a table prefix unique to this test (so that parallel
@@ -38,13 +38,14 @@ var Dialects = []Dialect{
 // with the prefix is dropped and the connection closed.
 func Open(t testing.TB, d Dialect) *gorm.DB {
 	t.Helper()
+	testdb.SkipIfDown(t, d.Server)
 	prefix := testdb.Name("t") + "_"
 	db, err := gorm.Open(d.Open(t), &gorm.Config{
 		NamingStrategy: schema.NamingStrategy{TablePrefix: prefix},
 		Logger:         logger.Default.LogMode(logger.Silent),
 	})
 	if err != nil {
-		testdb.Unavailable(t, d.Name, err)
+		testdb.Unavailable(t, d.Server, err)
 	}
 	sqlDB, err := db.DB()
 	if err != nil {
@@ -53,7 +54,7 @@ func Open(t testing.TB, d Dialect) *gorm.DB {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := sqlDB.PingContext(ctx); err != nil {
-		testdb.Unavailable(t, d.Name, err)
+		testdb.Unavailable(t, d.Server, err)
 	}
 	t.Cleanup(func() {
 		dropPrefixed(t, db, prefix)

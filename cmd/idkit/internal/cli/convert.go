@@ -16,10 +16,10 @@ import (
 )
 
 func usageConvert(w io.Writer) {
-	fmt.Fprint(w, `usage: idkit convert [-from FORM] [-to FORM] [-kind KIND] [ID ...]
+	fmt.Fprint(w, `usage: idkit convert [--from FORM] [--to FORM] [--kind KIND] [ID ...]
 
 Convert each ID given as an argument or, with no arguments, each word of
-each line of standard input (all of standard input with -from raw).
+each line of standard input (all of standard input with --from raw).
 
 Forms:
   hex        ObjectID: 24 hex digits. Snowflake: 16 hex digits, the 8
@@ -30,26 +30,34 @@ Forms:
   base64url  URL alphabet, unpadded (input: padding optional)
   raw        the bytes themselves: 12 per ObjectID, 8 big-endian per
              Snowflake, with no separator
-  all        (-to only, the default) every form, and SQL literals
+  all        (--to only, the default) every form, and SQL literals
+
+Sort order: IDs sort by creation time, and these forms keep that order
+when compared as strings or bytes: hex in lower case (as idkit writes it;
+do not mix cases), dec of one kind at equal width (pad with leading zeros:
+as text "9" sorts after "10"), and raw. base64 and base64url do not: their
+digits stand for larger values than their letters but sort before them as
+text, and so do "+" and "/" (base64) and "-" (base64url), so sorting them
+as text mixes up the IDs.
 
 Flags:
-  -from FORM   input form (default auto: an ObjectID or Snowflake as
+  --from FORM  input form (default auto: an ObjectID or Snowflake as
                'inspect' reads them, then 0x-prefixed hex, then base64 or
                base64url of 12 or 8 bytes; decimal wins over base64, so use
-               -from base64 for base64 made only of digits)
-  -to FORM     output form (default all)
-  -kind KIND   objectid or snowflake: required for -from raw input that
-               is not exactly 12 or 8 bytes and for -from dec of an
+               --from base64 for base64 made only of digits)
+  --to FORM    output form (default all)
+  --kind KIND  objectid or snowflake: required for --from raw input that
+               is not exactly 12 or 8 bytes and for --from dec of an
                ObjectID; otherwise inputs of the other kind are errors
 
 An invalid input is reported on standard error, naming it; the others are
 still converted, and the exit status is 1.
 
 Examples:
-  idkit convert -to base64url 632c6d93d65f74baeb22a2c9
-  idkit convert -to hex 1541815603606036480
-  idkit convert -from base64 -to dec FWYk9p2AAAA=
-  idkit convert -to raw 632c6d93d65f74baeb22a2c9 | xxd
+  idkit convert --to base64url 632c6d93d65f74baeb22a2c9
+  idkit convert --to hex 1541815603606036480
+  idkit convert --from base64 --to dec FWYk9p2AAAA=
+  idkit convert --to raw 632c6d93d65f74baeb22a2c9 | xxd
 `)
 }
 
@@ -64,18 +72,22 @@ func runConvert(e *Env, args []string) int {
 	if !ok {
 		return code
 	}
+	if len(pos) == 0 && e.StdinTerminal {
+		usageConvert(e.Stderr)
+		return ExitUsage
+	}
 	*from, *to = strings.ToLower(*from), strings.ToLower(*to)
 	if !convertForms[*from] || *from == "all" {
-		return usageError(e, "convert", fmt.Sprintf("-from %q: want auto, hex, dec, base64, base64url or raw", *from))
+		return usageError(e, "convert", fmt.Sprintf("--from %q: want auto, hex, dec, base64, base64url or raw", *from))
 	}
 	if !convertForms[*to] || *to == "auto" {
-		return usageError(e, "convert", fmt.Sprintf("-to %q: want all, hex, dec, base64, base64url or raw", *to))
+		return usageError(e, "convert", fmt.Sprintf("--to %q: want all, hex, dec, base64, base64url or raw", *to))
 	}
 	var kind parse.Kind
 	if *kindFlag != "" {
 		k, err := parse.ParseKind(*kindFlag)
 		if err != nil {
-			return usageError(e, "convert", "-kind: "+err.Error())
+			return usageError(e, "convert", "--kind: "+err.Error())
 		}
 		kind = k
 	}
@@ -84,11 +96,11 @@ func runConvert(e *Env, args []string) int {
 	status := ExitOK
 	emit := func(in input, id parse.ID, err error) {
 		if err == nil && kind != 0 && id.Kind != kind {
-			err = fmt.Errorf("%q reads as %s, but -kind is %s", in.text, withArticle(id.Kind), kind)
+			err = fmt.Errorf("%q reads as %s, but --kind is %s", in.text, withArticle(id.Kind), kind)
 		}
 		if err != nil {
 			out.Flush()
-			fmt.Fprintf(e.Stderr, "idkit convert: %s: %v\n", in.where, err)
+			fmt.Fprintf(e.Stderr, "idkit convert: %s: %s\n", in.where, message(err))
 			status = ExitInvalid
 			return
 		}
@@ -96,7 +108,7 @@ func runConvert(e *Env, args []string) int {
 	}
 	if *from == "raw" {
 		if len(pos) > 0 {
-			return usageError(e, "convert", "-from raw reads standard input and takes no arguments")
+			return usageError(e, "convert", "--from raw reads standard input and takes no arguments")
 		}
 		if err := convertRaw(e, kind, emit); err != nil {
 			fmt.Fprintf(e.Stderr, "idkit convert: %v\n", err)
@@ -126,7 +138,7 @@ func convertRaw(e *Env, kind parse.Kind, emit func(input, parse.ID, error)) erro
 	case kind == parse.KindSnowflake || kind == 0 && len(data) == 8:
 		size, kind = 8, parse.KindSnowflake
 	default:
-		return fmt.Errorf("stdin: %d raw bytes: pass -kind objectid (12 bytes each) or -kind snowflake (8 bytes each)", len(data))
+		return fmt.Errorf("stdin: %d raw bytes: pass --kind objectid (12 bytes each) or --kind snowflake (8 bytes each)", len(data))
 	}
 	if len(data)%size != 0 {
 		return fmt.Errorf("stdin: %d raw bytes are not a whole number of %d-byte %ss", len(data), size, kind)

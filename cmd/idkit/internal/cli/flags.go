@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/idkit-go/idkit/cmd/idkit/internal/parse"
@@ -15,16 +16,28 @@ import (
 // arguments ("idkit inspect ID --json"); "--" ends the flags. It returns the
 // positional arguments, or an exit status (ok false) after printing help or
 // a usage error.
+//
+// A word that is a negative decimal number ("-1") is a positional argument,
+// not a flag (no flag is a number), so that "idkit inspect -1" reports it
+// as an invalid ID rather than as an unknown flag.
 func parseFlags(e *Env, fs *flag.FlagSet, usage func(io.Writer), args []string) ([]string, int, bool) {
 	fs.SetOutput(io.Discard)
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		err := fs.Parse(args)
+		if i := negativeAt(err, args); i >= 0 {
+			// Parse the flags before it, then take it as an argument.
+			if err = fs.Parse(args[:i]); err == nil {
+				pos, args = append(append(pos, fs.Args()...), args[i]), args[i+1:]
+				continue
+			}
+		}
+		if err != nil {
 			if errors.Is(err, flag.ErrHelp) {
 				usage(e.Stdout)
 				return nil, ExitOK, false
 			}
-			return nil, usageError(e, fs.Name(), err.Error()), false
+			return nil, usageError(e, fs.Name(), flagMessage(err)), false
 		}
 		rest := fs.Args()
 		consumed := len(args) - len(rest)
@@ -35,6 +48,48 @@ func parseFlags(e *Env, fs *flag.FlagSet, usage func(io.Writer), args []string) 
 		args = rest[1:]
 	}
 }
+
+// negativeAt returns the index in args of the negative number that err,
+// from parsing args, reports as an undefined flag, or -1.
+func negativeAt(err error, args []string) int {
+	if err == nil {
+		return -1
+	}
+	word, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: ")
+	if !ok || !negativeNumber.MatchString(word) {
+		return -1
+	}
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == word {
+			return i
+		}
+	}
+	return -1
+}
+
+var (
+	negativeNumber = regexp.MustCompile(`^-[0-9]+$`)
+	flagName       = regexp.MustCompile(`(^|[: ])-{1,2}([A-Za-z][A-Za-z0-9-]*)`)
+)
+
+// flagMessage returns the flag package's error with flag names written
+// as the help writes them, with two dashes ("flag needs an argument:
+// --layout").
+func flagMessage(err error) string {
+	return flagName.ReplaceAllString(err.Error(), "$1--$2")
+}
+
+// message returns err's text without the package prefixes of idkit's
+// libraries ("generator: ", "types: "), which mean nothing to a user of the
+// command.
+func message(err error) string {
+	return libraryPrefix.ReplaceAllString(err.Error(), "$1")
+}
+
+var libraryPrefix = regexp.MustCompile(`(^|: )(?:generator|types|sqltypes|node|meteor|segment): `)
 
 // usageError reports a bad command line and returns ExitUsage.
 func usageError(e *Env, cmd, msg string) int {
@@ -59,7 +114,7 @@ func layoutFrom(e *Env, flagValue string) (l generator.Layout, given bool, err e
 	}
 	l, err = parse.Layout(spec)
 	if err != nil {
-		return l, true, fmt.Errorf("-layout: %w", err)
+		return l, true, fmt.Errorf("--layout: %w", err)
 	}
 	return l, true, nil
 }

@@ -14,7 +14,8 @@ func usageInspect(w io.Writer) {
 	fmt.Fprint(w, `usage: idkit inspect [--layout LAYOUT] [--json] [ID ...]
 
 Decode each ID given as an argument or, with no arguments, each word of each
-line of standard input. The kind is recognised from the form: 24 hex digits
+line of standard input (when standard input is a terminal, this help is
+printed instead). The kind is recognised from the form: 24 hex digits
 are an ObjectID, a decimal number is a Snowflake. Wrappers pasted from the
 MongoDB shell or extended JSON (ObjectId("..."), {"$oid":"..."},
 NumberLong("...")) and quotes are removed first.
@@ -61,6 +62,10 @@ func runInspect(e *Env, args []string) int {
 	if !ok {
 		return code
 	}
+	if len(pos) == 0 && e.StdinTerminal {
+		usageInspect(e.Stderr)
+		return ExitUsage
+	}
 	layout, _, err := layoutFrom(e, *layoutFlag)
 	if err != nil {
 		return usageError(e, "inspect", err.Error())
@@ -75,12 +80,12 @@ func runInspect(e *Env, args []string) int {
 	enc := json.NewEncoder(e.Stdout)
 	enc.SetEscapeHTML(false)
 	fail := func(in input, err error) {
-		fmt.Fprintf(e.Stderr, "idkit inspect: %s: %v\n", in.where, err)
+		fmt.Fprintf(e.Stderr, "idkit inspect: %s: %s\n", in.where, message(err))
 		if *asJSON {
 			_ = enc.Encode(struct {
 				Input string `json:"input"`
 				Error string `json:"error"`
-			}{in.text, err.Error()})
+			}{in.text, message(err)})
 		}
 		status = ExitInvalid
 	}

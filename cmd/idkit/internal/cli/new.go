@@ -18,21 +18,21 @@ import (
 const progressMin = 100_000
 
 func usageNew(w io.Writer) {
-	fmt.Fprint(w, `usage: idkit new [-n N] [-kind objectid|snowflake] [-node N] [-layout LAYOUT]
+	fmt.Fprint(w, `usage: idkit new [--n N] [--kind objectid|snowflake] [--node N] [--layout LAYOUT]
 
 Print N new IDs, one per line. On a terminal, a progress bar is drawn on
 standard error when N is at least 100000.
 
 Flags:
-  -n N             how many IDs (default 1)
-  -kind KIND       objectid (default) or snowflake
-  -node N          Snowflake node ID (default: $IDKIT_NODE). For the twitter
+  --n N            how many IDs (default 1)
+  --kind KIND      objectid (default) or snowflake
+  --node N         Snowflake node ID (default: $IDKIT_NODE). For the twitter
                    and discord layouts HI:LO (two 5-bit numbers: datacenter:
                    worker for twitter, worker:process for discord) is also
                    accepted. A snowflake without a node is an error: idkit
                    never picks node 0 for you. Not used for ObjectIDs, whose
                    5-byte process value is random.
-  -layout LAYOUT   Snowflake layout (default: $IDKIT_LAYOUT, else twitter)
+  --layout LAYOUT  Snowflake layout (default: $IDKIT_LAYOUT, else twitter)
 
 The node must not be in use by another generator with the same layout at
 the same time, or IDs can repeat. Before it exits, idkit new waits until
@@ -54,14 +54,14 @@ func runNew(e *Env, args []string) int {
 		return code
 	}
 	if len(pos) > 0 {
-		return usageError(e, "new", fmt.Sprintf("unexpected argument %q (use -n for a count)", pos[0]))
+		return usageError(e, "new", fmt.Sprintf("unexpected argument %q (use --n for a count)", pos[0]))
 	}
 	if *n < 0 {
-		return usageError(e, "new", fmt.Sprintf("-n %d: the count must not be negative", *n))
+		return usageError(e, "new", fmt.Sprintf("--n %d: the count must not be negative", *n))
 	}
 	kind, err := parse.ParseKind(*kindFlag)
 	if err != nil {
-		return usageError(e, "new", "-kind: "+err.Error())
+		return usageError(e, "new", "--kind: "+err.Error())
 	}
 	out := bufio.NewWriterSize(e.Stdout, 64*1024)
 	var bar *progress
@@ -70,7 +70,7 @@ func runNew(e *Env, args []string) int {
 	}
 	if kind == parse.KindObjectID {
 		if *nodeFlag != "" || *layoutFlag != "" {
-			return usageError(e, "new", "-node and -layout are for -kind snowflake; an ObjectID's process value is random")
+			return usageError(e, "new", "--node and --layout are for --kind snowflake; an ObjectID's process value is random")
 		}
 		var buf [24]byte
 		for i := 0; i < *n; i++ {
@@ -91,12 +91,12 @@ func newSnowflakes(e *Env, out *bufio.Writer, bar *progress, n int, nodeFlag, la
 	if err != nil {
 		return usageError(e, "new", err.Error())
 	}
-	nodeText, from := nodeFlag, "-node"
+	nodeText, from := nodeFlag, "--node"
 	if nodeText == "" {
 		nodeText, from = strings.TrimSpace(e.Getenv("IDKIT_NODE")), "IDKIT_NODE"
 	}
 	if nodeText == "" {
-		return usageError(e, "new", "a snowflake needs a node ID: pass -node N or set IDKIT_NODE "+
+		return usageError(e, "new", "a snowflake needs a node ID: pass --node N or set IDKIT_NODE "+
 			"(each running generator needs its own; idkit never picks node 0 for you)")
 	}
 	node, err := parseNode(nodeText, layout)
@@ -105,7 +105,7 @@ func newSnowflakes(e *Env, out *bufio.Writer, bar *progress, n int, nodeFlag, la
 	}
 	g, err := generator.NewSnowflake(node, generator.WithLayout(layout))
 	if err != nil {
-		return usageError(e, "new", fmt.Sprintf("%s %q: %v", from, nodeText, err))
+		return usageError(e, "new", fmt.Sprintf("%s %q: %s", from, nodeText, message(err)))
 	}
 	var buf [20]byte
 	for i := 0; i < n; i++ {
@@ -113,7 +113,7 @@ func newSnowflakes(e *Env, out *bufio.Writer, bar *progress, n int, nodeFlag, la
 		if err != nil {
 			bar.done()
 			out.Flush()
-			fmt.Fprintf(e.Stderr, "idkit new: after %d IDs: %v\n", i, err)
+			fmt.Fprintf(e.Stderr, "idkit new: after %d IDs: %s\n", i, message(err))
 			return ExitInvalid
 		}
 		out.Write(strconv.AppendInt(buf[:0], int64(id), 10))
@@ -144,11 +144,17 @@ func parseNode(s string, l generator.Layout) (int64, error) {
 		if err1 != nil || err2 != nil {
 			return 0, fmt.Errorf("want two decimal numbers, HI:LO")
 		}
+		if hi < 0 || hi > 31 || lo < 0 || lo > 31 {
+			return 0, fmt.Errorf("out of range: HI and LO are each 0 to 31")
+		}
 		return generator.TwitterNode(hi, lo)
 	}
 	v, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
 		return 0, fmt.Errorf("not a decimal number")
+	}
+	if v < 0 || v > l.MaxNode() {
+		return 0, fmt.Errorf("out of range: layout %s has node IDs 0 to %d", l.Name(), l.MaxNode())
 	}
 	return v, nil
 }

@@ -1,16 +1,15 @@
 package cli
 
 import (
-	"encoding/binary"
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"strings"
 	"time"
 
 	"github.com/idkit-go/idkit/cmd/idkit/internal/parse"
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/internal/idrange"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -22,9 +21,13 @@ Print the primary-key range of the IDs created in a time range, with SQL and
 mongosh queries ready to paste. IDs sort by creation time, so "created
 between A and B" is a key range scan.
 
-With --to, the range is [from, to): from <= id < to's smallest ID.
-Without --to, it is the IDs of from's second (ObjectID) or tick (Snowflake):
-its smallest ID <= id <= its largest ID. Times are cut to that resolution.
+With --to, the range is [from, to): from's smallest ID <= id < to's
+smallest ID. Without --to, it is the IDs of from's second (ObjectID) or tick
+(Snowflake): up to the next one's smallest ID, excluded. Times are cut to
+that resolution. A time the IDs cannot hold (an ObjectID before 1970 or
+after 2106-02-07T06:28:15Z, a Snowflake before its layout's epoch or after
+its end) is a bad command line, like a time that does not parse: exit
+status 2.
 
 Flags:
   --from TIME        start of the range (required)
@@ -85,7 +88,7 @@ func runRange(e *Env, args []string) int {
 	if *kindFlag != "" {
 		k, err := parse.ParseKind(*kindFlag)
 		if err != nil {
-			return usageError(e, "range", "-kind: "+err.Error())
+			return usageError(e, "range", "--kind: "+err.Error())
 		}
 		kind = k
 	} else if *layoutFlag != "" {
@@ -104,62 +107,59 @@ func runRange(e *Env, args []string) int {
 			return usageError(e, "range", fmt.Sprintf("--to %s is not after --from %s", to.Format(time.RFC3339Nano), from.Format(time.RFC3339Nano)))
 		}
 	}
+	if kind == parse.KindObjectID && *layoutFlag != "" {
+		return usageError(e, "range", "--layout is for --kind snowflake")
+	}
 	var lo, hi bound
 	var what string
 	if kind == parse.KindObjectID {
-		if *layoutFlag != "" {
-			return usageError(e, "range", "--layout is for --kind snowflake")
-		}
 		what = "ObjectID"
-		if lo, hi, err = oidRange(from, to); err != nil {
-			fmt.Fprintf(e.Stderr, "idkit range: %v\n", err)
-			return ExitInvalid
-		}
+		lo, hi, err = oidRange(from, to)
 	} else {
-		l, _, err := layoutFrom(e, *layoutFlag)
-		if err != nil {
-			return usageError(e, "range", err.Error())
+		l, _, lerr := layoutFrom(e, *layoutFlag)
+		if lerr != nil {
+			return usageError(e, "range", lerr.Error())
 		}
 		what = "Snowflake, layout " + l.String()
-		if lo, hi, err = sfRange(l, from, to); err != nil {
-			fmt.Fprintf(e.Stderr, "idkit range: %v\n", err)
-			return ExitInvalid
-		}
+		lo, hi, err = sfRange(l, from, to)
+	}
+	if err != nil {
+		// A time the IDs cannot hold is a bad flag value, like a time that
+		// does not parse: both are bad command lines.
+		return usageError(e, "range", message(err))
 	}
 	writeRange(e.Stdout, what, kind, from, to, lo, hi, *table, *column, *coll)
 	return ExitOK
 }
 
+// oidRange returns the bounds of the ObjectIDs of [from, to), or of from's
+// second when to is zero, through the range rules sqltypes uses.
 func oidRange(from, to time.Time) (lo, hi bound, err error) {
-	for _, t := range []time.Time{from, to} {
-		if !t.IsZero() && (t.Unix() < 0 || t.Unix() > math.MaxUint32) {
-			return lo, hi, fmt.Errorf("%s is outside the ObjectID time range 1970-01-01 to 2106-02-07", t.Format(time.RFC3339Nano))
-		}
+	if to.IsZero() {
+		to = time.Unix(from.Unix()+1, 0)
 	}
-	lo = oidBound(types.ObjectIDFromTime(from))
-	if !to.IsZero() {
-		return lo, oidBound(types.ObjectIDFromTime(to)), nil
+	l, h, err := idrange.ObjectIDs(from, to)
+	if err != nil {
+		return lo, hi, err
 	}
-	max := types.ObjectIDFromTime(from)
-	binary.BigEndian.PutUint64(max[4:], math.MaxUint64)
-	return lo, oidBound(max), nil
+	return oidBound(l), oidBound(h), nil
 }
 
+// sfRange returns the bounds of layout l's IDs of [from, to), or of from's
+// tick when to is zero, through the range rules sqltypes uses.
 func sfRange(l generator.Layout, from, to time.Time) (lo, hi bound, err error) {
-	min, err := l.MinID(from)
-	if err != nil {
-		return lo, hi, err
-	}
-	var max types.Snowflake
 	if to.IsZero() {
-		max, err = l.MaxID(from)
-	} else {
-		max, err = l.MinID(to)
+		tick, err := l.TickOf(from)
+		if err != nil {
+			return lo, hi, err
+		}
+		to = l.TimeOf(tick + 1)
 	}
+	a, b, err := idrange.Snowflakes(l, from, to)
 	if err != nil {
 		return lo, hi, err
 	}
-	return sfBound(min), sfBound(max), nil
+	return sfBound(a), sfBound(b), nil
 }
 
 func writeRange(w io.Writer, what string, kind parse.Kind, from, to time.Time, lo, hi bound, table, column, coll string) {
@@ -171,8 +171,7 @@ func writeRange(w io.Writer, what string, kind parse.Kind, from, to time.Time, l
 	fmt.Fprintf(w, "from   %-30s %s  (smallest ID of its %s)\n", from.Format(time.RFC3339Nano), lo.text, unit)
 	hiOp, mongoHi := "<", "$lt"
 	if to.IsZero() {
-		hiOp, mongoHi = "<=", "$lte"
-		fmt.Fprintf(w, "to     %-30s %s  (largest ID of the same %s)\n", "", hi.text, unit)
+		fmt.Fprintf(w, "to     %-30s %s  (smallest ID of the next %s, excluded)\n", "", hi.text, unit)
 	} else {
 		fmt.Fprintf(w, "to     %-30s %s  (smallest ID of its %s, excluded)\n", to.Format(time.RFC3339Nano), hi.text, unit)
 	}

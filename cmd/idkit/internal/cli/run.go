@@ -27,6 +27,10 @@ type Env struct {
 	// StderrTerminal enables the progress bar of "idkit new" for large
 	// counts; set it only when Stderr is a terminal.
 	StderrTerminal bool
+	// StdinTerminal makes "idkit inspect" and "idkit convert" without
+	// arguments print their usage instead of waiting for typed input; set
+	// it only when Stdin is a terminal.
+	StdinTerminal bool
 }
 
 type command struct {

@@ -43,7 +43,17 @@ func TestRunInspectInProcess(t *testing.T) {
 		{[]string{"inspect", "175928847299117063"}, map[string]string{"IDKIT_LAYOUT": "discord"}, "", 0,
 			[]string{"(worker 1, process 0)"}, ""},
 		{[]string{"inspect", "1", "--", "--json"}, nil, "", 1,
-			[]string{"1  Snowflake"}, `argument 2: parse: not an ID: "--json"`},
+			[]string{"1  Snowflake"}, `argument 2: not an ID: "--json"`},
+		// A negative number is an argument, not an unknown flag, wherever it is.
+		{[]string{"inspect", "-1"}, nil, "", 1,
+			nil, `idkit inspect: argument 1: not an ID: "-1" is negative, and IDs never are`},
+		{[]string{"inspect", "--json", "5", "-7"}, nil, "", 1,
+			[]string{`"input":"5"`, `{"input":"-7","error":"not an ID: \"-7\" is negative`}, `argument 2: not an ID: "-7" is negative`},
+		{[]string{"inspect", "--", "-1"}, nil, "", 1, nil, `argument 1: not an ID: "-1" is negative`},
+		{[]string{"inspect", "-x"}, nil, "", 2, nil, "idkit inspect: flag provided but not defined: --x"},
+		// Library errors reach the user without package prefixes.
+		{[]string{"inspect", "--layout", "custom:time=20,seq=2,epoch=2015-01-01", "175928847299117063"}, nil, "", 1,
+			nil, "argument 1: id does not fit layout: "},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -60,6 +70,26 @@ func TestRunInspectInProcess(t *testing.T) {
 				t.Errorf("stderr %q, want %q", errs, tt.err)
 			}
 		})
+	}
+}
+
+// With no arguments and a terminal on standard input, inspect and convert
+// print their usage instead of waiting for typed input.
+func TestNoArgumentsOnTerminal(t *testing.T) {
+	for _, cmd := range []string{"inspect", "convert"} {
+		var out, errb bytes.Buffer
+		code := cli.Run([]string{cmd}, cli.Env{
+			Stdin: strings.NewReader("632c6d93d65f74baeb22a2c9\n"), Stdout: &out, Stderr: &errb,
+			StdinTerminal: true,
+		})
+		if code != cli.ExitUsage || !strings.HasPrefix(errb.String(), "usage: idkit "+cmd) || out.Len() != 0 {
+			t.Errorf("%s on a terminal: code %d, stdout %q, stderr %q", cmd, code, out.String(), errb.String())
+		}
+	}
+	// Not a terminal: standard input is read.
+	out, _, code := runIn("632c6d93d65f74baeb22a2c9\n", false, nil, "convert", "--to", "hex")
+	if code != 0 || out != "632c6d93d65f74baeb22a2c9\n" {
+		t.Errorf("convert from a pipe: code %d, stdout %q", code, out)
 	}
 }
 

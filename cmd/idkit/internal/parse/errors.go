@@ -3,20 +3,21 @@ package parse
 import "errors"
 
 // Sentinel errors. Every failure of a function in this package wraps one of
-// them; test with [errors.Is].
+// them; test with [errors.Is]. Their texts are what the idkit command
+// prints, so they carry no package prefix.
 var (
 	// ErrID is wrapped when a string is neither an ObjectID nor a Snowflake.
-	ErrID = errors.New("parse: not an ID")
+	ErrID = errors.New("not an ID")
 
 	// ErrKind is wrapped when a kind name is neither objectid nor
 	// snowflake.
-	ErrKind = errors.New("parse: bad kind")
+	ErrKind = errors.New("bad kind")
 
 	// ErrLayout is wrapped when a layout specification is malformed or
 	// describes a layout that generator.NewLayout rejects.
-	ErrLayout = errors.New("parse: bad layout")
+	ErrLayout = errors.New("bad layout")
 
 	// ErrTime is wrapped when a time argument is in none of the accepted
 	// forms.
-	ErrTime = errors.New("parse: bad time")
+	ErrTime = errors.New("bad time")
 )

@@ -61,7 +61,8 @@ func (id ID) String() string {
 // first: ObjectId("…"), ObjectID('…'), {"$oid":"…"}, NumberLong("…"),
 // Long("…") and plain double or single quotes; surrounding spaces are
 // ignored. There is no ambiguity: a Snowflake never has more than 19 digits.
-// Anything else returns an error wrapping [ErrID] that says why.
+// Anything else, a negative number included, returns an error wrapping
+// [ErrID] that says why.
 func ParseID(s string) (ID, error) {
 	in := unwrap(strings.TrimSpace(s))
 	switch {
@@ -86,6 +87,8 @@ func ParseID(s string) (ID, error) {
 		return ID{}, fmt.Errorf("%w: %q has 24 characters but %q is not a hex digit", ErrID, s, firstNonHex(in))
 	case isHex(in):
 		return ID{}, fmt.Errorf("%w: %q has %d hex digits, an ObjectID has 24", ErrID, s, len(in))
+	case len(in) > 1 && in[0] == '-' && isDecimal(in[1:]):
+		return ID{}, fmt.Errorf("%w: %q is negative, and IDs never are (a Snowflake is a decimal number from 0 to 9223372036854775807)", ErrID, s)
 	}
 	return ID{}, fmt.Errorf("%w: %q is neither an ObjectID (24 hex digits) nor a Snowflake (decimal)", ErrID, s)
 }

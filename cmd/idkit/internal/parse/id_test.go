@@ -57,7 +57,8 @@ func TestParseIDErrors(t *testing.T) {
 		{"9223372036854775808", "above 9223372036854775807"},
 		{"12345678901234567890", "20 digits"},
 		{"123456789012345678901", "21 digits"},
-		{"-1", "neither"},
+		{"-1", "is negative, and IDs never are"},
+		{"-", "neither"},
 		{"+1", "neither"},
 		{"1e5", "3 hex digits, an ObjectID has 24"},
 		{"0x1f", "neither"},
@@ -100,7 +101,7 @@ func TestParseKind(t *testing.T) {
 // ErrID, and that a success round-trips through the canonical form.
 func FuzzParseID(f *testing.F) {
 	for _, s := range []string{"632c6d93d65f74baeb22a2c9", "1541815603606036480", `ObjectId("4df2dcec2cdcd20936a8b817")`,
-		`{"$oid":"5fd049327fbb28868f4660a5"}`, "9223372036854775808", "", "0", "'1'", `NumberLong("1")`} {
+		`{"$oid":"5fd049327fbb28868f4660a5"}`, "9223372036854775808", "", "0", "'1'", `NumberLong("1")`, "-1"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -140,5 +141,5 @@ func ExampleParseID() {
 	// objectid 632c6d93d65f74baeb22a2c9 2022-09-22T14:13:39Z
 	// objectid 4df2dcec2cdcd20936a8b817 2011-06-11T03:11:40Z
 	// snowflake 1541815603606036480
-	// parse: not an ID: "632c6d93d65f74baeb22a2cg" has 24 characters but "g" is not a hex digit
+	// not an ID: "632c6d93d65f74baeb22a2cg" has 24 characters but "g" is not a hex digit
 }

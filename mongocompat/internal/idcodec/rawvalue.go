@@ -1,4 +1,4 @@
-package mongocompat
+package idcodec
 
 import (
 	"encoding/binary"
@@ -7,11 +7,12 @@ import (
 
 // BSON type bytes, as in the drivers' bsontype (v1) and bson.Type (v2).
 const (
-	bsonDouble byte = 0x01
-	bsonString byte = 0x02
-	bsonNull   byte = 0x0A
-	bsonInt32  byte = 0x10
-	bsonInt64  byte = 0x12
+	bsonDouble   byte = 0x01
+	bsonString   byte = 0x02
+	bsonObjectID byte = 0x07
+	bsonNull     byte = 0x0A
+	bsonInt32    byte = 0x10
+	bsonInt64    byte = 0x12
 )
 
 // scalarReader is the part of the v1 and v2 drivers' ValueReader interfaces

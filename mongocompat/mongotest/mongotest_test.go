@@ -12,7 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
-	"github.com/idkit-go/idkit/internal/mongotest"
+	"github.com/idkit-go/idkit/mongocompat/mongotest"
 )
 
 func TestMain(m *testing.M) { os.Exit(mongotest.Main(m)) }
@@ -52,10 +52,24 @@ func TestSharedURI(t *testing.T) {
 }
 
 func TestStartUsesEnv(t *testing.T) {
-	t.Setenv(mongotest.EnvURI, "mongodb://127.0.0.1:1/")
+	emb, err := mongotest.StartEmbedded()
+	require.NoError(t, err)
+	defer emb.Close()
+	t.Setenv(mongotest.EnvURI, emb.URI())
 	srv, err := mongotest.Start()
 	require.NoError(t, err)
 	assert.False(t, srv.Embedded())
-	assert.Equal(t, "mongodb://127.0.0.1:1/", srv.URI())
+	assert.Equal(t, emb.URI(), srv.URI())
 	assert.NoError(t, srv.Close())
+}
+
+// An unreachable IDKIT_MONGODB_URI fails within seconds, naming the variable.
+func TestStartUnreachableEnv(t *testing.T) {
+	t.Setenv(mongotest.EnvURI, "mongodb://127.0.0.1:1/")
+	start := time.Now()
+	srv, err := mongotest.Start()
+	assert.Nil(t, srv)
+	require.ErrorIs(t, err, mongotest.ErrUnreachable)
+	assert.Contains(t, err.Error(), "IDKIT_MONGODB_URI")
+	assert.Less(t, time.Since(start), 5*time.Second)
 }

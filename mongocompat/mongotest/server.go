@@ -1,19 +1,28 @@
-// Package mongotest gives tests and examples a MongoDB-compatible server.
+// Package mongotest starts a MongoDB-compatible server for tests of code
+// that uses idkit's types with MongoDB, so they need no setup.
 //
-// By default it runs FerretDB v1.24.0 embedded in the calling process, with
-// its SQLite backend in a temporary directory and a free loopback port, so
-// no setup is needed. When IDKIT_MONGODB_URI is set, that server (for
-// example a real mongod) is used instead and nothing is started.
+// By default it runs FerretDB (v1.24.0, https://www.ferretdb.com) embedded
+// in the test process, with its SQLite backend in a temporary directory and
+// a free port of 127.0.0.1; FerretDB speaks MongoDB's wire protocol, so
+// both official Go drivers connect to it. When the environment variable
+// IDKIT_MONGODB_URI is set, that server (for example a real mongod) is used
+// instead and nothing is started; if it does not answer within a few
+// seconds, [Start] returns an error and [URI] fails the test, both naming
+// the variable.
 //
-// [Start] is the plain API, for programs. Tests share one server per
-// package through [Main] and [URI]:
+// In tests, share one server per test binary:
 //
 //	func TestMain(m *testing.M) { os.Exit(mongotest.Main(m)) }
 //
-//	func TestX(t *testing.T) {
-//		uri := mongotest.URI(t) // started on first use, stopped by Main
+//	func TestOrders(t *testing.T) {
+//		client, err := mongo.Connect(options.Client().ApplyURI(mongotest.URI(t)))
 //		...
 //	}
+//
+// Tests of one binary share the server, so each should use a database or
+// collection name of its own. Programs (examples, tools) use [Start] and
+// [Server.Close]. Importing this package compiles FerretDB and the v2
+// driver; import it from tests only.
 package mongotest
 
 import (
@@ -23,13 +32,22 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/FerretDB/FerretDB/ferretdb"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 )
 
 // EnvURI names the environment variable that points tests at an existing
 // MongoDB server instead of the embedded one.
 const EnvURI = "IDKIT_MONGODB_URI"
+
+// ErrUnreachable reports that the server named by [EnvURI] did not answer.
+var ErrUnreachable = errors.New("mongotest: the server named by " + EnvURI + " does not answer")
+
+// pingTimeout bounds the check of the server named by [EnvURI].
+const pingTimeout = 3 * time.Second
 
 // Server is a MongoDB-compatible server: either FerretDB embedded in this
 // process or an external server named by IDKIT_MONGODB_URI. Its methods are
@@ -46,14 +64,31 @@ type Server struct {
 }
 
 // Start returns the server named by IDKIT_MONGODB_URI if that variable is
-// set (without checking that it is reachable), and otherwise starts an
-// embedded FerretDB with [StartEmbedded]. The caller must call
-// [Server.Close] when done.
+// set, after checking within about 3 seconds that it answers a ping (an
+// error wrapping [ErrUnreachable] and naming the variable if not), and
+// otherwise starts an embedded FerretDB with [StartEmbedded]. The caller
+// must call [Server.Close] when done.
 func Start() (*Server, error) {
 	if uri := os.Getenv(EnvURI); uri != "" {
+		if err := ping(uri); err != nil {
+			return nil, fmt.Errorf("%w: %s=%q: %v (unset %s to use an embedded server)", ErrUnreachable, EnvURI, uri, err, EnvURI)
+		}
 		return &Server{uri: uri}, nil
 	}
 	return StartEmbedded()
+}
+
+// ping connects to uri and pings it within pingTimeout.
+func ping(uri string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), pingTimeout)
+	defer cancel()
+	c, err := mongo.Connect(options.Client().ApplyURI(uri).
+		SetServerSelectionTimeout(pingTimeout).SetConnectTimeout(pingTimeout))
+	if err != nil {
+		return err
+	}
+	defer c.Disconnect(context.Background())
+	return c.Ping(ctx, nil)
 }
 
 // StartEmbedded starts FerretDB in this process, with the SQLite backend in

@@ -1,0 +1,205 @@
+// Package idcodec holds the logic the v1 and v2 MongoDB driver adapters
+// (mongocompat/mongov1 and mongocompat) share: the one implementation of
+// the BSON codecs for idkit's ID types, and the insert results' IDs. It imports no driver: it works on
+// the small parts of the drivers' ValueReader and ValueWriter interfaces
+// that it needs, generic over each driver's BSON type and ObjectID types,
+// and the adapters wrap each [Codec] in their driver's codec function and
+// error types.
+package idcodec
+
+import (
+	"encoding/binary"
+	"reflect"
+
+	"github.com/idkit-go/idkit/types"
+)
+
+// Reader is the part of a driver's ValueReader the decoders use; T is the
+// driver's BSON type (bsontype.Type, bson.Type) and O its ObjectID.
+type Reader[T ~byte, O ~[12]byte] interface {
+	Type() T
+	ReadObjectID() (O, error)
+	scalarReader
+}
+
+// Writer is the part of a driver's ValueWriter the encoders use.
+type Writer[O ~[12]byte] interface {
+	WriteObjectID(O) error
+	WriteInt64(int64) error
+	WriteNull() error
+}
+
+// Codec encodes and decodes one idkit type. Encode and Decode assume val
+// holds Type (Decode: settable); the adapters check it and report a
+// mismatch with their driver's error types.
+type Codec[T ~byte, O ~[12]byte] struct {
+	Type   reflect.Type
+	Name   string // for driver errors: "ObjectID", "Snowflake", ...
+	Encode func(w Writer[O], val reflect.Value) error
+	Decode func(r Reader[T, O], val reflect.Value) error
+}
+
+// The idkit types the codecs handle.
+var (
+	TObjectID      = reflect.TypeFor[types.ObjectID]()
+	TSnowflake     = reflect.TypeFor[types.Snowflake]()
+	TNullObjectID  = reflect.TypeFor[types.NullObjectID]()
+	TNullSnowflake = reflect.TypeFor[types.NullSnowflake]()
+)
+
+// Codecs returns the codecs of [types.ObjectID], [types.Snowflake],
+// [types.NullObjectID] and [types.NullSnowflake]. They encode as the types'
+// MarshalBSONValue methods do (an ObjectID as a BSON ObjectId, a Snowflake
+// as an int64, an invalid Null form as null) and decode exactly what the
+// types' UnmarshalBSONValue methods accept, with the same errors.
+func Codecs[T ~byte, O ~[12]byte]() []Codec[T, O] {
+	return []Codec[T, O]{
+		{TObjectID, "ObjectID", encodeObjectID[O], decodeObjectID[T, O]},
+		{TSnowflake, "Snowflake", encodeSnowflake[O], decodeSnowflake[T, O]},
+		{TNullObjectID, "NullObjectID", encodeNullObjectID[O], decodeNullObjectID[T, O]},
+		{TNullSnowflake, "NullSnowflake", encodeNullSnowflake[O], decodeNullSnowflake[T, O]},
+	}
+}
+
+func encodeObjectID[O ~[12]byte](w Writer[O], val reflect.Value) error {
+	return w.WriteObjectID(O(objectIDOf(val)))
+}
+
+func encodeSnowflake[O ~[12]byte](w Writer[O], val reflect.Value) error {
+	return w.WriteInt64(val.Int())
+}
+
+func encodeNullObjectID[O ~[12]byte](w Writer[O], val reflect.Value) error {
+	if !val.Field(nullValid).Bool() {
+		return w.WriteNull()
+	}
+	return w.WriteObjectID(O(objectIDOf(val.Field(nullID))))
+}
+
+func encodeNullSnowflake[O ~[12]byte](w Writer[O], val reflect.Value) error {
+	if !val.Field(nullValid).Bool() {
+		return w.WriteNull()
+	}
+	return w.WriteInt64(val.Field(nullID).Int())
+}
+
+func decodeObjectID[T ~byte, O ~[12]byte](r Reader[T, O], val reflect.Value) error {
+	id, err := readObjectID(r)
+	if err != nil {
+		return err
+	}
+	*(*types.ObjectID)(val.Addr().UnsafePointer()) = id // settable implies addressable
+	return nil
+}
+
+func decodeSnowflake[T ~byte, O ~[12]byte](r Reader[T, O], val reflect.Value) error {
+	s, err := readSnowflake(r)
+	if err != nil {
+		return err
+	}
+	val.SetInt(int64(s))
+	return nil
+}
+
+func decodeNullObjectID[T ~byte, O ~[12]byte](r Reader[T, O], val reflect.Value) error {
+	var n types.NullObjectID
+	if byte(r.Type()) == bsonNull {
+		if err := r.ReadNull(); err != nil {
+			return err
+		}
+	} else {
+		id, err := readObjectID(r)
+		if err != nil {
+			return err
+		}
+		n = types.NewNullObjectID(id)
+	}
+	*(*types.NullObjectID)(val.Addr().UnsafePointer()) = n
+	return nil
+}
+
+func decodeNullSnowflake[T ~byte, O ~[12]byte](r Reader[T, O], val reflect.Value) error {
+	var n types.NullSnowflake
+	if byte(r.Type()) == bsonNull {
+		if err := r.ReadNull(); err != nil {
+			return err
+		}
+	} else {
+		s, err := readSnowflake(r)
+		if err != nil {
+			return err
+		}
+		n = types.NewNullSnowflake(s)
+	}
+	*(*types.NullSnowflake)(val.Addr().UnsafePointer()) = n
+	return nil
+}
+
+// readObjectID reads an ObjectId directly and hands any other BSON value to
+// types.ObjectID.UnmarshalBSONValue, so the codecs accept exactly what the
+// type's own method accepts.
+func readObjectID[T ~byte, O ~[12]byte](r Reader[T, O]) (types.ObjectID, error) {
+	var id types.ObjectID
+	t := byte(r.Type())
+	if t == bsonObjectID {
+		oid, err := r.ReadObjectID()
+		return types.ObjectID(oid), err
+	}
+	data, err := rawValue(r, t)
+	if err != nil {
+		return id, err
+	}
+	err = id.UnmarshalBSONValue(t, data)
+	return id, err
+}
+
+// readSnowflake reads a non-negative int64 directly and hands any other BSON
+// value to types.Snowflake.UnmarshalBSONValue.
+func readSnowflake[T ~byte, O ~[12]byte](r Reader[T, O]) (types.Snowflake, error) {
+	var s types.Snowflake
+	t := byte(r.Type())
+	if t == bsonInt64 {
+		v, err := r.ReadInt64()
+		if err != nil || v >= 0 {
+			return types.Snowflake(v), err
+		}
+		// Let the type report the negative value with its own error.
+		err = s.UnmarshalBSONValue(bsonInt64, binary.LittleEndian.AppendUint64(make([]byte, 0, 8), uint64(v)))
+		return 0, err
+	}
+	data, err := rawValue(r, t)
+	if err != nil {
+		return 0, err
+	}
+	err = s.UnmarshalBSONValue(t, data)
+	return s, err
+}
+
+// Field indexes of NullObjectID and NullSnowflake, checked at init.
+var (
+	nullID    = fieldIndex(TNullObjectID, "ID")
+	nullValid = fieldIndex(TNullObjectID, "Valid")
+)
+
+func init() {
+	if fieldIndex(TNullSnowflake, "ID") != nullID || fieldIndex(TNullSnowflake, "Valid") != nullValid {
+		panic("idcodec: NullSnowflake and NullObjectID field orders differ")
+	}
+}
+
+func fieldIndex(t reflect.Type, name string) int {
+	f, ok := t.FieldByName(name)
+	if !ok || len(f.Index) != 1 {
+		panic("idcodec: " + t.String() + " has no field " + name)
+	}
+	return f.Index[0]
+}
+
+// objectIDOf returns the ObjectID held in val, without allocating when val is
+// addressable.
+func objectIDOf(val reflect.Value) types.ObjectID {
+	if val.CanAddr() {
+		return *(*types.ObjectID)(val.Addr().UnsafePointer())
+	}
+	return val.Interface().(types.ObjectID)
+}

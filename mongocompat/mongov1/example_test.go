@@ -1,0 +1,24 @@
+package mongov1_test
+
+import (
+	"fmt"
+
+	bsonv1 "go.mongodb.org/mongo-driver/bson"
+
+	"github.com/idkit-go/idkit/mongocompat/mongov1"
+	"github.com/idkit-go/idkit/types"
+)
+
+// The v1 driver needs the codecs of Registry, passed to the client with
+// options.Client().SetRegistry(mongov1.Registry()).
+func ExampleRegistry() {
+	doc := struct {
+		ID   types.ObjectID  `bson:"_id"`
+		Seq  types.Snowflake `bson:"seq"`
+		Name string          `bson:"name"`
+	}{types.MustObjectIDFromHex("6592008029c8c3e4dc76256c"), 42, "widget"}
+	data, _ := bsonv1.MarshalWithRegistry(mongov1.Registry(), doc)
+	raw := bsonv1.Raw(data)
+	fmt.Println(raw.Lookup("_id").Type, raw.Lookup("seq").Type)
+	// Output: objectID 64-bit integer
+}

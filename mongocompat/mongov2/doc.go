@@ -1,0 +1,17 @@
+// Package mongov2 connects idkit's ID types to the v2 MongoDB Go driver
+// (go.mongodb.org/mongo-driver/v2). Importing it compiles no v1 driver
+// package.
+//
+// The driver needs no registration for idkit's types: they implement its
+// bson.ValueMarshaler and bson.ValueUnmarshaler, in structs, bson.M, bson.D
+// and filters alike. The driver reaches those methods through reflection on
+// every value, which makes a small document's round trip about twice as
+// slow as with its own ObjectID; [Registry] registers direct codecs that
+// remove the difference, and [MapObjectIDs] makes BSON ObjectIds decode into
+// types.ObjectID where the destination is an interface (bson.M, bson.D, any
+// fields).
+//
+// [ToObjectID] and [FromObjectID] convert to and from bson.ObjectID.
+// [InsertOne] and [InsertMany] fill zero _id fields with a
+// [mongocompat.Filler] and insert in one call.
+package mongov2
