@@ -1,6 +1,7 @@
 package gormplugin
 
 import (
+	"database/sql/driver"
 	"fmt"
 	"reflect"
 	"sync"
@@ -47,10 +48,12 @@ type modelKeys struct {
 	plugin *Plugin
 	once   sync.Once
 	fields []keyField
+	pk     *keyField // the single primary key, when it holds an ObjectID
 	err    error
 }
 
 var (
+	valuerType     = reflect.TypeFor[driver.Valuer]()
 	snowflakeTypes = map[reflect.Type]bool{
 		reflect.TypeFor[types.Snowflake]():     true,
 		reflect.TypeFor[types.NullSnowflake](): true,
@@ -65,6 +68,7 @@ var (
 
 // prepare finds s's key fields and clears GORM's auto-increment on them.
 func (mk *modelKeys) prepare(s *schema.Schema) {
+	mk.pk = objectIDKey(s)
 	foreign := foreignKeys(s)
 	for _, f := range s.Fields {
 		if f.DBName == "" || !f.Creatable || foreign[f] {
@@ -104,6 +108,24 @@ func (mk *modelKeys) prepare(s *schema.Schema) {
 	for _, kf := range mk.fields {
 		noAutoIncrement(s, kf.field)
 	}
+}
+
+// objectIDKey describes s's primary key when it holds an ObjectID (one of
+// the idkit ObjectID types, or a field tagged idkit:"objectid"), for
+// [Plugin.keyConditions]; otherwise it returns nil.
+func objectIDKey(s *schema.Schema) *keyField {
+	f := s.PrioritizedPrimaryField
+	if f == nil {
+		return nil
+	}
+	if tag, ok := f.Tag.Lookup("idkit"); !(ok && tag == "objectid") && !objectIDTypes[f.IndirectFieldType] {
+		return nil
+	}
+	kf, ok := describe(f, kindObjectID)
+	if !ok {
+		return nil
+	}
+	return &kf
 }
 
 // foreignKeys returns the fields of s that hold a relation's foreign key

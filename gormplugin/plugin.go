@@ -83,11 +83,24 @@ func (p *Plugin) Initialize(db *gorm.DB) error {
 	if p.snowflake == nil && !p.objectIDOnly {
 		return ErrNoSnowflakeGenerator
 	}
-	create := db.Callback().Create()
+	cb := db.Callback()
+	create := cb.Create()
 	if err := create.Before("gorm:before_create").Register(FillCallback, p.fill); err != nil {
 		return err
 	}
-	return create.After("gorm:create").Register(ReturningCallback, p.keepMapRows)
+	if err := create.After("gorm:create").Register(ReturningCallback, p.keepMapRows); err != nil {
+		return err
+	}
+	if err := cb.Query().Before("gorm:query").Register(KeyConditionCallback, p.keyConditions); err != nil {
+		return err
+	}
+	if err := cb.Row().Before("gorm:row").Register(KeyConditionCallback, p.keyConditions); err != nil {
+		return err
+	}
+	if err := cb.Update().Before("gorm:update").Register(KeyConditionCallback, p.keyConditions); err != nil {
+		return err
+	}
+	return cb.Delete().Before("gorm:delete").Register(KeyConditionCallback, p.keyConditions)
 }
 
 func (p *Plugin) snowflakeFromSource(db *gorm.DB) error {
