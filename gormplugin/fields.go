@@ -66,7 +66,8 @@ var (
 	}
 )
 
-// prepare finds s's key fields and clears GORM's auto-increment on them.
+// prepare finds s's key fields, clears GORM's auto-increment on them and
+// marks the primary ones NOT NULL.
 func (mk *modelKeys) prepare(s *schema.Schema) {
 	mk.pk = objectIDKey(s)
 	foreign := foreignKeys(s)
@@ -107,6 +108,11 @@ func (mk *modelKeys) prepare(s *schema.Schema) {
 	}
 	for _, kf := range mk.fields {
 		noAutoIncrement(s, kf.field)
+		if kf.field.PrimaryKey {
+			// SQLite lets a non-integer primary key hold NULL; a key the
+			// plugin fills is never NULL, so AutoMigrate says so.
+			kf.field.NotNull = true
+		}
 	}
 }
 
