@@ -91,6 +91,12 @@ func (p *Plugin) Initialize(db *gorm.DB) error {
 	if err := create.After("gorm:create").Register(ReturningCallback, p.keepMapRows); err != nil {
 		return err
 	}
+	if err := create.Before("gorm:create").Register(UpsertReturningCallback, p.upsertReturning); err != nil {
+		return err
+	}
+	if err := create.After("gorm:create").Before("gorm:save_after_associations").Register(UpsertKeysCallback, p.upsertKeys); err != nil {
+		return err
+	}
 	if err := cb.Query().Before("gorm:query").Register(KeyConditionCallback, p.keyConditions); err != nil {
 		return err
 	}
@@ -166,7 +172,11 @@ func (p *Plugin) fill(db *gorm.DB) {
 		p.fillMaps(db, fields, *dest)
 		db.InstanceSet(mapRowsKey, len(*dest))
 	default:
+		p.noteUpsert(db, fields)
 		p.fillValue(db, fields, stmt.ReflectValue)
+		if u := upsertOf(db); u != nil {
+			u.filled(db)
+		}
 	}
 }
 
