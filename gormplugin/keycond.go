@@ -2,11 +2,13 @@ package gormplugin
 
 import (
 	"reflect"
+	"slices"
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 	"gorm.io/gorm/schema"
 
+	"github.com/idkit-go/idkit/sqltypes"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -22,8 +24,10 @@ const KeyConditionCallback = "idkit:key_conditions"
 // An ObjectID's Value is 12 bytes, so GORM writes "pk IN (107,3,240,...)":
 // twelve one-byte keys that select no row. When the model's primary key
 // holds an ObjectID, this rewrites such a condition (exactly twelve byte
-// values) into "pk = key", with the key in the field's own SQL form. Other
-// conditions, and models with other keys, are left as they are.
+// values) into "pk = key", with the key in the field's own SQL form, and
+// converts the idkit ObjectIDs in a list of keys to that form (raw bytes
+// for a raw column, hex for a hex one). Other conditions, and models with
+// other keys, are left as they are.
 func (p *Plugin) keyConditions(db *gorm.DB) {
 	stmt := db.Statement
 	if db.Error != nil || stmt.Schema == nil {
@@ -75,11 +79,10 @@ func (p *Plugin) rewriteKeyExpr(pk *keyField, e clause.Expression) (clause.Expre
 		if !isPrimaryKeyColumn(e.Column, pk.field) {
 			return e, false
 		}
-		id, ok := bytesKey(e.Values)
-		if !ok {
-			return e, false
+		if id, ok := bytesKey(e.Values); ok {
+			return clause.Eq{Column: e.Column, Value: keyValue(pk, id)}, true
 		}
-		return clause.Eq{Column: e.Column, Value: keyValue(pk, id)}, true
+		return sameFormKeys(pk, e)
 	case clause.AndConditions:
 		exprs, changed := p.rewriteKeyExprs(pk, e.Exprs)
 		return clause.AndConditions{Exprs: exprs}, changed
@@ -91,6 +94,59 @@ func (p *Plugin) rewriteKeyExpr(pk *keyField, e clause.Expression) (clause.Expre
 		return clause.NotConditions{Exprs: exprs}, changed
 	}
 	return e, false
+}
+
+// sameFormKeys converts the ObjectIDs among in's values that are in
+// another SQL form than the key column (a HexObjectID for a raw key, an
+// ObjectID for a hex key) to the column's form.
+func sameFormKeys(pk *keyField, in clause.IN) (clause.Expression, bool) {
+	var values []any
+	for i, v := range in.Values {
+		id, ok := objectIDOf(v)
+		if !ok {
+			continue
+		}
+		if values == nil {
+			values = slices.Clone(in.Values)
+		}
+		values[i] = keyValue(pk, id)
+	}
+	if values == nil {
+		return in, false
+	}
+	return clause.IN{Column: in.Column, Values: values}, true
+}
+
+// objectIDOf returns the ObjectID v holds when v is one of the idkit
+// ObjectID types (or a pointer to one), and valid.
+func objectIDOf(v any) (types.ObjectID, bool) {
+	switch v := v.(type) {
+	case types.ObjectID:
+		return v, true
+	case *types.ObjectID:
+		if v != nil {
+			return *v, true
+		}
+	case types.NullObjectID:
+		return v.ID, v.Valid
+	case *types.NullObjectID:
+		if v != nil {
+			return v.ID, v.Valid
+		}
+	case sqltypes.HexObjectID:
+		return types.ObjectID(v), true
+	case *sqltypes.HexObjectID:
+		if v != nil {
+			return types.ObjectID(*v), true
+		}
+	case sqltypes.NullHexObjectID:
+		return types.ObjectID(v.ID), v.Valid
+	case *sqltypes.NullHexObjectID:
+		if v != nil {
+			return types.ObjectID(v.ID), v.Valid
+		}
+	}
+	return types.ObjectID{}, false
 }
 
 // isPrimaryKeyColumn reports whether col names the primary key: GORM's

@@ -30,6 +30,12 @@ type RawDoc struct {
 	Name string
 }
 
+// TextDoc is keyed by a plain string tagged as an ObjectID (24 hex digits).
+type TextDoc struct {
+	ID   string `gorm:"primaryKey;size:24" idkit:"objectid"`
+	Name string
+}
+
 // names returns the sorted names of the rows of model's table.
 func names(t *testing.T, db *gorm.DB, model any) []string {
 	t.Helper()
@@ -88,7 +94,7 @@ func TestKeyConditionsRead(t *testing.T) {
 		{"First [12]byte", one(func(db *gorm.DB, d []Doc, o *Doc) *gorm.DB { return db.First(o, [12]byte(d[1].ID)) }), []string{"b"}},
 		{"First []byte", one(func(db *gorm.DB, d []Doc, o *Doc) *gorm.DB { return db.First(o, d[1].ID.Bytes()) }), []string{"b"}},
 		{"First HexObjectID", one(func(db *gorm.DB, d []Doc, o *Doc) *gorm.DB {
-			return db.First(o, "id = ?", sqltypes.HexObjectID(d[1].ID).ObjectID())
+			return db.First(o, sqltypes.HexObjectID(d[1].ID))
 		}), []string{"b"}},
 		{"Where(id).First", one(func(db *gorm.DB, d []Doc, o *Doc) *gorm.DB { return db.Where(d[2].ID).First(o) }), []string{"c"}},
 		{"Where id = ?", one(func(db *gorm.DB, d []Doc, o *Doc) *gorm.DB { return db.Where("id = ?", d[2].ID).First(o) }), []string{"c"}},
@@ -97,6 +103,9 @@ func TestKeyConditionsRead(t *testing.T) {
 		{"Find slice", many(func(db *gorm.DB, d []Doc, o *[]Doc) *gorm.DB {
 			return db.Find(o, []types.ObjectID{d[0].ID, d[2].ID})
 		}), []string{"a", "c"}},
+		{"Find HexObjectID slice", many(func(db *gorm.DB, d []Doc, o *[]Doc) *gorm.DB {
+			return db.Find(o, []sqltypes.HexObjectID{sqltypes.HexObjectID(d[0].ID), sqltypes.HexObjectID(d[1].ID)})
+		}), []string{"a", "b"}},
 		{"Find slice of one", many(func(db *gorm.DB, d []Doc, o *[]Doc) *gorm.DB {
 			return db.Find(o, []types.ObjectID{d[1].ID})
 		}), []string{"b"}},
@@ -187,7 +196,7 @@ func TestKeyConditionsWrite(t *testing.T) {
 // NullObjectID, a HexObjectID, a tagged []byte and a Snowflake.
 func TestKeyConditionsOtherKeys(t *testing.T) {
 	forEachDB(t, func(t *testing.T, db *gorm.DB) {
-		migrate(t, db, &NullDoc{}, &HexDoc{}, &RawDoc{}, &Order{})
+		migrate(t, db, &NullDoc{}, &HexDoc{}, &RawDoc{}, &TextDoc{}, &Order{})
 
 		t.Run("NullObjectID", func(t *testing.T) {
 			rows := []NullDoc{{Name: "a"}, {Name: "b"}, {Name: "c"}}
@@ -219,6 +228,9 @@ func TestKeyConditionsOtherKeys(t *testing.T) {
 			var many []HexDoc
 			require.NoError(t, db.Find(&many, []sqltypes.HexObjectID{rows[0].ID, rows[2].ID}).Error)
 			assert.Len(t, many, 2)
+			many = nil
+			require.NoError(t, db.Find(&many, []types.ObjectID{rows[0].ID.ObjectID(), rows[1].ID.ObjectID()}).Error)
+			assert.Len(t, many, 2, "types.ObjectID keys of a hex column")
 			res := db.Delete(&HexDoc{}, rows[0].ID)
 			require.NoError(t, res.Error)
 			assert.EqualValues(t, 1, res.RowsAffected)
@@ -244,6 +256,20 @@ func TestKeyConditionsOtherKeys(t *testing.T) {
 			require.NoError(t, res.Error)
 			assert.EqualValues(t, 1, res.RowsAffected)
 			assert.Equal(t, []string{"c", "x"}, names(t, db, &RawDoc{}))
+		})
+
+		t.Run("tagged string", func(t *testing.T) {
+			rows := []TextDoc{{Name: "a"}, {Name: "b"}, {Name: "c"}}
+			require.NoError(t, db.Create(&rows).Error)
+			id, err := types.ObjectIDFromHex(rows[1].ID)
+			require.NoError(t, err)
+			var got TextDoc
+			require.NoError(t, db.First(&got, id).Error)
+			assert.Equal(t, rows[1], got)
+			res := db.Delete(&TextDoc{}, id)
+			require.NoError(t, res.Error)
+			assert.EqualValues(t, 1, res.RowsAffected)
+			assert.Equal(t, []string{"a", "c"}, names(t, db, &TextDoc{}))
 		})
 
 		t.Run("Snowflake", func(t *testing.T) {
