@@ -45,11 +45,12 @@ type keyField struct {
 
 // modelKeys is what the plugin knows about one parsed model.
 type modelKeys struct {
-	plugin *Plugin
-	once   sync.Once
-	fields []keyField
-	pk     *keyField // the single primary key, when it holds an ObjectID
-	err    error
+	plugin  *Plugin
+	once    sync.Once
+	fields  []keyField
+	pk      *keyField         // the single primary key, when it holds an ObjectID
+	uniques [][]*schema.Field // unique indexes and fields, for upserts
+	err     error
 }
 
 var (
@@ -70,6 +71,7 @@ var (
 // marks the primary ones NOT NULL.
 func (mk *modelKeys) prepare(s *schema.Schema) {
 	mk.pk = objectIDKey(s)
+	mk.uniques = uniqueSets(s)
 	foreign := foreignKeys(s)
 	for _, f := range s.Fields {
 		if f.DBName == "" || !f.Creatable || foreign[f] {

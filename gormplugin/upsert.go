@@ -49,6 +49,12 @@ func (p *Plugin) noteUpsert(db *gorm.DB, fields []keyField) {
 		return
 	}
 	oc, _ := stmt.Clauses["ON CONFLICT"].Expression.(clause.OnConflict)
+	if len(oc.Columns) == 1 && oc.Columns[0].Name == pk.DBName &&
+		(stmt.Dialector.Name() != "mysql" || len(p.keysOf(stmt.Schema).uniques) == 0) {
+		// Only the key can conflict (GORM's association saves are such
+		// upserts), and a key the plugin makes is new: nothing to check.
+		return
+	}
 	u := &upsert{pk: pk, doNothing: oc.DoNothing, columns: oc.Columns}
 	model := stmt.Schema.ModelType
 	add := func(rv reflect.Value) {
@@ -228,7 +234,7 @@ func lookUpKey(tx *gorm.DB, stmt *gorm.Statement, pk *schema.Field, cols []claus
 		}
 		sets = append(sets, set)
 	} else {
-		sets = uniqueSets(stmt.Schema, pk)
+		sets = uniqueSets(stmt.Schema)
 	}
 	for _, set := range sets {
 		q := tx.Select(pk.DBName).Limit(1)
@@ -267,7 +273,7 @@ func firstErr(errs ...error) error {
 
 // uniqueSets returns the column sets of s's unique indexes and unique
 // fields, other than the primary key.
-func uniqueSets(s *schema.Schema, pk *schema.Field) [][]*schema.Field {
+func uniqueSets(s *schema.Schema) [][]*schema.Field {
 	var sets [][]*schema.Field
 	for _, idx := range s.ParseIndexes() {
 		if idx.Class != "UNIQUE" || idx.Where != "" {
@@ -286,7 +292,7 @@ func uniqueSets(s *schema.Schema, pk *schema.Field) [][]*schema.Field {
 		}
 	}
 	for _, f := range s.Fields {
-		if f.Unique && f != pk && f.DBName != "" {
+		if f.Unique && !f.PrimaryKey && f.DBName != "" {
 			sets = append(sets, []*schema.Field{f})
 		}
 	}

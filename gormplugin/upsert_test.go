@@ -1,13 +1,16 @@
 package gormplugin_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
+	"gorm.io/gorm/logger"
 
+	"github.com/idkit-go/idkit/gormplugin"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -110,5 +113,83 @@ func TestUpsertKeepsStoredKey(t *testing.T) {
 			require.NoError(t, db.First(&b, "email = ?", "b").Error)
 			assert.Equal(t, b.ID, rows[0].ID)
 		})
+	})
+}
+
+// Member has a unique index GORM does not know about.
+type Member struct {
+	ID    types.Snowflake
+	Email string `gorm:"size:64"`
+	Name  string
+}
+
+// TestUpsertKeyUnknown: on MySQL/MariaDB, an update on conflict with a
+// unique index the model does not declare, and no conflict columns, leaves
+// the plugin no way to find the stored key: the create fails with
+// ErrUpsertKey, is rolled back, and the struct's key is zero.
+func TestUpsertKeyUnknown(t *testing.T) {
+	d := dialects[2]
+	require.Equal(t, "mariadb", d.Name)
+	db := openDB(t, d, gormplugin.New(gormplugin.WithNode(1)))
+	migrate(t, db, &Member{})
+	stmt := &gorm.Statement{DB: db}
+	require.NoError(t, stmt.Parse(&Member{}))
+	require.NoError(t, db.Exec("CREATE UNIQUE INDEX " + stmt.Quote(stmt.Schema.Table+"_email") + " ON " + stmt.Quote(stmt.Schema.Table) + " (email)").Error)
+	old := Member{Email: "a", Name: "old"}
+	require.NoError(t, db.Create(&old).Error)
+
+	m := Member{Email: "a", Name: "new"}
+	err := db.Clauses(clause.OnConflict{UpdateAll: true}).Create(&m).Error
+	assert.ErrorIs(t, err, gormplugin.ErrUpsertKey)
+	assert.Zero(t, m.ID)
+	var stored []Member
+	require.NoError(t, db.Find(&stored).Error)
+	assert.Equal(t, []Member{old}, stored, "the failed create is rolled back")
+}
+
+// Shop has branches: after an upsert GORM gives the branches the stored
+// shop's key.
+type Shop struct {
+	ID       types.Snowflake
+	Name     string `gorm:"size:64;uniqueIndex"`
+	Branches []Branch
+}
+
+type Branch struct {
+	ID     types.ObjectID
+	ShopID types.Snowflake
+	City   string
+}
+
+func TestUpsertAssociationsGetStoredKey(t *testing.T) {
+	forEachDB(t, func(t *testing.T, db *gorm.DB) {
+		migrate(t, db, &Shop{}, &Branch{})
+		old := Shop{Name: "s"}
+		require.NoError(t, db.Create(&old).Error)
+		s := Shop{Name: "s", Branches: []Branch{{City: "Oslo"}}}
+		oc := clause.OnConflict{Columns: []clause.Column{{Name: "name"}}, DoUpdates: clause.AssignmentColumns([]string{"name"})}
+		require.NoError(t, db.Clauses(oc).Create(&s).Error)
+		assert.Equal(t, old.ID, s.ID)
+		var branches []Branch
+		require.NoError(t, db.Find(&branches).Error)
+		require.Len(t, branches, 1)
+		assert.Equal(t, old.ID, branches[0].ShopID, "the branch points at the stored shop")
+	})
+}
+
+// TestAssociationCreateNoExtraQuery: GORM saves associations as upserts on
+// their primary key, which a key the plugin made cannot hit, so a create
+// with children runs its INSERTs and nothing else.
+func TestAssociationCreateNoExtraQuery(t *testing.T) {
+	forEachDB(t, func(t *testing.T, db *gorm.DB) {
+		migrate(t, db, &Shop{}, &Branch{})
+		r := &ddlRecorder{Interface: logger.Discard}
+		s := Shop{Name: "s", Branches: []Branch{{City: "Oslo"}, {City: "Rome"}}}
+		require.NoError(t, db.Session(&gorm.Session{Logger: r}).Create(&s).Error)
+		require.Len(t, r.stmt, 2, "%q", r.stmt)
+		for _, q := range r.stmt {
+			assert.True(t, strings.HasPrefix(q, "INSERT"), q)
+			assert.NotContains(t, q, "RETURNING")
+		}
 	})
 }
