@@ -134,7 +134,7 @@ func TestUpsertKeyUnknown(t *testing.T) {
 	migrate(t, db, &Member{})
 	stmt := &gorm.Statement{DB: db}
 	require.NoError(t, stmt.Parse(&Member{}))
-	require.NoError(t, db.Exec("CREATE UNIQUE INDEX " + stmt.Quote(stmt.Schema.Table+"_email") + " ON " + stmt.Quote(stmt.Schema.Table) + " (email)").Error)
+	require.NoError(t, db.Exec("CREATE UNIQUE INDEX "+stmt.Quote(stmt.Schema.Table+"_email")+" ON "+stmt.Quote(stmt.Schema.Table)+" (email)").Error)
 	old := Member{Email: "a", Name: "old"}
 	require.NoError(t, db.Create(&old).Error)
 
