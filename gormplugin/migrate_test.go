@@ -266,7 +266,8 @@ func (r *ddlRecorder) ddl() []string {
 func TestAutoMigrateTwiceIssuesNoDDL(t *testing.T) {
 	models := []any{
 		&Columns{}, &Company{}, &Tag{}, &User{}, &Profile{}, &Post{}, &Tagged{},
-		&HexKeyed{}, &HexChild{}, &Doc{}, &NullDoc{}, &RawDoc{}, &HexDoc{}, &Order{},
+		&HexKeyed{}, &HexChild{}, &Doc{}, &NullDoc{}, &RawDoc{}, &TextDoc{}, &HexDoc{}, &Order{},
+		&Account{}, &Device{}, &Shop{}, &Branch{}, &Reading{},
 		&Event{}, &Composite{}, &PtrKey{}, &Embedded{}, &EmbeddedPtr{}, &LegacyParent{}, &LegacyChild{},
 	}
 	for _, d := range dialects {
