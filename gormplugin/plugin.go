@@ -69,7 +69,9 @@ func New(opts ...Option) *Plugin {
 // Name returns "idkit", the plugin's name in GORM's registry.
 func (p *Plugin) Name() string { return "idkit" }
 
-// Initialize registers the plugin's callbacks on db; db.Use calls it. It
+// Initialize registers the plugin's callbacks on db (on the Create
+// processor, and [KeyConditionCallback] on Query, Row, Update and Delete);
+// db.Use calls it. It
 // returns the options' errors (wrapping [ErrInvalidOption]),
 // [ErrNoSnowflakeGenerator] when no Snowflake generator was configured and
 // [WithObjectIDOnly] was not given (or the [WithNodeSource] source failed), and GORM's errors registering callbacks.
