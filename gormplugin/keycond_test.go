@@ -36,6 +36,13 @@ type TextDoc struct {
 	Name string
 }
 
+// SoftDoc is keyed by an ObjectID and deleted softly.
+type SoftDoc struct {
+	ID        types.ObjectID
+	Name      string
+	DeletedAt gorm.DeletedAt
+}
+
 // names returns the sorted names of the rows of model's table.
 func names(t *testing.T, db *gorm.DB, model any) []string {
 	t.Helper()
@@ -196,7 +203,26 @@ func TestKeyConditionsWrite(t *testing.T) {
 // NullObjectID, a HexObjectID, a tagged []byte and a Snowflake.
 func TestKeyConditionsOtherKeys(t *testing.T) {
 	forEachDB(t, func(t *testing.T, db *gorm.DB) {
-		migrate(t, db, &NullDoc{}, &HexDoc{}, &RawDoc{}, &TextDoc{}, &Order{})
+		migrate(t, db, &NullDoc{}, &HexDoc{}, &RawDoc{}, &TextDoc{}, &Order{}, &SoftDoc{})
+
+		t.Run("soft delete", func(t *testing.T) {
+			rows := []SoftDoc{{Name: "a"}, {Name: "b"}}
+			require.NoError(t, db.Create(&rows).Error)
+			res := db.Delete(&SoftDoc{}, rows[0].ID)
+			require.NoError(t, res.Error)
+			assert.EqualValues(t, 1, res.RowsAffected)
+			var got SoftDoc
+			assert.ErrorIs(t, db.First(&got, rows[0].ID).Error, gorm.ErrRecordNotFound)
+			require.NoError(t, db.Unscoped().First(&got, rows[0].ID).Error)
+			assert.True(t, got.DeletedAt.Valid)
+			var live SoftDoc
+			require.NoError(t, db.First(&live, rows[1].ID).Error)
+			assert.Equal(t, "b", live.Name)
+			res = db.Unscoped().Delete(&SoftDoc{}, rows[0].ID)
+			require.NoError(t, res.Error)
+			assert.EqualValues(t, 1, res.RowsAffected)
+			assert.Equal(t, []string{"b"}, names(t, db.Unscoped(), &SoftDoc{}))
+		})
 
 		t.Run("NullObjectID", func(t *testing.T) {
 			rows := []NullDoc{{Name: "a"}, {Name: "b"}, {Name: "c"}}
@@ -276,8 +302,9 @@ func TestKeyConditionsOtherKeys(t *testing.T) {
 			rows := []Order{{Name: "a"}, {Name: "b"}, {Name: "c"}}
 			require.NoError(t, db.Create(&rows).Error)
 			var got Order
-			require.NoError(t, db.First(&got, rows[1].ID).Error)
-			assert.Equal(t, "b", got.Name)
+			var live SoftDoc
+			require.NoError(t, db.First(&live, rows[1].ID).Error)
+			assert.Equal(t, "b", live.Name)
 			var many []Order
 			require.NoError(t, db.Find(&many, []types.Snowflake{rows[0].ID, rows[2].ID}).Error)
 			assert.Len(t, many, 2)
