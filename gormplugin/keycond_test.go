@@ -302,9 +302,8 @@ func TestKeyConditionsOtherKeys(t *testing.T) {
 			rows := []Order{{Name: "a"}, {Name: "b"}, {Name: "c"}}
 			require.NoError(t, db.Create(&rows).Error)
 			var got Order
-			var live SoftDoc
-			require.NoError(t, db.First(&live, rows[1].ID).Error)
-			assert.Equal(t, "b", live.Name)
+			require.NoError(t, db.First(&got, rows[1].ID).Error)
+			assert.Equal(t, "b", got.Name)
 			var many []Order
 			require.NoError(t, db.Find(&many, []types.Snowflake{rows[0].ID, rows[2].ID}).Error)
 			assert.Len(t, many, 2)
