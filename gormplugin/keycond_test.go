@@ -1,6 +1,7 @@
 package gormplugin_test
 
 import (
+	"context"
 	"sort"
 	"testing"
 
@@ -118,6 +119,17 @@ func TestKeyConditionsRead(t *testing.T) {
 		}), []string{"b"}},
 		{"Not(id)", many(func(db *gorm.DB, d []Doc, o *[]Doc) *gorm.DB { return db.Not(d[0].ID).Find(o) }), []string{"b", "c"}},
 		{"Or(id)", many(func(db *gorm.DB, d []Doc, o *[]Doc) *gorm.DB { return db.Where(d[0].ID).Or(d[1].ID).Find(o) }), []string{"a", "b"}},
+		{"gorm.G Where(id).First", func(db *gorm.DB, d []Doc) (*gorm.DB, []string) {
+			doc, err := gorm.G[Doc](db).Where(d[1].ID).First(context.Background())
+			return &gorm.DB{Error: err}, []string{doc.Name}
+		}, []string{"b"}},
+		{"gorm.G Where(id).Delete", func(db *gorm.DB, d []Doc) (*gorm.DB, []string) {
+			n, err := gorm.G[Doc](db).Where(d[0].ID).Delete(context.Background())
+			if err == nil {
+				err = db.Create(&Doc{ID: d[0].ID, Name: d[0].Name}).Error // put it back
+			}
+			return &gorm.DB{Error: err}, []string{string(rune('0' + n))}
+		}, []string{"1"}},
 		{"Count", func(db *gorm.DB, d []Doc) (*gorm.DB, []string) {
 			var n int64
 			res := db.Model(&Doc{}).Where(d[0].ID).Count(&n)
