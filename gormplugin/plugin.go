@@ -174,9 +174,9 @@ func (p *Plugin) fill(db *gorm.DB) {
 		p.fillMaps(db, fields, *dest)
 		db.InstanceSet(mapRowsKey, len(*dest))
 	default:
-		p.noteUpsert(db, fields)
+		u := p.noteUpsert(db, fields)
 		p.fillValue(db, fields, stmt.ReflectValue)
-		if u := upsertOf(db); u != nil {
+		if u != nil {
 			u.filled(db)
 		}
 	}

@@ -37,23 +37,23 @@ type upsert struct {
 
 // noteUpsert records, before the fill, which rows of an upsert have a zero
 // primary key that the plugin fills; [Plugin.upsertKeys] checks them after
-// the INSERT.
-func (p *Plugin) noteUpsert(db *gorm.DB, fields []keyField) {
+// the INSERT. It returns nil for other creates.
+func (p *Plugin) noteUpsert(db *gorm.DB, fields []keyField) *upsert {
 	stmt := db.Statement
 	if _, ok := stmt.Clauses["ON CONFLICT"]; !ok {
-		return
+		return nil
 	}
 	pk := stmt.Schema.PrioritizedPrimaryField
 	if pk == nil || len(stmt.Schema.PrimaryFields) != 1 ||
 		!slices.ContainsFunc(fields, func(kf keyField) bool { return kf.field == pk }) {
-		return
+		return nil
 	}
 	oc, _ := stmt.Clauses["ON CONFLICT"].Expression.(clause.OnConflict)
 	if len(oc.Columns) == 1 && oc.Columns[0].Name == pk.DBName &&
 		(stmt.Dialector.Name() != "mysql" || len(p.keysOf(stmt.Schema).uniques) == 0) {
 		// Only the key can conflict (GORM's association saves are such
 		// upserts), and a key the plugin makes is new: nothing to check.
-		return
+		return nil
 	}
 	u := &upsert{pk: pk, doNothing: oc.DoNothing, columns: oc.Columns}
 	model := stmt.Schema.ModelType
@@ -73,9 +73,11 @@ func (p *Plugin) noteUpsert(db *gorm.DB, fields []keyField) {
 			add(reflect.Indirect(rv.Index(i)))
 		}
 	}
-	if len(u.rows) > 0 {
-		db.InstanceSet(upsertKey, u)
+	if len(u.rows) == 0 {
+		return nil
 	}
+	db.InstanceSet(upsertKey, u)
+	return u
 }
 
 // filled records the keys the plugin gave the noted rows.
@@ -86,7 +88,11 @@ func (u *upsert) filled(db *gorm.DB) {
 	}
 }
 
+// upsertOf returns the upsert noted on db's statement, or nil.
 func upsertOf(db *gorm.DB) *upsert {
+	if _, ok := db.Statement.Clauses["ON CONFLICT"]; !ok {
+		return nil // not an upsert: no instance lookup (it formats a key)
+	}
 	v, ok := db.InstanceGet(upsertKey)
 	if !ok {
 		return nil
