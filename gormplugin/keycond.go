@@ -15,7 +15,7 @@ import (
 // KeyConditionCallback names the callback the plugin registers on the
 // Query, Row, Update and Delete processors (before gorm:query, gorm:row,
 // gorm:update and gorm:delete) to turn an inline ObjectID key into one
-// condition; see [Plugin.keyConditions].
+// condition; see "Looking rows up by key" in the package documentation.
 const KeyConditionCallback = "idkit:key_conditions"
 
 // keyConditions is the KeyConditionCallback. GORM turns an inline primary
