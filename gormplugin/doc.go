@@ -69,12 +69,14 @@
 // holds the key of the row stored for it. With an update on conflict
 // (UpdateAll or DoUpdates) the plugin asks PostgreSQL for the keys with
 // RETURNING ([UpsertReturningCallback]), and SQLite too for a single row;
-// otherwise ([UpsertKeysCallback], in the create's transaction) it reads
+// otherwise ([UpsertKeysCallback], right after the INSERT and in GORM's
+// transaction unless SkipDefaultTransaction is set) it reads
 // back which of its keys were stored and finds each other row's stored key
 // by the conflict columns (clause.OnConflict.Columns, else the model's
 // unique indexes in turn). A row that DoNothing skipped gets a zero key: no
 // row holds the key it was given. A row whose stored key cannot be found
-// also gets a zero key, and the create an error wrapping [ErrUpsertKey].
+// also gets a zero key, and the create an error wrapping [ErrUpsertKey]
+// (inside GORM's transaction the create is then rolled back).
 // This covers struct, pointer and slice creates with a single primary key;
 // map creates are left as GORM leaves them.
 //
