@@ -77,8 +77,8 @@
 // row holds the key it was given. A row whose stored key cannot be found
 // also gets a zero key, and the create an error wrapping [ErrUpsertKey]
 // (inside GORM's transaction the create is then rolled back).
-// This covers struct, pointer and slice creates with a single primary key;
-// map creates are left as GORM leaves them. An upsert whose conflict target
+// This covers struct, pointer, slice and map creates with a single primary
+// key (maps are always read back). An upsert whose conflict target
 // is the primary key alone, as GORM's association saves are, needs nothing
 // of this (a new key cannot conflict) and costs no extra query, except on
 // MySQL/MariaDB when the model has another unique index.

@@ -154,6 +154,10 @@ func (p *Plugin) fill(db *gorm.DB) {
 	if len(fields) == 0 {
 		return
 	}
+	u := p.noteUpsert(db, fields)
+	if u != nil {
+		defer u.filled()
+	}
 	switch dest := stmt.Dest.(type) {
 	case map[string]any:
 		p.fillMap(db, fields, dest)
@@ -174,11 +178,7 @@ func (p *Plugin) fill(db *gorm.DB) {
 		p.fillMaps(db, fields, *dest)
 		db.InstanceSet(mapRowsKey, len(*dest))
 	default:
-		u := p.noteUpsert(db, fields)
 		p.fillValue(db, fields, stmt.ReflectValue)
-		if u != nil {
-			u.filled(db)
-		}
 	}
 }
 

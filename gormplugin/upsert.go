@@ -28,11 +28,79 @@ const upsertKey = "idkit:upsert"
 // ON CONFLICT clause) whose primary keys it filled.
 type upsert struct {
 	pk        *schema.Field
-	rows      []reflect.Value // addressable structs whose key the plugin filled
+	rows      []upsertRow     // the rows whose key the plugin filled
 	keys      []any           // the filled keys, rows[i]'s in keys[i]
 	returning bool            // RETURNING was added: GORM scanned the stored keys
 	doNothing bool            // the caller's clause says DO NOTHING
 	columns   []clause.Column // the caller's conflict columns (GORM may add the key's)
+}
+
+// upsertRow is one row of an upsert: a struct or a map.
+type upsertRow interface {
+	// key returns the row's key, a value of the key field's type.
+	key() any
+	// setKey sets the key to v, a value of the field's type or of the type
+	// it points to; the invalid Value sets the zero key.
+	setKey(v reflect.Value)
+	// value returns the row's value of column f.
+	value(f *schema.Field) any
+}
+
+type structRow struct {
+	db *gorm.DB
+	pk *schema.Field
+	rv reflect.Value // addressable
+}
+
+func (r structRow) key() any {
+	v, _ := r.pk.ValueOf(r.db.Statement.Context, r.rv)
+	return v
+}
+
+func (r structRow) setKey(v reflect.Value) {
+	fv := r.pk.ReflectValueOf(r.db.Statement.Context, r.rv)
+	setValue(fv, v)
+}
+
+func (r structRow) value(f *schema.Field) any {
+	v, _ := f.ValueOf(r.db.Statement.Context, r.rv)
+	return v
+}
+
+type mapRow struct {
+	pk   *schema.Field
+	m    map[string]any
+	name string // the map key holding the primary key
+}
+
+func (r mapRow) key() any { return r.m[r.name] }
+
+func (r mapRow) setKey(v reflect.Value) {
+	nv := reflect.New(r.pk.FieldType).Elem()
+	setValue(nv, v)
+	r.m[r.name] = nv.Interface()
+}
+
+func (r mapRow) value(f *schema.Field) any {
+	if v, ok := r.m[f.DBName]; ok {
+		return v
+	}
+	return r.m[f.Name]
+}
+
+// setValue sets fv (of a key field's type) to v, which has that type or the
+// type it points to; the invalid v sets the zero value.
+func setValue(fv, v reflect.Value) {
+	switch {
+	case !v.IsValid():
+		fv.SetZero()
+	case fv.Kind() == reflect.Pointer && v.Type() == fv.Type().Elem():
+		p := reflect.New(v.Type())
+		p.Elem().Set(v)
+		fv.Set(p)
+	default:
+		fv.Set(v)
+	}
 }
 
 // noteUpsert records, before the fill, which rows of an upsert have a zero
@@ -57,20 +125,57 @@ func (p *Plugin) noteUpsert(db *gorm.DB, fields []keyField) *upsert {
 	}
 	u := &upsert{pk: pk, doNothing: oc.DoNothing, columns: oc.Columns}
 	model := stmt.Schema.ModelType
-	add := func(rv reflect.Value) {
+	addStruct := func(rv reflect.Value) {
 		if rv.Kind() != reflect.Struct || rv.Type() != model || !rv.CanAddr() {
 			return
 		}
 		if _, zero := pk.ValueOf(stmt.Context, rv); zero {
-			u.rows = append(u.rows, rv)
+			u.rows = append(u.rows, structRow{db: db, pk: pk, rv: rv})
 		}
 	}
-	switch rv := stmt.ReflectValue; rv.Kind() {
-	case reflect.Struct:
-		add(rv)
-	case reflect.Slice, reflect.Array:
-		for i := range rv.Len() {
-			add(reflect.Indirect(rv.Index(i)))
+	addMap := func(m map[string]any) {
+		if m == nil {
+			return
+		}
+		name := pk.DBName
+		v, ok := m[name]
+		if !ok {
+			if v, ok = m[pk.Name]; ok {
+				name = pk.Name
+			}
+		}
+		if !ok || isZeroValue(v) { // as fillMap decides
+			u.rows = append(u.rows, mapRow{pk: pk, m: m, name: name})
+		}
+	}
+	switch dest := stmt.Dest.(type) {
+	case map[string]any:
+		addMap(dest)
+	case *map[string]any:
+		if dest != nil {
+			if *dest == nil {
+				*dest = map[string]any{}
+			}
+			addMap(*dest)
+		}
+	case []map[string]any:
+		for _, m := range dest {
+			addMap(m)
+		}
+	case *[]map[string]any:
+		if dest != nil {
+			for _, m := range *dest {
+				addMap(m)
+			}
+		}
+	default:
+		switch rv := stmt.ReflectValue; rv.Kind() {
+		case reflect.Struct:
+			addStruct(rv)
+		case reflect.Slice, reflect.Array:
+			for i := range rv.Len() {
+				addStruct(reflect.Indirect(rv.Index(i)))
+			}
 		}
 	}
 	if len(u.rows) == 0 {
@@ -81,10 +186,10 @@ func (p *Plugin) noteUpsert(db *gorm.DB, fields []keyField) *upsert {
 }
 
 // filled records the keys the plugin gave the noted rows.
-func (u *upsert) filled(db *gorm.DB) {
+func (u *upsert) filled() {
 	u.keys = make([]any, len(u.rows))
-	for i, rv := range u.rows {
-		u.keys[i], _ = u.pk.ValueOf(db.Statement.Context, rv)
+	for i, r := range u.rows {
+		u.keys[i] = r.key()
 	}
 }
 
@@ -117,6 +222,9 @@ func (p *Plugin) upsertReturning(db *gorm.DB) {
 	oc, _ := stmt.Clauses["ON CONFLICT"].Expression.(clause.OnConflict)
 	if oc.DoNothing || oc.Where.Exprs != nil || (!oc.UpdateAll && len(oc.DoUpdates) == 0) {
 		return
+	}
+	if _, isStruct := u.rows[0].(structRow); !isStruct {
+		return // GORM scans RETURNING into maps as new rows
 	}
 	switch stmt.Dialector.Name() {
 	case "postgres":
@@ -163,26 +271,26 @@ func (p *Plugin) upsertKeys(db *gorm.DB) {
 		return
 	}
 	oc, _ := stmt.Clauses["ON CONFLICT"].Expression.(clause.OnConflict)
-	for i, rv := range u.rows {
+	for i, r := range u.rows {
 		if stored[keyString(u.keys[i])] {
 			continue
 		}
 		if u.doNothing || oc.DoNothing {
 			// MySQL's dialect writes DO NOTHING as an update of the key to
 			// itself, so the clause read now may no longer say it.
-			setZero(db, u.pk, rv)
+			r.setKey(reflect.Value{})
 			continue
 		}
-		key, found, err := lookUpKey(tx, stmt, u.pk, u.columns, rv)
+		key, found, err := lookUpKey(tx, stmt, u.pk, u.columns, r)
 		switch {
 		case err != nil:
-			setZero(db, u.pk, rv)
+			r.setKey(reflect.Value{})
 			db.AddError(fmt.Errorf("%w: %s: %w", ErrUpsertKey, stmt.Schema.Name, err))
 		case !found:
-			setZero(db, u.pk, rv)
+			r.setKey(reflect.Value{})
 			db.AddError(fmt.Errorf("%w: %s: no stored row matches the conflict columns", ErrUpsertKey, stmt.Schema.Name))
 		default:
-			setKey(db, u.pk, rv, key)
+			r.setKey(key)
 		}
 	}
 }
@@ -227,7 +335,7 @@ func storedKeys(tx *gorm.DB, pk *schema.Field, keys []any) (map[string]bool, err
 // lookUpKey finds the key of the stored row that conflicts with rv: the row
 // with rv's values in cols, or when cols is empty in the columns of one of
 // the model's unique indexes or unique fields.
-func lookUpKey(tx *gorm.DB, stmt *gorm.Statement, pk *schema.Field, cols []clause.Column, rv reflect.Value) (reflect.Value, bool, error) {
+func lookUpKey(tx *gorm.DB, stmt *gorm.Statement, pk *schema.Field, cols []clause.Column, r upsertRow) (reflect.Value, bool, error) {
 	var sets [][]*schema.Field
 	if len(cols) > 0 {
 		set := make([]*schema.Field, 0, len(cols))
@@ -245,8 +353,7 @@ func lookUpKey(tx *gorm.DB, stmt *gorm.Statement, pk *schema.Field, cols []claus
 	for _, set := range sets {
 		q := tx.Select(pk.DBName).Limit(1)
 		for _, f := range set {
-			v, _ := f.ValueOf(stmt.Context, rv)
-			q = q.Where(clause.Eq{Column: clause.Column{Name: f.DBName}, Value: v})
+			q = q.Where(clause.Eq{Column: clause.Column{Name: f.DBName}, Value: r.value(f)})
 		}
 		rows, err := q.Rows()
 		if err != nil {
@@ -303,22 +410,4 @@ func uniqueSets(s *schema.Schema) [][]*schema.Field {
 		}
 	}
 	return sets
-}
-
-// setKey sets the key field of rv to key, a value of the field's type or,
-// for a pointer field, of the type it points to.
-func setKey(db *gorm.DB, pk *schema.Field, rv reflect.Value, key reflect.Value) {
-	fv := pk.ReflectValueOf(db.Statement.Context, rv)
-	if fv.Kind() == reflect.Pointer {
-		p := reflect.New(fv.Type().Elem())
-		p.Elem().Set(key)
-		fv.Set(p)
-		return
-	}
-	fv.Set(key)
-}
-
-// setZero sets the key field of rv back to its zero value.
-func setZero(db *gorm.DB, pk *schema.Field, rv reflect.Value) {
-	pk.ReflectValueOf(db.Statement.Context, rv).SetZero()
 }

@@ -193,3 +193,35 @@ func TestAssociationCreateNoExtraQuery(t *testing.T) {
 		}
 	})
 }
+
+// TestUpsertMaps upserts map rows through Model: each map's key becomes the
+// stored row's key, or zero for a row DO NOTHING skipped.
+func TestUpsertMaps(t *testing.T) {
+	update := clause.OnConflict{Columns: onEmail, DoUpdates: clause.AssignmentColumns([]string{"name"})}
+	skip := clause.OnConflict{Columns: onEmail, DoNothing: true}
+	forEachDB(t, func(t *testing.T, db *gorm.DB) {
+		migrate(t, db, &Account{})
+		old := Account{Email: "a", Name: "old"}
+		require.NoError(t, db.Create(&old).Error)
+
+		m := map[string]any{"email": "a", "name": "map"}
+		require.NoError(t, db.Model(&Account{}).Clauses(update).Create(m).Error)
+		assert.Equal(t, old.ID, m["id"], "single map")
+
+		ms := []map[string]any{{"email": "a", "name": "maps"}, {"email": "b", "name": "maps"}}
+		require.NoError(t, db.Model(&Account{}).Clauses(update).Create(&ms).Error)
+		require.Len(t, ms, 2)
+		var b Account
+		require.NoError(t, db.First(&b, "email = ?", "b").Error)
+		assert.Equal(t, old.ID, ms[0]["id"], "conflicting map of a batch")
+		assert.Equal(t, b.ID, ms[1]["id"], "inserted map of a batch")
+
+		skipped := map[string]any{"email": "a", "name": "skipped"}
+		require.NoError(t, db.Model(&Account{}).Clauses(skip).Create(skipped).Error)
+		assert.Equal(t, types.Snowflake(0), skipped["id"], "map DO NOTHING skipped")
+
+		var stored Account
+		require.NoError(t, db.First(&stored, old.ID).Error)
+		assert.Equal(t, "maps", stored.Name)
+	})
+}
