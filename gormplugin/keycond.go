@@ -45,7 +45,7 @@ func (p *Plugin) keyConditions(db *gorm.DB) {
 	if !ok {
 		return
 	}
-	exprs, changed := p.rewriteKeyExprs(mk.pk, where.Exprs)
+	exprs, changed := p.rewriteKeyExprs(mk.pk, stmt.Table, where.Exprs)
 	if !changed {
 		return
 	}
@@ -55,10 +55,10 @@ func (p *Plugin) keyConditions(db *gorm.DB) {
 
 // rewriteKeyExprs rewrites the per-byte key conditions in exprs; it returns
 // a new slice when anything changed and exprs itself otherwise.
-func (p *Plugin) rewriteKeyExprs(pk *keyField, exprs []clause.Expression) ([]clause.Expression, bool) {
+func (p *Plugin) rewriteKeyExprs(pk *keyField, table string, exprs []clause.Expression) ([]clause.Expression, bool) {
 	var out []clause.Expression
 	for i, e := range exprs {
-		ne, changed := p.rewriteKeyExpr(pk, e)
+		ne, changed := p.rewriteKeyExpr(pk, table, e)
 		if !changed {
 			continue
 		}
@@ -73,10 +73,10 @@ func (p *Plugin) rewriteKeyExprs(pk *keyField, exprs []clause.Expression) ([]cla
 	return out, true
 }
 
-func (p *Plugin) rewriteKeyExpr(pk *keyField, e clause.Expression) (clause.Expression, bool) {
+func (p *Plugin) rewriteKeyExpr(pk *keyField, table string, e clause.Expression) (clause.Expression, bool) {
 	switch e := e.(type) {
 	case clause.IN:
-		if !isPrimaryKeyColumn(e.Column, pk.field) {
+		if !isPrimaryKeyColumn(e.Column, pk.field, table) {
 			return e, false
 		}
 		if id, ok := bytesKey(e.Values); ok {
@@ -84,13 +84,13 @@ func (p *Plugin) rewriteKeyExpr(pk *keyField, e clause.Expression) (clause.Expre
 		}
 		return sameFormKeys(pk, e)
 	case clause.AndConditions:
-		exprs, changed := p.rewriteKeyExprs(pk, e.Exprs)
+		exprs, changed := p.rewriteKeyExprs(pk, table, e.Exprs)
 		return clause.AndConditions{Exprs: exprs}, changed
 	case clause.OrConditions:
-		exprs, changed := p.rewriteKeyExprs(pk, e.Exprs)
+		exprs, changed := p.rewriteKeyExprs(pk, table, e.Exprs)
 		return clause.OrConditions{Exprs: exprs}, changed
 	case clause.NotConditions:
-		exprs, changed := p.rewriteKeyExprs(pk, e.Exprs)
+		exprs, changed := p.rewriteKeyExprs(pk, table, e.Exprs)
 		return clause.NotConditions{Exprs: exprs}, changed
 	}
 	return e, false
@@ -149,12 +149,16 @@ func objectIDOf(v any) (types.ObjectID, bool) {
 	return types.ObjectID{}, false
 }
 
-// isPrimaryKeyColumn reports whether col names the primary key: GORM's
-// clause.PrimaryKey placeholder (what inline conditions use) or f's column.
-func isPrimaryKeyColumn(col any, f *schema.Field) bool {
+// isPrimaryKeyColumn reports whether col names the primary key of the
+// statement's table: GORM's clause.PrimaryKey placeholder (what inline
+// conditions use) or f's column, unqualified or qualified by that table.
+func isPrimaryKeyColumn(col any, f *schema.Field, table string) bool {
 	switch c := col.(type) {
 	case clause.Column:
-		return !c.Raw && (c.Name == clause.PrimaryKey || c.Name == f.DBName)
+		if c.Raw || (c.Table != "" && c.Table != clause.CurrentTable && c.Table != table) {
+			return false
+		}
+		return c.Name == clause.PrimaryKey || c.Name == f.DBName
 	case string:
 		return c == f.DBName
 	}

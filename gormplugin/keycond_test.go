@@ -217,6 +217,20 @@ func TestKeyConditionsOtherKeys(t *testing.T) {
 	forEachDB(t, func(t *testing.T, db *gorm.DB) {
 		migrate(t, db, &NullDoc{}, &HexDoc{}, &RawDoc{}, &TextDoc{}, &Order{}, &SoftDoc{})
 
+		t.Run("Joins and Preload", func(t *testing.T) {
+			migrate(t, db, &HexKeyed{}, &HexChild{})
+			newParent := func() HexKeyed { return HexKeyed{ID: sqltypes.HexObjectID(types.NewObjectID())} }
+			children := []HexChild{{HexKeyed: newParent()}, {HexKeyed: newParent()}}
+			require.NoError(t, db.Create(&children).Error)
+			var got HexChild
+			require.NoError(t, db.Joins("HexKeyed").First(&got, children[1].ID).Error)
+			assert.Equal(t, children[1].ID, got.ID)
+			assert.Equal(t, children[1].HexKeyed.ID, got.HexKeyed.ID)
+			got = HexChild{}
+			require.NoError(t, db.Preload("HexKeyed").Take(&got, children[0].ID).Error)
+			assert.Equal(t, children[0].HexKeyedID, got.HexKeyed.ID)
+		})
+
 		t.Run("soft delete", func(t *testing.T) {
 			rows := []SoftDoc{{Name: "a"}, {Name: "b"}}
 			require.NoError(t, db.Create(&rows).Error)
