@@ -235,6 +235,9 @@ func (p *Plugin) upsertReturning(db *gorm.DB) {
 	default:
 		return
 	}
+	if rv := stmt.ReflectValue; rv.Kind() != reflect.Struct && rv.Len() != len(u.rows) {
+		return // GORM would scan into every row, also those whose key was set
+	}
 	if _, ok := stmt.Clauses["RETURNING"]; ok {
 		return // the caller's own RETURNING is left as it is
 	}

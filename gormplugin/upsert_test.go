@@ -225,3 +225,19 @@ func TestUpsertMaps(t *testing.T) {
 		assert.Equal(t, "maps", stored.Name)
 	})
 }
+
+// TestUpsertKeepsSetKeys: a key the caller set is never overwritten, also
+// in an upsert batch whose other rows get their keys from the plugin.
+func TestUpsertKeepsSetKeys(t *testing.T) {
+	forEachDB(t, func(t *testing.T, db *gorm.DB) {
+		migrate(t, db, &Account{})
+		old := Account{Email: "a", Name: "old"}
+		require.NoError(t, db.Create(&old).Error)
+		set := types.Snowflake(12345)
+		rows := []Account{{ID: set, Email: "c"}, {Email: "a", Name: "new"}}
+		oc := clause.OnConflict{Columns: onEmail, UpdateAll: true}
+		require.NoError(t, db.Clauses(oc).Create(&rows).Error)
+		assert.Equal(t, set, rows[0].ID, "set key")
+		assert.Equal(t, old.ID, rows[1].ID, "filled key of the conflicting row")
+	})
+}
