@@ -1,10 +1,12 @@
 package gormplugin_test
 
 import (
+	"fmt"
 	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"gorm.io/gorm/clause"
 
 	"github.com/idkit-go/idkit/gormplugin"
 )
@@ -58,4 +60,46 @@ func TestConcurrentCreates(t *testing.T) {
 	var m int64
 	require.NoError(t, db.Model(&Legacy{}).Count(&m).Error)
 	require.EqualValues(t, workers*each, n+m)
+}
+
+// TestConcurrentKeyLookups looks rows up, upserts and deletes by ObjectID
+// key from many goroutines, the first statements racing to prepare the
+// model.
+func TestConcurrentKeyLookups(t *testing.T) {
+	db := openDB(t, dialects[1], gormplugin.New(gormplugin.WithNode(4)))
+	migrate(t, db, &Device{})
+	const workers, each = 8, 10
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				d := Device{Serial: fmt.Sprintf("s%d-%d", w, i)}
+				if err := db.Create(&d).Error; err != nil {
+					t.Error(err)
+					return
+				}
+				var got Device
+				if err := db.First(&got, d.ID).Error; err != nil || got.Serial != d.Serial {
+					t.Errorf("First: %v %q", err, got.Serial)
+					return
+				}
+				again := Device{Serial: d.Serial, Name: "again"}
+				oc := clause.OnConflict{Columns: []clause.Column{{Name: "serial"}}, UpdateAll: true}
+				if err := db.Clauses(oc).Create(&again).Error; err != nil || again.ID != d.ID {
+					t.Errorf("upsert: %v, key %s want %s", err, again.ID, d.ID)
+					return
+				}
+				if res := db.Delete(&Device{}, d.ID); res.Error != nil || res.RowsAffected != 1 {
+					t.Errorf("Delete: %v, %d rows", res.Error, res.RowsAffected)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	var n int64
+	require.NoError(t, db.Model(&Device{}).Count(&n).Error)
+	require.Zero(t, n)
 }

@@ -44,13 +44,63 @@
 // merges the returned rows into the caller's maps instead of letting GORM
 // append them, so the slice keeps exactly the rows the caller passed.
 //
+// # Looking rows up by key
+//
+// GORM's inline primary-key forms take a slice or array as a list of keys,
+// and an ObjectID's SQL value is 12 bytes, so db.First(&doc, id) would ask
+// for "id IN (107,3,240,...)": twelve one-byte keys, no row (and an encode
+// error on PostgreSQL). The plugin registers [KeyConditionCallback] on the
+// Query, Row, Update and Delete processors and rewrites such a condition
+// into "id = key" when the model's primary key holds an ObjectID
+// ([types.ObjectID], [types.NullObjectID], [sqltypes.HexObjectID],
+// [sqltypes.NullHexObjectID], or a []byte or string field tagged
+// idkit:"objectid"). So First, Take, Last, Find, Delete, Where, Not, Or,
+// Count, Pluck, Row and Update select exactly the row with the key, given
+// as an ObjectID, a pointer to one, a valid NullObjectID, a HexObjectID, a
+// [12]byte or a 12-byte []byte; a slice of ObjectIDs selects the rows with
+// those keys. Snowflake keys need no rewrite. Without the plugin, write the
+// condition out: db.First(&doc, "id = ?", id).
+//
+// # Upserts
+//
+// A create with a clause.OnConflict whose rows got their primary key from
+// the plugin is an upsert: on a conflict the database keeps the stored
+// row's key, not the one the plugin made. After the create each struct
+// holds the key of the row stored for it. With an update on conflict
+// (UpdateAll or DoUpdates) the plugin asks PostgreSQL for the keys with
+// RETURNING ([UpsertReturningCallback]), and SQLite too for a single row;
+// otherwise ([UpsertKeysCallback], right after the INSERT and in GORM's
+// transaction unless SkipDefaultTransaction is set) it reads
+// back which of its keys were stored and finds each other row's stored key
+// by the conflict columns (clause.OnConflict.Columns, else the model's
+// unique indexes in turn). A row that DoNothing skipped gets a zero key: no
+// row holds the key it was given. A row whose stored key cannot be found
+// also gets a zero key, and the create an error wrapping [ErrUpsertKey]
+// (inside GORM's transaction the create is then rolled back).
+// This covers struct, pointer, slice and map creates with a single primary
+// key (maps are always read back). An upsert whose conflict target
+// is the primary key alone, as GORM's association saves are, needs nothing
+// of this (a new key cannot conflict) and costs no extra query, except on
+// MySQL/MariaDB when the model has another unique index.
+//
+// # Key columns
+//
+// The idkit types make AutoMigrate write NOT NULL on primary key columns on
+// every dialect (SQLite lets a non-integer primary key hold NULL otherwise),
+// and [Plugin.Prepare] does the same for the tagged plain fields it fills.
+// A zero Snowflake or ObjectID is never written: its Value is an error
+// wrapping [types.ErrZeroID], so a zero non-null foreign key fails the
+// create. Use [types.NullSnowflake] or [types.NullObjectID] for a reference
+// that may be unset: Valid false stores NULL.
+//
 // # Opting out and errors
 //
 // db.Set([SkipSetting], true) turns the fill off for that statement (and the
 // association creates it makes). Problems are reported through db.AddError,
 // never a panic: an unusable tagged field wraps [ErrUnsupportedField], a
 // generator failure wraps [ErrGenerate], a value that cannot be set wraps
-// [ErrNotAddressable]. [Plugin.Initialize] (run by db.Use) fails with
+// [ErrNotAddressable], an upsert row whose stored key is unknown wraps
+// [ErrUpsertKey]. [Plugin.Initialize] (run by db.Use) fails with
 // [ErrNoSnowflakeGenerator] unless a Snowflake generator ([WithSnowflake]),
 // a node ([WithNode]) or a node source ([WithNodeSource], for example a
 // lease) was given, or [WithObjectIDOnly] says none is needed: a node is

@@ -23,6 +23,10 @@ var (
 	// generator's error is wrapped too. Rows filled before it keep their keys.
 	ErrGenerate = errors.New("gormplugin: cannot generate key")
 
+	// ErrUpsertKey reports an upsert row whose stored key the plugin could
+	// not learn (its key is left zero), or a failure reading it back.
+	ErrUpsertKey = errors.New("gormplugin: cannot learn the stored key of an upsert row")
+
 	// ErrNotAddressable reports a zero key in a value passed by value (for
 	// example an array rather than a pointer to it), which cannot be set.
 	ErrNotAddressable = errors.New("gormplugin: cannot set key of a value passed by value")

@@ -1,6 +1,7 @@
 package gormplugin
 
 import (
+	"database/sql/driver"
 	"fmt"
 	"reflect"
 	"sync"
@@ -44,13 +45,16 @@ type keyField struct {
 
 // modelKeys is what the plugin knows about one parsed model.
 type modelKeys struct {
-	plugin *Plugin
-	once   sync.Once
-	fields []keyField
-	err    error
+	plugin  *Plugin
+	once    sync.Once
+	fields  []keyField
+	pk      *keyField         // the single primary key, when it holds an ObjectID
+	uniques [][]*schema.Field // unique indexes and fields, for upserts
+	err     error
 }
 
 var (
+	valuerType     = reflect.TypeFor[driver.Valuer]()
 	snowflakeTypes = map[reflect.Type]bool{
 		reflect.TypeFor[types.Snowflake]():     true,
 		reflect.TypeFor[types.NullSnowflake](): true,
@@ -63,8 +67,11 @@ var (
 	}
 )
 
-// prepare finds s's key fields and clears GORM's auto-increment on them.
+// prepare finds s's key fields, clears GORM's auto-increment on them and
+// marks the primary ones NOT NULL.
 func (mk *modelKeys) prepare(s *schema.Schema) {
+	mk.pk = objectIDKey(s)
+	mk.uniques = uniqueSets(s)
 	foreign := foreignKeys(s)
 	for _, f := range s.Fields {
 		if f.DBName == "" || !f.Creatable || foreign[f] {
@@ -103,7 +110,30 @@ func (mk *modelKeys) prepare(s *schema.Schema) {
 	}
 	for _, kf := range mk.fields {
 		noAutoIncrement(s, kf.field)
+		if kf.field.PrimaryKey {
+			// SQLite lets a non-integer primary key hold NULL; a key the
+			// plugin fills is never NULL, so AutoMigrate says so.
+			kf.field.NotNull = true
+		}
 	}
+}
+
+// objectIDKey describes s's primary key when it holds an ObjectID (one of
+// the idkit ObjectID types, or a field tagged idkit:"objectid"), for
+// [Plugin.keyConditions]; otherwise it returns nil.
+func objectIDKey(s *schema.Schema) *keyField {
+	f := s.PrioritizedPrimaryField
+	if f == nil {
+		return nil
+	}
+	if tag, ok := f.Tag.Lookup("idkit"); !(ok && tag == "objectid") && !objectIDTypes[f.IndirectFieldType] {
+		return nil
+	}
+	kf, ok := describe(f, kindObjectID)
+	if !ok {
+		return nil
+	}
+	return &kf
 }
 
 // foreignKeys returns the fields of s that hold a relation's foreign key

@@ -81,8 +81,10 @@ func TestFieldForms(t *testing.T) {
 			assert.False(t, got.Plain.Valid)
 		})
 		t.Run("composite key", func(t *testing.T) {
+			// A dry run: the zero untagged part could not be written (a zero
+			// Snowflake's Value is an error).
 			c := &Composite{Tenant: 7, Name: "c"}
-			require.NoError(t, db.Create(c).Error)
+			require.NoError(t, db.Session(&gorm.Session{DryRun: true}).Create(c).Error)
 			assert.NotZero(t, c.ID, "tagged part not filled")
 			assert.Zero(t, c.Code, "untagged part of a composite key filled")
 			assert.EqualValues(t, 7, c.Tenant)

@@ -1,13 +1,17 @@
 package gormplugin_test
 
 import (
+	"context"
 	"database/sql"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
 
 	"github.com/idkit-go/idkit/gormplugin"
 	"github.com/idkit-go/idkit/sqltypes"
@@ -224,4 +228,95 @@ func TestPrepare(t *testing.T) {
 		require.NoError(t, db2.Use(p2))
 		assert.ErrorIs(t, p2.Prepare(db2, &badTagValue{}), gormplugin.ErrUnsupportedField)
 	})
+}
+
+// ddlRecorder is a GORM logger that records every statement run.
+type ddlRecorder struct {
+	logger.Interface
+	mu   sync.Mutex
+	stmt []string
+}
+
+func (r *ddlRecorder) LogMode(logger.LogLevel) logger.Interface { return r }
+
+func (r *ddlRecorder) Trace(_ context.Context, _ time.Time, fc func() (string, int64), _ error) {
+	sql, _ := fc()
+	r.mu.Lock()
+	r.stmt = append(r.stmt, sql)
+	r.mu.Unlock()
+}
+
+// ddl returns the recorded statements that change a schema.
+func (r *ddlRecorder) ddl() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for _, s := range r.stmt {
+		verb, _, _ := strings.Cut(strings.TrimSpace(s), " ")
+		switch strings.ToUpper(verb) {
+		case "ALTER", "CREATE", "DROP", "RENAME", "COMMENT":
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// TestAutoMigrateTwiceIssuesNoDDL migrates every model with idkit columns,
+// then again, and checks that the second run changes nothing.
+func TestAutoMigrateTwiceIssuesNoDDL(t *testing.T) {
+	models := []any{
+		&Columns{}, &Company{}, &Tag{}, &User{}, &Profile{}, &Post{}, &Tagged{},
+		&HexKeyed{}, &HexChild{}, &Doc{}, &NullDoc{}, &RawDoc{}, &TextDoc{}, &HexDoc{}, &Order{},
+		&Account{}, &Device{}, &Shop{}, &Branch{}, &Reading{},
+		&Event{}, &Composite{}, &PtrKey{}, &Embedded{}, &EmbeddedPtr{}, &LegacyParent{}, &LegacyChild{},
+	}
+	for _, d := range dialects {
+		t.Run(d.Name, func(t *testing.T) {
+			p := gormplugin.New(gormplugin.WithNode(1))
+			db := openDB(t, d, p)
+			require.NoError(t, p.Prepare(db, models...))
+			first := &ddlRecorder{Interface: logger.Discard}
+			require.NoError(t, db.Session(&gorm.Session{Logger: first}).AutoMigrate(models...))
+			require.NotEmpty(t, first.ddl(), "the first run creates the tables")
+			second := &ddlRecorder{Interface: logger.Discard}
+			require.NoError(t, db.Session(&gorm.Session{Logger: second}).AutoMigrate(models...))
+			assert.Empty(t, second.ddl(), "second AutoMigrate")
+		})
+	}
+}
+
+// TestKeyColumnsNotNull checks that AutoMigrate makes every idkit key column
+// NOT NULL, so that a create that leaves the key out fails on every
+// database instead of storing a NULL key.
+func TestKeyColumnsNotNull(t *testing.T) {
+	tests := []struct {
+		name  string
+		model any
+		row   func() any
+	}{
+		{"Snowflake", &Order{}, func() any { return &Order{Name: "x"} }},
+		{"ObjectID", &Doc{}, func() any { return &Doc{Name: "x"} }},
+		{"NullObjectID", &NullDoc{}, func() any { return &NullDoc{Name: "x"} }},
+		{"HexObjectID", &HexDoc{}, func() any { return &HexDoc{Name: "x"} }},
+		{"tagged []byte", &RawDoc{}, func() any { return &RawDoc{Name: "x"} }},
+		{"composite", &Composite{}, func() any { return &Composite{Tenant: 1, Name: "x"} }},
+	}
+	for _, d := range dialects {
+		t.Run(d.Name, func(t *testing.T) {
+			p := gormplugin.New(gormplugin.WithNode(1))
+			db := openDB(t, d, p)
+			for _, tt := range tests {
+				t.Run(tt.name, func(t *testing.T) {
+					require.NoError(t, p.Prepare(db, tt.model))
+					migrate(t, db, tt.model)
+					for range 2 {
+						assert.Error(t, db.Omit("id").Create(tt.row()).Error, "a create without the key")
+					}
+					var n int64
+					require.NoError(t, db.Model(tt.model).Count(&n).Error)
+					assert.Zero(t, n, "rows stored")
+				})
+			}
+		})
+	}
 }

@@ -69,7 +69,9 @@ func New(opts ...Option) *Plugin {
 // Name returns "idkit", the plugin's name in GORM's registry.
 func (p *Plugin) Name() string { return "idkit" }
 
-// Initialize registers the plugin's callbacks on db; db.Use calls it. It
+// Initialize registers the plugin's callbacks on db (on the Create
+// processor, and [KeyConditionCallback] on Query, Row, Update and Delete);
+// db.Use calls it. It
 // returns the options' errors (wrapping [ErrInvalidOption]),
 // [ErrNoSnowflakeGenerator] when no Snowflake generator was configured and
 // [WithObjectIDOnly] was not given (or the [WithNodeSource] source failed), and GORM's errors registering callbacks.
@@ -83,11 +85,30 @@ func (p *Plugin) Initialize(db *gorm.DB) error {
 	if p.snowflake == nil && !p.objectIDOnly {
 		return ErrNoSnowflakeGenerator
 	}
-	create := db.Callback().Create()
+	cb := db.Callback()
+	create := cb.Create()
 	if err := create.Before("gorm:before_create").Register(FillCallback, p.fill); err != nil {
 		return err
 	}
-	return create.After("gorm:create").Register(ReturningCallback, p.keepMapRows)
+	if err := create.After("gorm:create").Register(ReturningCallback, p.keepMapRows); err != nil {
+		return err
+	}
+	if err := create.Before("gorm:create").Register(UpsertReturningCallback, p.upsertReturning); err != nil {
+		return err
+	}
+	if err := create.After("gorm:create").Before("gorm:save_after_associations").Register(UpsertKeysCallback, p.upsertKeys); err != nil {
+		return err
+	}
+	if err := cb.Query().Before("gorm:query").Register(KeyConditionCallback, p.keyConditions); err != nil {
+		return err
+	}
+	if err := cb.Row().Before("gorm:row").Register(KeyConditionCallback, p.keyConditions); err != nil {
+		return err
+	}
+	if err := cb.Update().Before("gorm:update").Register(KeyConditionCallback, p.keyConditions); err != nil {
+		return err
+	}
+	return cb.Delete().Before("gorm:delete").Register(KeyConditionCallback, p.keyConditions)
 }
 
 func (p *Plugin) snowflakeFromSource(db *gorm.DB) error {
@@ -132,6 +153,10 @@ func (p *Plugin) fill(db *gorm.DB) {
 	fields := selected(stmt, mk.fields)
 	if len(fields) == 0 {
 		return
+	}
+	u := p.noteUpsert(db, fields)
+	if u != nil {
+		defer u.filled()
 	}
 	switch dest := stmt.Dest.(type) {
 	case map[string]any:

@@ -79,10 +79,12 @@ func (h *HexObjectID) UnmarshalJSON(b []byte) error {
 // column auto-increment nor treats it as bytes.
 func (HexObjectID) GormDataType() string { return string(schema.String) }
 
-// GormDBDataType returns [HexObjectIDColumnType] for db's dialect: char(24),
-// or text on SQLite.
-func (HexObjectID) GormDBDataType(db *gorm.DB, _ *schema.Field) string {
-	return HexObjectIDColumnType(dialectOf(db))
+// GormDBDataType returns the column type AutoMigrate creates:
+// [HexObjectIDColumnType] for db's dialect (char(24), or text on SQLite),
+// NOT NULL for a primary key on every dialect. A second AutoMigrate finds
+// nothing to change.
+func (HexObjectID) GormDBDataType(db *gorm.DB, f *schema.Field) string {
+	return hexGormType(dialectOf(db), f)
 }
 
 func dialectOf(db *gorm.DB) string {

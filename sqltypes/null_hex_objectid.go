@@ -80,7 +80,7 @@ func (n *NullHexObjectID) UnmarshalJSON(b []byte) error {
 func (NullHexObjectID) GormDataType() string { return string(schema.String) }
 
 // GormDBDataType returns the same column type as [HexObjectID.GormDBDataType];
-// the column is nullable unless tagged not null.
-func (NullHexObjectID) GormDBDataType(db *gorm.DB, _ *schema.Field) string {
-	return HexObjectIDColumnType(dialectOf(db))
+// the column is nullable unless it is a primary key or tagged not null.
+func (NullHexObjectID) GormDBDataType(db *gorm.DB, f *schema.Field) string {
+	return hexGormType(dialectOf(db), f)
 }

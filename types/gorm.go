@@ -1,12 +1,26 @@
+//go:build !idkit_nogorm
+
 package types
 
 // This file is the only one in package types that imports GORM, and only its
 // small gorm and gorm/schema packages (no SQL driver): the column types below
-// depend on the dialect, which GORM passes as a *gorm.DB.
+// depend on the dialect, which GORM passes as a *gorm.DB, and GORM finds
+// them only through a method whose signature names *gorm.DB.
+//
+// Measured (go1.26, linux/amd64): importing types compiles 146 packages
+// with this file and 109 without; a program that only prints
+// types.NewObjectID() is 3.95 MB with it and 2.70 MB without (2.71 MB and
+// 1.81 MB stripped). The file stays, so that AutoMigrate makes bytea,
+// BINARY(12) or BLOB keys with no setup. A program that never uses GORM can
+// build with -tags idkit_nogorm to leave GORM out: the types then declare
+// only GORM's generic data types (see gorm_nogorm.go), which suit no GORM
+// schema.
 
 import (
 	"gorm.io/gorm"
 	"gorm.io/gorm/schema"
+
+	"github.com/idkit-go/idkit/internal/sqlcol"
 )
 
 // snowflakeGormType is the GORM data type of [Snowflake] columns. It is not
@@ -18,13 +32,24 @@ const snowflakeGormType = "bigint"
 
 // GormDataType returns "bigint": the GORM data type of a Snowflake column.
 // It is deliberately not GORM's "int", which would make a Snowflake primary
-// key auto-increment. AutoMigrate creates a plain BIGINT column. It is safe
-// for concurrent use.
+// key auto-increment. It is safe for concurrent use.
 func (Snowflake) GormDataType() string { return snowflakeGormType }
 
-// GormDataType returns "bigint", as [Snowflake.GormDataType] does; the
-// column is nullable unless tagged not null.
+// GormDBDataType returns the column type AutoMigrate creates for a
+// Snowflake: a plain BIGINT, NOT NULL when the field is a primary key (on
+// every dialect, SQLite included). It is safe for concurrent use.
+func (Snowflake) GormDBDataType(db *gorm.DB, f *schema.Field) string {
+	return gormType(sqlcol.Snowflake(dialect(db)), f)
+}
+
+// GormDataType returns "bigint", as [Snowflake.GormDataType] does.
 func (NullSnowflake) GormDataType() string { return snowflakeGormType }
+
+// GormDBDataType returns the column type of [Snowflake.GormDBDataType]; the
+// column is nullable unless it is a primary key or tagged not null.
+func (NullSnowflake) GormDBDataType(db *gorm.DB, f *schema.Field) string {
+	return gormType(sqlcol.Snowflake(dialect(db)), f)
+}
 
 // GormDataType returns GORM's "bytes" data type for an ObjectID column; see
 // [ObjectID.GormDBDataType] for the column type each dialect gets.
@@ -32,32 +57,33 @@ func (ObjectID) GormDataType() string { return string(schema.Bytes) }
 
 // GormDBDataType returns the column type AutoMigrate creates for an ObjectID:
 // bytea on PostgreSQL, binary(12) on MySQL/MariaDB and SQL Server, blob on
-// SQLite, and "" (GORM's default for bytes) on other dialects. It is safe for
-// concurrent use.
-func (ObjectID) GormDBDataType(db *gorm.DB, _ *schema.Field) string { return objectIDColumnType(db) }
+// SQLite, and "" (GORM's default for bytes) on other dialects; NOT NULL is
+// added for a primary key (on every dialect, SQLite included). It is safe
+// for concurrent use.
+func (ObjectID) GormDBDataType(db *gorm.DB, f *schema.Field) string {
+	return gormType(sqlcol.ObjectID(dialect(db)), f)
+}
 
 // GormDataType returns GORM's "bytes" data type, as [ObjectID.GormDataType]
 // does.
 func (NullObjectID) GormDataType() string { return string(schema.Bytes) }
 
-// GormDBDataType returns the same column types as [ObjectID.GormDBDataType];
-// the column is nullable unless tagged not null.
-func (NullObjectID) GormDBDataType(db *gorm.DB, _ *schema.Field) string {
-	return objectIDColumnType(db)
+// GormDBDataType returns the column types of [ObjectID.GormDBDataType]; the
+// column is nullable unless it is a primary key or tagged not null.
+func (NullObjectID) GormDBDataType(db *gorm.DB, f *schema.Field) string {
+	return gormType(sqlcol.ObjectID(dialect(db)), f)
 }
 
-func objectIDColumnType(db *gorm.DB) string {
+func dialect(db *gorm.DB) string {
 	if db == nil || db.Dialector == nil {
 		return ""
 	}
-	switch db.Dialector.Name() {
-	case "postgres":
-		return "bytea"
-	case "mysql", "sqlserver":
-		return "binary(12)"
-	case "sqlite":
-		return "blob"
-	default:
-		return ""
+	return db.Dialector.Name()
+}
+
+func gormType(typ string, f *schema.Field) string {
+	if f == nil {
+		return typ
 	}
+	return sqlcol.Gorm(typ, f.PrimaryKey, f.NotNull)
 }

@@ -1,6 +1,7 @@
 // Command gorm shows GORM models keyed by each idkit ID kind, with keys made
-// by the gormplugin before every INSERT. It runs on embedded SQLite with no
-// setup, or on PostgreSQL or MariaDB/MySQL given a DSN:
+// by the gormplugin before every INSERT, then a lookup, an update and a
+// delete by key and an upsert. It runs on embedded SQLite with no setup, or
+// on PostgreSQL or MariaDB/MySQL given a DSN:
 //
 //	go run ./examples/gorm
 //	go run ./examples/gorm -driver postgres -dsn 'host=127.0.0.1 user=postgres dbname=test sslmode=disable'
@@ -24,6 +25,7 @@ import (
 	"gorm.io/driver/postgres"
 	"gorm.io/driver/sqlite"
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 	"gorm.io/gorm/logger"
 	"gorm.io/gorm/schema"
 	_ "modernc.org/sqlite" // pure-Go SQLite, registered as "sqlite": no C compiler needed
@@ -38,7 +40,7 @@ import (
 // No tag is needed, and AutoMigrate makes a plain BIGINT (no sequence).
 type Customer struct {
 	ID     types.Snowflake
-	Name   string
+	Name   string `gorm:"size:64;uniqueIndex"`
 	Orders []Order
 }
 
@@ -121,6 +123,7 @@ func run(driver, dsn string, node int64, keep bool) (err error) {
 		defer sqlDB.Close()
 	}
 
+	start := time.Now()
 	// One call: every create now has its keys before the INSERT.
 	if err := db.Use(gormplugin.New(gormplugin.WithNode(node))); err != nil {
 		return err
@@ -133,7 +136,6 @@ func run(driver, dsn string, node int64, keep bool) (err error) {
 		defer func() { err = errors.Join(err, db.Migrator().DropTable(models...)) }()
 	}
 
-	start := time.Now()
 	ann := Customer{Name: "ann", Orders: []Order{{Item: "book"}, {Item: "pen", Coupon: types.NewNullSnowflake(42)}}}
 	bob := Customer{Name: "bob", Orders: []Order{{Item: "lamp"}}}
 	if err := db.Create([]*Customer{&ann, &bob}).Error; err != nil {
@@ -180,5 +182,34 @@ func run(driver, dsn string, node int64, keep bool) (err error) {
 		return err
 	}
 	fmt.Printf("customers created since start: %d\n", recent)
+
+	// Look up, update and delete by key: GORM's inline primary-key forms.
+	book, pen := ann.Orders[0].ID, ann.Orders[1].ID
+	var order Order
+	if err := db.First(&order, book).Error; err != nil {
+		return err
+	}
+	fmt.Printf("found order %s: %s\n", order.ID, order.Item)
+	if err := db.Model(&Order{}).Where(book).Update("item", "novel").Error; err != nil {
+		return err
+	}
+	res := db.Delete(&Order{}, pen)
+	if res.Error != nil {
+		return res.Error
+	}
+	fmt.Printf("deleted order %s: %d row\n", pen, res.RowsAffected)
+	var items []string
+	if err := db.Model(&Order{}).Where("customer_id = ?", ann.ID).Order("item").Pluck("item", &items).Error; err != nil {
+		return err
+	}
+	fmt.Printf("ann's orders now: %v\n", items)
+
+	// An upsert: the struct gets the stored row's key, not a new one.
+	again := Customer{Name: "ann"}
+	onName := clause.OnConflict{Columns: []clause.Column{{Name: "name"}}, DoUpdates: clause.AssignmentColumns([]string{"name"})}
+	if err := db.Clauses(onName).Create(&again).Error; err != nil {
+		return err
+	}
+	fmt.Printf("upsert of ann kept key %d: %t\n", again.ID, again.ID == ann.ID)
 	return nil
 }

@@ -1,0 +1,209 @@
+package gormplugin
+
+import (
+	"reflect"
+	"slices"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+	"gorm.io/gorm/schema"
+
+	"github.com/idkit-go/idkit/sqltypes"
+	"github.com/idkit-go/idkit/types"
+)
+
+// KeyConditionCallback names the callback the plugin registers on the
+// Query, Row, Update and Delete processors (before gorm:query, gorm:row,
+// gorm:update and gorm:delete) to turn an inline ObjectID key into one
+// condition; see "Looking rows up by key" in the package documentation.
+const KeyConditionCallback = "idkit:key_conditions"
+
+// keyConditions is the KeyConditionCallback. GORM turns an inline primary
+// key (db.First(&doc, id), db.Delete(&Doc{}, id), db.Where(id)) into
+// "pk IN (values)", taking each element of a slice or array as one key.
+// An ObjectID's Value is 12 bytes, so GORM writes "pk IN (107,3,240,...)":
+// twelve one-byte keys that select no row. When the model's primary key
+// holds an ObjectID, this rewrites such a condition (exactly twelve byte
+// values) into "pk = key", with the key in the field's own SQL form, and
+// converts the idkit ObjectIDs in a list of keys to that form (raw bytes
+// for a raw column, hex for a hex one). Other conditions, and models with
+// other keys, are left as they are.
+func (p *Plugin) keyConditions(db *gorm.DB) {
+	stmt := db.Statement
+	if db.Error != nil || stmt.Schema == nil {
+		return
+	}
+	mk := p.keysOf(stmt.Schema)
+	if mk.pk == nil {
+		return
+	}
+	c, ok := stmt.Clauses["WHERE"]
+	if !ok {
+		return
+	}
+	where, ok := c.Expression.(clause.Where)
+	if !ok {
+		return
+	}
+	exprs, changed := p.rewriteKeyExprs(mk.pk, stmt.Table, where.Exprs)
+	if !changed {
+		return
+	}
+	c.Expression = clause.Where{Exprs: exprs}
+	stmt.Clauses["WHERE"] = c
+}
+
+// rewriteKeyExprs rewrites the per-byte key conditions in exprs; it returns
+// a new slice when anything changed and exprs itself otherwise.
+func (p *Plugin) rewriteKeyExprs(pk *keyField, table string, exprs []clause.Expression) ([]clause.Expression, bool) {
+	var out []clause.Expression
+	for i, e := range exprs {
+		ne, changed := p.rewriteKeyExpr(pk, table, e)
+		if !changed {
+			continue
+		}
+		if out == nil {
+			out = append(make([]clause.Expression, 0, len(exprs)), exprs...)
+		}
+		out[i] = ne
+	}
+	if out == nil {
+		return exprs, false
+	}
+	return out, true
+}
+
+func (p *Plugin) rewriteKeyExpr(pk *keyField, table string, e clause.Expression) (clause.Expression, bool) {
+	switch e := e.(type) {
+	case clause.IN:
+		if !isPrimaryKeyColumn(e.Column, pk.field, table) {
+			return e, false
+		}
+		if id, ok := bytesKey(e.Values); ok {
+			return clause.Eq{Column: e.Column, Value: keyValue(pk, id)}, true
+		}
+		return sameFormKeys(pk, e)
+	case clause.AndConditions:
+		exprs, changed := p.rewriteKeyExprs(pk, table, e.Exprs)
+		return clause.AndConditions{Exprs: exprs}, changed
+	case clause.OrConditions:
+		exprs, changed := p.rewriteKeyExprs(pk, table, e.Exprs)
+		return clause.OrConditions{Exprs: exprs}, changed
+	case clause.NotConditions:
+		exprs, changed := p.rewriteKeyExprs(pk, table, e.Exprs)
+		return clause.NotConditions{Exprs: exprs}, changed
+	}
+	return e, false
+}
+
+// sameFormKeys converts the ObjectIDs among in's values that are in
+// another SQL form than the key column (a HexObjectID for a raw key, an
+// ObjectID for a hex key) to the column's form.
+func sameFormKeys(pk *keyField, in clause.IN) (clause.Expression, bool) {
+	var values []any
+	for i, v := range in.Values {
+		id, ok := objectIDOf(v)
+		if !ok {
+			continue
+		}
+		if values == nil {
+			values = slices.Clone(in.Values)
+		}
+		values[i] = keyValue(pk, id)
+	}
+	if values == nil {
+		return in, false
+	}
+	return clause.IN{Column: in.Column, Values: values}, true
+}
+
+// objectIDOf returns the ObjectID v holds when v is one of the idkit
+// ObjectID types (or a pointer to one), and valid.
+func objectIDOf(v any) (types.ObjectID, bool) {
+	switch v := v.(type) {
+	case types.ObjectID:
+		return v, true
+	case *types.ObjectID:
+		if v != nil {
+			return *v, true
+		}
+	case types.NullObjectID:
+		return v.ID, v.Valid
+	case *types.NullObjectID:
+		if v != nil {
+			return v.ID, v.Valid
+		}
+	case sqltypes.HexObjectID:
+		return types.ObjectID(v), true
+	case *sqltypes.HexObjectID:
+		if v != nil {
+			return types.ObjectID(*v), true
+		}
+	case sqltypes.NullHexObjectID:
+		return types.ObjectID(v.ID), v.Valid
+	case *sqltypes.NullHexObjectID:
+		if v != nil {
+			return types.ObjectID(v.ID), v.Valid
+		}
+	}
+	return types.ObjectID{}, false
+}
+
+// isPrimaryKeyColumn reports whether col names the primary key of the
+// statement's table: GORM's clause.PrimaryKey placeholder (what inline
+// conditions use) or f's column, unqualified or qualified by that table.
+func isPrimaryKeyColumn(col any, f *schema.Field, table string) bool {
+	switch c := col.(type) {
+	case clause.Column:
+		if c.Raw || (c.Table != "" && c.Table != clause.CurrentTable && c.Table != table) {
+			return false
+		}
+		return c.Name == clause.PrimaryKey || c.Name == f.DBName
+	case string:
+		return c == f.DBName
+	}
+	return false
+}
+
+// bytesKey reports whether values are the twelve bytes GORM makes of one
+// ObjectID key, and returns that key.
+func bytesKey(values []any) (types.ObjectID, bool) {
+	var id types.ObjectID
+	if len(values) != len(id) {
+		return id, false
+	}
+	for i, v := range values {
+		b, ok := v.(uint8)
+		if !ok {
+			return id, false
+		}
+		id[i] = b
+	}
+	return id, true
+}
+
+// keyValue returns id in the SQL form of the key field: a value of the
+// field's type when that type is a [database/sql/driver.Valuer] (ObjectID,
+// HexObjectID, their Null forms), otherwise 12 raw bytes, or 24 hex digits
+// for a string field.
+func keyValue(pk *keyField, id types.ObjectID) any {
+	t := pk.field.IndirectFieldType
+	if t.Implements(valuerType) {
+		v := reflect.New(t).Elem()
+		switch pk.rep {
+		case repArray:
+			reflect.Copy(v, reflect.ValueOf(id))
+			return v.Interface()
+		case repNull:
+			if pk.inner == repArray {
+				reflect.Copy(v.Field(pk.idIdx), reflect.ValueOf(id))
+				v.Field(pk.okIdx).SetBool(true)
+				return v.Interface()
+			}
+		}
+	}
+	if pk.rep == repHex || (pk.rep == repNull && pk.inner == repHex) {
+		return id.Hex()
+	}
+	return id.Bytes()
+}
