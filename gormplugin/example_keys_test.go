@@ -42,7 +42,7 @@ func exampleDB() (*gorm.DB, func()) {
 	if err != nil {
 		panic(err)
 	}
-	db, err := gorm.Open(sqlite.Open(filepath.Join(dir, "example.db")), &gorm.Config{Logger: logger.Discard})
+	db, err := gorm.Open(sqlite.New(sqlite.Config{DriverName: "sqlite", DSN: filepath.Join(dir, "example.db")}), &gorm.Config{Logger: logger.Discard})
 	if err != nil {
 		panic(err)
 	}
