@@ -51,8 +51,8 @@
 // never a panic: an unusable tagged field wraps [ErrUnsupportedField], a
 // generator failure wraps [ErrGenerate], a value that cannot be set wraps
 // [ErrNotAddressable]. [Plugin.Initialize] (run by db.Use) fails with
-// [ErrNoSnowflakeGenerator] unless a Snowflake generator ([WithSnowflake]),
-// a node ([WithNode]) or a node source ([WithNodeSource], for example a
-// lease) was given, or [WithObjectIDOnly] says none is needed: a node is
-// never silently 0.
+// [ErrNoSnowflakeGenerator] unless a Snowflake generator ([WithSnowflake],
+// for example a leased one from node.NewSnowflake), a node ([WithNode]) or
+// a node source ([WithNodeSource], for example node.FromEnv) was given, or
+// [WithObjectIDOnly] says none is needed: a node is never silently 0.
 package gormplugin

@@ -26,7 +26,7 @@
 //
 // Safety rests on one stated assumption: clocks run at about the same rate
 // (drift over one TTL far below Margin). A process that stalls (a GC pause,
-// SIGSTOP) is covered by [Snowflake], which checks the fence again after
+// SIGSTOP) is covered by [NewSnowflake]'s generator, which checks the fence again after
 // making each ID and discards the ID if the lease lapsed meanwhile; a
 // generator fenced with [Lease.Fence] alone ([generator.WithFence] checks
 // before making the ID) also needs stalls between that check and the ID to

@@ -309,7 +309,7 @@ func TestLeaseRenewalFailureFences(t *testing.T) {
 
 // requireFenced calls Next until it fails, within d, with an error wrapping
 // generator.ErrFenced and want.
-func requireFenced(t *testing.T, g *node.Snowflake, want error, d time.Duration) {
+func requireFenced(t *testing.T, g *generator.Snowflake, want error, d time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(d)
 	for time.Now().Before(deadline) {
