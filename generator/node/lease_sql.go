@@ -43,20 +43,13 @@ func NewSQLLease(ctx context.Context, db *sql.DB, opts LeaseOptions) (*Lease, er
 	return startLease(ctx, b, o)
 }
 
-// createTable runs a CREATE TABLE IF NOT EXISTS, tolerating the race in
-// which a concurrent creator wins (PostgreSQL reports a duplicate type).
+// createTable creates a table with sqldialect.CreateTable, naming it in
+// the error.
 func createTable(ctx context.Context, db *sql.DB, create, table string) error {
-	var err error
-	for range 3 {
-		if _, err = db.ExecContext(ctx, create); err == nil {
-			return nil
-		}
-		if _, e := db.ExecContext(ctx, "SELECT 1 FROM "+table+" WHERE 1 = 0"); e == nil {
-			return nil
-		}
-		time.Sleep(20 * time.Millisecond)
+	if err := sqldialect.CreateTable(ctx, db, create, table); err != nil {
+		return fmt.Errorf("node: create table %s: %w", table, err)
 	}
-	return fmt.Errorf("node: create table %s: %w", table, err)
+	return nil
 }
 
 type sqlBackend struct {

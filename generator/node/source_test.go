@@ -164,3 +164,34 @@ func TestDisposable(t *testing.T) {
 		})
 	}
 }
+
+// TestDisposableConcurrentDefaults: NodeID from many goroutines with the
+// default table name (run with -race).
+func TestDisposableConcurrentDefaults(t *testing.T) {
+	t.Parallel()
+	db := testdb.SQLite(t) // a fresh database: the default table is ours
+	src := node.Disposable(db, node.DisposableOptions{MaxNode: 100})
+	var mu sync.Mutex
+	seen := map[int64]bool{}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			id, err := src.NodeID(context.Background())
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if seen[id] {
+				t.Errorf("id %d repeated", id)
+			}
+			seen[id] = true
+		})
+	}
+	wg.Wait()
+	require.Len(t, seen, 8)
+	var n int
+	require.NoError(t, db.QueryRow("SELECT count(*) FROM idkit_node_registry").Scan(&n))
+	require.Equal(t, 8, n, "one row per start in the default table")
+}

@@ -93,18 +93,7 @@ func New(ctx context.Context, db *sql.DB, tag string, opts Options) (*Allocator,
 }
 
 func (a *Allocator) setup(ctx context.Context) error {
-	var err error
-	for range 3 { // concurrent CREATE TABLE IF NOT EXISTS can race on PostgreSQL
-		if _, err = a.db.ExecContext(ctx, a.s.create); err == nil {
-			break
-		}
-		if _, e := a.db.ExecContext(ctx, "SELECT 1 FROM "+a.o.Table+" WHERE 1 = 0"); e == nil {
-			err = nil
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if err != nil {
+	if err := sqldialect.CreateTable(ctx, a.db, a.s.create, a.o.Table); err != nil {
 		return fmt.Errorf("segment: create table %s: %w", a.o.Table, err)
 	}
 	if _, err := a.db.ExecContext(ctx, a.s.seed, a.tag, a.o.Start, a.o.Step); err != nil {
