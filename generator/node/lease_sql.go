@@ -61,7 +61,7 @@ type sqlBackend struct {
 // errRace means a candidate was taken by a concurrent claimer: try again.
 var errRace = errors.New("node: claim race")
 
-func (b *sqlBackend) claim(ctx context.Context, owner string, ttl time.Duration, maxNode, bound int64) (int64, int64, error) {
+func (b *sqlBackend) Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, bound int64) (int64, int64, error) {
 	var last error
 	for attempt := 0; attempt < 64; attempt++ {
 		node, floor, err := b.claimOnce(ctx, owner, ttl, maxNode, bound)
@@ -156,7 +156,7 @@ func (b *sqlBackend) claimOnce(ctx context.Context, owner string, ttl time.Durat
 	return node, floor, nil
 }
 
-func (b *sqlBackend) renew(ctx context.Context, node int64, owner string, ttl time.Duration, bound int64) error {
+func (b *sqlBackend) Renew(ctx context.Context, node int64, owner string, ttl time.Duration, bound int64) error {
 	res, err := b.db.ExecContext(ctx, b.s.renew, b.s.ttlArg(ttl), bound, node, owner)
 	if err != nil {
 		return fmt.Errorf("node: renew node %d: %w", node, err)
@@ -169,7 +169,7 @@ func (b *sqlBackend) renew(ctx context.Context, node int64, owner string, ttl ti
 	return nil
 }
 
-func (b *sqlBackend) release(ctx context.Context, node int64, owner string, hwm int64, exact bool) error {
+func (b *sqlBackend) Release(ctx context.Context, node int64, owner string, hwm int64, exact bool) error {
 	stmt := b.s.raise
 	if exact {
 		stmt = b.s.release

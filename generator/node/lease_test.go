@@ -16,6 +16,7 @@ import (
 	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/generator/node/internal/testclock"
+	"github.com/idkit-go/idkit/generator/node/redislease"
 	"github.com/idkit-go/idkit/internal/testdb"
 )
 
@@ -89,7 +90,7 @@ func redisStore(t *testing.T) store {
 	return store{
 		name: "redis",
 		lease: func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error) {
-			return node.NewRedisLease(ctx, c, withKey(o))
+			return redislease.New(ctx, c, withKey(o))
 		},
 		steal:  func(t *testing.T, n int64) { require.NoError(t, c.HSet(ctx, key, fmt.Sprint("o:", n), "thief").Err()) },
 		remove: func(t *testing.T, n int64) { require.NoError(t, c.Del(ctx, key).Err()) },
@@ -100,7 +101,7 @@ func redisStore(t *testing.T) store {
 		},
 		broken: func(t *testing.T, o node.LeaseOptions) (*node.Lease, func()) {
 			own := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1})
-			l, err := node.NewRedisLease(context.Background(), own, withKey(o))
+			l, err := redislease.New(context.Background(), own, withKey(o))
 			require.NoError(t, err)
 			return l, func() { own.Close() }
 		},
