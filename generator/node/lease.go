@@ -70,9 +70,6 @@ type Lease struct {
 	closeErr  error
 }
 
-// fastSlack is how long before the deadline Fence's fast window ends: more
-// than the coarse clock's lag behind the wall clock.
-const fastSlack = 5 * time.Millisecond
 
 // NewLease claims a node ID in s and returns the [Lease], renewed in the
 // background until Close. It is how other lease stores plug in;
@@ -120,13 +117,16 @@ func (l *Lease) extend(t0 time.Duration, c0 time.Time) {
 	keep := l.o.TTL - l.o.Margin
 	l.deadline.Store(int64(t0 + keep))
 	l.limit.Store(c0.Add(keep).UnixNano())
-	if !l.coarse || keep <= 2*fastSlack {
+	if !l.coarse {
 		return
 	}
-	// The fast window ends fastSlack before the clock limit, by the coarse
-	// clock, and also at the monotonic deadline less fastSlack, by a timer,
-	// in case the wall clock is set back meanwhile.
-	until := c0.Add(keep - fastSlack).UnixMilli()
+	// The fast window ends Margin/2 before the clock limit, by the coarse
+	// clock (so a coarse clock lagging the wall clock by less than that,
+	// as when the process was not scheduled for a while, cannot carry it
+	// past the limit), and also at the monotonic deadline less Margin/2,
+	// by a timer, in case the wall clock is set back meanwhile.
+	slack := l.o.Margin / 2
+	until := c0.Add(keep - slack).UnixMilli()
 	l.timerMu.Lock()
 	defer l.timerMu.Unlock()
 	if l.failed.Load() != nil {
@@ -136,7 +136,7 @@ func (l *Lease) extend(t0 time.Duration, c0 time.Time) {
 		l.timer.Stop()
 	}
 	l.fast.Store(until)
-	l.timer = time.AfterFunc(t0+keep-fastSlack-time.Since(l.base), func() { l.fast.CompareAndSwap(until, 0) })
+	l.timer = time.AfterFunc(t0+keep-slack-time.Since(l.base), func() { l.fast.CompareAndSwap(until, 0) })
 }
 
 // endFast sends every later Fence to the exact check.
@@ -206,12 +206,14 @@ func (l *Lease) NotBefore() time.Time { return l.floor }
 // [generator.WithFence], or use [NewSnowflake], which does. It is safe for
 // concurrent use.
 //
-// It is cheap: with the system clock ([generator.SystemClock]), until 5 ms
-// before those limits it reads no clock, only the process's shared coarse
-// millisecond clock (an atomic load, the one a Snowflake generator on the
-// system clock reads) and a timer set at the monotonic limit ends that
-// window; from then on, and with any other clock, it reads the monotonic
-// clock and the generator clock.
+// It is cheap: with the system clock ([generator.SystemClock]), until
+// Margin/2 before those limits it reads no clock, only the process's shared
+// coarse millisecond clock (an atomic load, the clock a Snowflake generator
+// on the system clock reads), and a timer ends that window at the
+// monotonic limit less Margin/2; after that, and with any other clock, it
+// reads the monotonic clock and the generator clock. The coarse clock may
+// lag the wall clock while the process is not scheduled, a stall that
+// Margin must cover anyway (see [LeaseOptions].Margin).
 func (l *Lease) Fence() error {
 	if f := l.fast.Load(); f != 0 && coarseclock.UnixMilli() < f {
 		return nil
