@@ -70,7 +70,6 @@ type Lease struct {
 	closeErr  error
 }
 
-
 // NewLease claims a node ID in s and returns the [Lease], renewed in the
 // background until Close. It is how other lease stores plug in;
 // [NewSQLLease] and package redislease call it with theirs. It returns an

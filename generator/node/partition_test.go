@@ -62,10 +62,14 @@ func sqlProxied(t *testing.T, name string, p *tcpproxy.Proxy, db, via *sql.DB) p
 	t.Cleanup(func() { _, _ = db.Exec("DROP TABLE IF EXISTS " + table) })
 	with := func(o node.LeaseOptions) node.LeaseOptions { o.Table = table; return o }
 	return proxied{
-		name:   name,
-		proxy:  p,
-		viaFn:  func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error) { return node.NewSQLLease(ctx, via, with(o)) },
-		direct: func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error) { return node.NewSQLLease(ctx, db, with(o)) },
+		name:  name,
+		proxy: p,
+		viaFn: func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error) {
+			return node.NewSQLLease(ctx, via, with(o))
+		},
+		direct: func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error) {
+			return node.NewSQLLease(ctx, db, with(o))
+		},
 	}
 }
 
@@ -78,10 +82,14 @@ func proxiedRedis(t *testing.T) proxied {
 	t.Cleanup(func() { direct.Del(context.Background(), key); direct.Close(); via.Close() })
 	with := func(o node.LeaseOptions) node.LeaseOptions { o.Key = key; return o }
 	return proxied{
-		name:   "redis",
-		proxy:  p,
-		viaFn:  func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error) { return redislease.New(ctx, via, with(o)) },
-		direct: func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error) { return redislease.New(ctx, direct, with(o)) },
+		name:  "redis",
+		proxy: p,
+		viaFn: func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error) {
+			return redislease.New(ctx, via, with(o))
+		},
+		direct: func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error) {
+			return redislease.New(ctx, direct, with(o))
+		},
 	}
 }
 
