@@ -1,0 +1,14 @@
+package node
+
+import (
+	"net"
+	"testing"
+)
+
+// SetInterfaceAddrs makes FromPrivateIP read f instead of the host's
+// interfaces until t ends. Tests using it must not run in parallel.
+func SetInterfaceAddrs(t testing.TB, f func() ([]net.Addr, error)) {
+	old := interfaceAddrs
+	interfaceAddrs = f
+	t.Cleanup(func() { interfaceAddrs = old })
+}
