@@ -12,3 +12,11 @@ func SetInterfaceAddrs(t testing.TB, f func() ([]net.Addr, error)) {
 	interfaceAddrs = f
 	t.Cleanup(func() { interfaceAddrs = old })
 }
+
+// SetHostname makes FromStatefulSet read f instead of the host's name
+// until t ends. Tests using it must not run in parallel.
+func SetHostname(t testing.TB, f func() (string, error)) {
+	old := hostname
+	hostname = f
+	t.Cleanup(func() { hostname = old })
+}
