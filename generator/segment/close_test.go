@@ -113,3 +113,19 @@ func TestCloseReleasesWaiters(t *testing.T) {
 }
 
 func sprintf(format, tbl string) string { return fmt.Sprintf(format, tbl) }
+
+// TestNextDoesNotAllocate checks Next's doc: no allocation while the
+// current segment lasts.
+func TestNextDoesNotAllocate(t *testing.T) {
+	db := testdb.SQLite(t)
+	a, err := segment.New(context.Background(), db, "allocs", segment.Options{Table: table(t, db), Step: 100000, PrefetchAt: 0.99})
+	require.NoError(t, err)
+	defer a.Close()
+	ctx := context.Background()
+	allocs := testing.AllocsPerRun(1000, func() {
+		if _, err := a.Next(ctx); err != nil {
+			t.Fatal(err)
+		}
+	})
+	require.Zero(t, allocs)
+}
