@@ -2,9 +2,10 @@
 // fixed sources ([Static], [FromEnv], [FromPrivateIP], [FromStatefulSet]),
 // a disposable source that is new on every start ([Disposable], for the
 // Meteor generator), and leases that hand each ID to one live process at a
-// time, kept in the application's own SQL database ([NewSQLLease]), in Redis (package
-// [github.com/idkit-go/idkit/generator/node/redislease], kept apart so that
-// only its users compile go-redis) or in any [Store] ([NewLease]).
+// time, kept in the application's own SQL database ([NewSQLLease]), in
+// Redis (package [github.com/idkit-go/idkit/generator/node/redislease],
+// kept apart so that only its users compile go-redis) or in any [Store]
+// ([NewLease]).
 //
 // # Leases
 //
