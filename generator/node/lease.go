@@ -59,6 +59,7 @@ type Lease struct {
 	failed  atomic.Pointer[error]
 	lastErr atomic.Pointer[error]
 	track   atomic.Pointer[func() time.Time]
+	fence   func() error // Fence's body
 
 	timerMu sync.Mutex
 	timer   *time.Timer // ends the fast window at the monotonic deadline
@@ -99,6 +100,13 @@ func startLease(ctx context.Context, b Store, o LeaseOptions) (*Lease, error) {
 		l.floor = time.Unix(0, floor)
 	}
 	l.ctx, l.cancel = context.WithCancel(context.Background())
+	// fence is Fence as a closure, which a generator calls directly.
+	l.fence = func() error {
+		if coarseclock.UnixMilli() < l.fast.Load() { // fast is 0 outside the window
+			return nil
+		}
+		return l.check()
+	}
 	l.extend(t0, c0)
 	go l.renewLoop()
 	return l, nil
@@ -213,12 +221,7 @@ func (l *Lease) NotBefore() time.Time { return l.floor }
 // reads the monotonic clock and the generator clock. The coarse clock may
 // lag the wall clock while the process is not scheduled, a stall that
 // Margin must cover anyway (see [LeaseOptions].Margin).
-func (l *Lease) Fence() error {
-	if coarseclock.UnixMilli() < l.fast.Load() { // fast is 0 outside the window
-		return nil
-	}
-	return l.check()
-}
+func (l *Lease) Fence() error { return l.fence() }
 
 // check is Fence's exact test, kept out of line so that Fence inlines.
 //

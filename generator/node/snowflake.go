@@ -60,7 +60,7 @@ func NewSnowflake(ctx context.Context, l *Lease, opts ...generator.SnowflakeOpti
 		generator.WithClock(o.Clock),
 		generator.WithBorrowAhead(o.BorrowAhead),
 		generator.WithNotBefore(floor),
-		generator.WithFence(l.Fence),
+		generator.WithFence(l.fence), // Fence, one call shallower
 	)
 	g, err := generator.NewSnowflake(l.Node(), all...)
 	if err != nil {
