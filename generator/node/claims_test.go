@@ -95,3 +95,9 @@ func TestLeaseRecoversAfterExpiry(t *testing.T) {
 		})
 	}
 }
+
+func TestNewLeaseNilStore(t *testing.T) {
+	t.Parallel()
+	_, err := node.NewLease(context.Background(), nil, node.LeaseOptions{})
+	require.ErrorIs(t, err, node.ErrInvalidConfig)
+}
