@@ -20,3 +20,6 @@ func SetHostname(t testing.TB, f func() (string, error)) {
 	hostname = f
 	t.Cleanup(func() { hostname = old })
 }
+
+// HostnameOrdinal is hostnameOrdinal, for the fuzz test.
+var HostnameOrdinal = hostnameOrdinal

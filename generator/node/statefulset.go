@@ -84,18 +84,18 @@ func ordinal(env string) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("%w: hostname: %w", ErrNoNodeID, err)
 	}
-	n, ok := HostnameOrdinal(h)
+	n, ok := hostnameOrdinal(h)
 	if !ok {
 		return 0, fmt.Errorf("%w: hostname %q has no -N StatefulSet ordinal suffix", ErrNoNodeID, quoteMax(h))
 	}
 	return n, nil
 }
 
-// HostnameOrdinal returns the ordinal N of a StatefulSet pod's hostname
+// hostnameOrdinal returns the ordinal N of a StatefulSet pod's hostname
 // "<set>-N" (any domain after the first dot is ignored) and true, or false
 // if the name does not end in "-" and a non-negative decimal integer
 // without a sign or leading zeros.
-func HostnameOrdinal(host string) (int64, bool) {
+func hostnameOrdinal(host string) (int64, bool) {
 	if i := strings.IndexByte(host, '.'); i >= 0 {
 		host = host[:i]
 	}
