@@ -18,18 +18,18 @@ import (
 //     computed from them);
 //   - it is fenced by [Lease.Fence] in addition to any [generator.WithFence]
 //     in opts: every fence is checked, the caller's first, before an ID is
-//     made and again after, so an ID made while the lease was valid but
-//     returned after it lapsed (the process stalled in between) is
-//     discarded;
+//     made and again after, so an ID whose making stalled past the lease's
+//     limits, as far as the clock Fence reads can tell, is discarded;
 //   - its floor is the later of the lease's [Lease.NotBefore] and any
 //     [generator.WithNotBefore] in opts: it never issues at or before
 //     either;
 //   - it is tracked ([Lease.Track]) so that [Lease.Close] records its exact
 //     last issued time.
 //
-// Every ID it returns was made before a moment at which the lease was
-// verified valid. Other options in opts (such as
-// [generator.WithPerCPUBlocks]) apply as given.
+// Every ID it returns has a time below the high-water mark the lease last
+// recorded in its store, which a later holder of the node ID never issues
+// at or below. Other options in opts (such as [generator.WithPerCPUBlocks])
+// apply as given.
 //
 // If the lease's clock reads at or before the lease's floor (a previous
 // holder's clock was ahead, or this one is behind), NewSnowflake waits on
