@@ -47,7 +47,9 @@ type LeaseOptions struct {
 	// Margin is how long before the coordinator's expiry the holder stops
 	// trusting the lease. Default TTL/4; it must be positive and below TTL.
 	// It must exceed clock-rate drift over one TTL and the longest stall
-	// between a generator's fence check and its issuing of an ID.
+	// between a generator's fence check and its issuing of an ID. With the
+	// system clock, [Lease.Fence]'s clock-free window ends Margin/2 before
+	// the limits.
 	Margin time.Duration
 
 	// Clock is the clock of the generator that will use the lease; its
