@@ -4,7 +4,8 @@ import "time"
 
 // SnowflakeOption configures a [Snowflake] generator in [NewSnowflake].
 // Options are applied in order; a later option overrides an earlier one of
-// the same kind. A nil option is ignored. Invalid values are reported by
+// the same kind, except [WithFence] and [WithNotBefore], which combine
+// (every fence must pass; the latest floor holds). A nil option is ignored. Invalid values are reported by
 // NewSnowflake, not by the option.
 type SnowflakeOption func(*snowflakeConfig)
 
@@ -69,9 +70,14 @@ func WithBackwardTolerance(d time.Duration) SnowflakeOption {
 // fails with [ErrClockMovedBackwards] until the clock passes the floor. It
 // never issues at or below the floor. The zero time and times before the
 // layout's epoch set no floor; NewSnowflake rejects a t at or after the
-// layout's end with [ErrTimeOverflow].
+// layout's end with [ErrTimeOverflow]. Several WithNotBefore options combine:
+// the latest floor holds.
 func WithNotBefore(t time.Time) SnowflakeOption {
-	return func(c *snowflakeConfig) { c.notBefore = t }
+	return func(c *snowflakeConfig) {
+		if t.After(c.notBefore) {
+			c.notBefore = t
+		}
+	}
 }
 
 // WithFence sets a check made before each ID is made, after any wait, and
@@ -81,9 +87,23 @@ func WithNotBefore(t time.Time) SnowflakeOption {
 // f's error. A lease-based node source passes
 // a fence that fails once its lease is no longer safely held. f must be
 // safe for concurrent use and should be fast: it runs on every Next. A nil
-// f sets no fence.
+// f sets no fence. Several WithFence options combine: each fence is checked,
+// in the order given, and the first error stops the ID.
 func WithFence(f func() error) SnowflakeOption {
-	return func(c *snowflakeConfig) { c.fence = f }
+	return func(c *snowflakeConfig) {
+		switch prev := c.fence; {
+		case f == nil:
+		case prev == nil:
+			c.fence = f
+		default:
+			c.fence = func() error {
+				if err := prev(); err != nil {
+					return err
+				}
+				return f()
+			}
+		}
+	}
 }
 
 // WithPerCPUBlocks makes each P (the Go scheduler's processor, one per core

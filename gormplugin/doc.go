@@ -101,8 +101,8 @@
 // generator failure wraps [ErrGenerate], a value that cannot be set wraps
 // [ErrNotAddressable], an upsert row whose stored key is unknown wraps
 // [ErrUpsertKey]. [Plugin.Initialize] (run by db.Use) fails with
-// [ErrNoSnowflakeGenerator] unless a Snowflake generator ([WithSnowflake]),
-// a node ([WithNode]) or a node source ([WithNodeSource], for example a
-// lease) was given, or [WithObjectIDOnly] says none is needed: a node is
-// never silently 0.
+// [ErrNoSnowflakeGenerator] unless a Snowflake generator ([WithSnowflake],
+// for example a leased one from node.NewSnowflake), a node ([WithNode]) or
+// a node source ([WithNodeSource], for example node.FromEnv) was given, or
+// [WithObjectIDOnly] says none is needed: a node is never silently 0.
 package gormplugin

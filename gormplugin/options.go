@@ -11,7 +11,8 @@ import (
 type Option func(*Plugin) error
 
 // WithSnowflake makes the plugin fill Snowflake keys from g, for example a
-// generator whose node comes from a lease. A nil g is an [ErrInvalidOption]
+// leased generator from node.NewSnowflake, which keeps the lease's fence and
+// floor. A nil g is an [ErrInvalidOption]
 // error at db.Use.
 func WithSnowflake(g *generator.Snowflake) Option {
 	return func(p *Plugin) error {

@@ -33,10 +33,12 @@ type DisposableOptions struct {
 // once the auto-increment passes MaxNode (the node field is used up); and
 // the database error otherwise. It is safe for concurrent use.
 func Disposable(db *sql.DB, opts DisposableOptions) Source {
+	// Defaults are filled here, once: the closure below runs concurrently
+	// and only reads opts.
+	if opts.Table == "" {
+		opts.Table = "idkit_node_registry"
+	}
 	return SourceFunc(func(ctx context.Context) (int64, error) {
-		if opts.Table == "" {
-			opts.Table = "idkit_node_registry"
-		}
 		if db == nil || opts.MaxNode <= 0 || !sqldialect.ValidIdent(opts.Table) {
 			return 0, fmt.Errorf("%w: disposable source needs a db, a plain table name and a positive MaxNode", ErrInvalidConfig)
 		}

@@ -1,9 +1,11 @@
 // Package node provides node (worker, machine) IDs for the generators:
-// fixed sources ([Static], [FromEnv], [FromPrivateIP]), a disposable source
-// that is new on every start ([Disposable], for the Meteor generator), and
-// leases that hand each ID to one live process at a time, kept in the
-// application's own SQL database ([NewSQLLease]) or in Redis
-// ([NewRedisLease]).
+// fixed sources ([Static], [FromEnv], [FromPrivateIP], [FromStatefulSet]),
+// a disposable source that is new on every start ([Disposable], for the
+// Meteor generator), and leases that hand each ID to one live process at a
+// time, kept in the application's own SQL database ([NewSQLLease]), in
+// Redis (package [github.com/idkit-go/idkit/generator/node/redislease],
+// kept apart so that only its users compile go-redis) or in any [Store]
+// ([NewLease]).
 //
 // # Leases
 //
@@ -26,11 +28,11 @@
 //
 // Safety rests on one stated assumption: clocks run at about the same rate
 // (drift over one TTL far below Margin). A process that stalls (a GC pause,
-// SIGSTOP) is covered by [Snowflake], which checks the fence again after
-// making each ID and discards the ID if the lease lapsed meanwhile; a
-// generator fenced with [Lease.Fence] alone ([generator.WithFence] checks
-// before making the ID) also needs stalls between that check and the ID to
-// stay below Margin.
+// SIGSTOP) while making an ID is covered by the generator's second fence
+// check after the ID is made ([generator.WithFence], which [NewSnowflake]
+// sets): the ID is discarded if the lease lapsed meanwhile, as far as the
+// clock [Lease.Fence] reads can tell; Margin must exceed stalls that clock
+// cannot see (see [LeaseOptions].Margin).
 //
 // Never delete rows of the lease table: a row keeps its node's high-water
 // mark after release.

@@ -9,28 +9,42 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/internal/coarseclock"
 )
 
-// backend is a lease store: an SQL table or a Redis hash. Times are Unix
-// nanoseconds of the holder's generator clock; expiry is the store's own.
-type backend interface {
-	// claim takes the lowest free or expired node in [0, maxNode] for
-	// owner, records bound as its high-water mark (keeping a larger one),
-	// and returns the node and the mark recorded before the claim.
-	claim(ctx context.Context, owner string, ttl time.Duration, maxNode, bound int64) (node, floor int64, err error)
-	// renew extends the lease if owner still holds node, raising the mark
-	// to bound; it returns an error wrapping ErrLeaseLost otherwise.
-	renew(ctx context.Context, node int64, owner string, ttl time.Duration, bound int64) error
-	// release frees node if owner holds it, setting the mark to hwm when
-	// exact, raising it to hwm otherwise.
-	release(ctx context.Context, node int64, owner string, hwm int64, exact bool) error
+// Store keeps lease records: the SQL table of [NewSQLLease], or the Redis
+// hash of package redislease. [NewLease] runs a [Lease] on any Store. Times
+// and marks are Unix nanoseconds of the holder's generator clock; expiry is
+// computed by the store's own clock. Each method must be atomic with
+// respect to the others, also across processes, and honour ctx.
+//
+// A Store is safe for one process's leases only if it keeps these rules;
+// the SQL and Redis stores of this module do.
+type Store interface {
+	// Claim takes the lowest node in [0, maxNode] that has no record or
+	// whose lease has expired, for owner, until ttl from now; it records
+	// bound as the node's high-water mark, keeping a larger recorded one,
+	// and returns the node and the mark recorded before the claim (0 if
+	// none). With every node held it returns an error wrapping
+	// [ErrExhausted].
+	Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, bound int64) (node, floor int64, err error)
+	// Renew extends the lease to ttl from now if owner still holds node,
+	// raising the mark to bound; otherwise it returns an error wrapping
+	// [ErrLeaseLost].
+	Renew(ctx context.Context, node int64, owner string, ttl time.Duration, bound int64) error
+	// Release frees node at once if owner holds it, setting the mark to hwm
+	// when exact, raising it to hwm otherwise; if owner does not hold it,
+	// it changes nothing.
+	Release(ctx context.Context, node int64, owner string, hwm int64, exact bool) error
 }
 
 // Lease is one process's hold on a node ID, kept alive by a background
-// renewal goroutine until Close. Create one with [NewSQLLease] or
-// [NewRedisLease]. Its methods are safe for concurrent use.
+// renewal goroutine until Close. Create one with [NewSQLLease], package
+// redislease, or [NewLease]. Its methods are safe for concurrent use.
 type Lease struct {
-	b     backend
+	b     Store
 	o     LeaseOptions
 	node  int64
 	floor time.Time
@@ -38,26 +52,62 @@ type Lease struct {
 
 	deadline atomic.Int64 // trusted until base + deadline (monotonic ns)
 	limit    atomic.Int64 // and until the clock reads limit (Unix ns)
-	failed   atomic.Pointer[error]
-	lastErr  atomic.Pointer[error]
-	track    atomic.Pointer[func() time.Time]
+	// fast: while the coarse clock reads below it (Unix ms), Fence passes
+	// without reading a clock; 0 sends Fence to the exact check.
+	fast    atomic.Int64
+	coarse  bool // o.Clock is the system clock, which the coarse clock follows
+	failed  atomic.Pointer[error]
+	lastErr atomic.Pointer[error]
+	track   atomic.Pointer[func() time.Time]
+	fence   func() error // Fence's body
 
-	stop      chan struct{}
+	timerMu sync.Mutex
+	timer   *time.Timer // ends the fast window at the monotonic deadline
+
+	ctx       context.Context // cancelled by Close: ends a renewal in flight
+	cancel    context.CancelFunc
 	done      chan struct{}
 	closeOnce sync.Once
 	closeErr  error
 }
 
-func startLease(ctx context.Context, b backend, o LeaseOptions) (*Lease, error) {
-	l := &Lease{b: b, o: o, base: time.Now(), stop: make(chan struct{}), done: make(chan struct{})}
+// NewLease claims a node ID in s and returns the [Lease], renewed in the
+// background until Close. It is how other lease stores plug in;
+// [NewSQLLease] and package redislease call it with theirs. It returns an
+// error wrapping [ErrInvalidConfig] for bad options or a nil s, and s's
+// claim error otherwise.
+func NewLease(ctx context.Context, s Store, opts LeaseOptions) (*Lease, error) {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if s == nil {
+		return nil, fmt.Errorf("%w: nil store", ErrInvalidConfig)
+	}
+	return startLease(ctx, s, o)
+}
+
+func startLease(ctx context.Context, b Store, o LeaseOptions) (*Lease, error) {
+	l := &Lease{b: b, o: o, base: time.Now(), done: make(chan struct{})}
+	l.coarse = o.Clock == generator.SystemClock()
 	t0, c0 := time.Since(l.base), o.Clock.Now()
-	node, floor, err := b.claim(ctx, o.Owner, o.TTL, o.Layout.MaxNode(), l.bound(c0))
+	node, floor, err := b.Claim(ctx, o.Owner, o.TTL, o.Layout.MaxNode(), l.bound(c0))
 	if err != nil {
 		return nil, err
 	}
 	l.node = node
 	if floor > 0 {
 		l.floor = time.Unix(0, floor)
+	}
+	l.ctx, l.cancel = context.WithCancel(context.Background())
+	// fence is Fence as a closure, which a generator calls directly.
+	l.fence = func() error {
+		// fast is 0 outside the window, and always with a clock other than
+		// the system clock: then the coarse clock is not read (nor started).
+		if f := l.fast.Load(); f != 0 && coarseclock.UnixMilli() < f {
+			return nil
+		}
+		return l.check()
 	}
 	l.extend(t0, c0)
 	go l.renewLoop()
@@ -70,10 +120,42 @@ func (l *Lease) bound(c0 time.Time) int64 {
 	return c0.Add(l.o.TTL + l.o.BorrowAhead + l.o.Layout.Unit()).UnixNano()
 }
 
+// extend trusts the lease until t0 + TTL - Margin (monotonic) and c0 + TTL
+// - Margin (clock), t0 and c0 read when the successful request started.
 func (l *Lease) extend(t0 time.Duration, c0 time.Time) {
 	keep := l.o.TTL - l.o.Margin
 	l.deadline.Store(int64(t0 + keep))
 	l.limit.Store(c0.Add(keep).UnixNano())
+	if !l.coarse {
+		return
+	}
+	// The fast window ends Margin/2 before the clock limit, by the coarse
+	// clock (so a coarse clock lagging the wall clock by less than that,
+	// as when the process was not scheduled for a while, cannot carry it
+	// past the limit), and also at the monotonic deadline less Margin/2,
+	// by a timer, in case the wall clock is set back meanwhile.
+	slack := l.o.Margin / 2
+	until := c0.Add(keep - slack).UnixMilli()
+	l.timerMu.Lock()
+	defer l.timerMu.Unlock()
+	if l.failed.Load() != nil {
+		return
+	}
+	if l.timer != nil {
+		l.timer.Stop()
+	}
+	l.fast.Store(until)
+	l.timer = time.AfterFunc(t0+keep-slack-time.Since(l.base), func() { l.fast.CompareAndSwap(until, 0) })
+}
+
+// endFast sends every later Fence to the exact check.
+func (l *Lease) endFast() {
+	l.timerMu.Lock()
+	defer l.timerMu.Unlock()
+	l.fast.Store(0)
+	if l.timer != nil {
+		l.timer.Stop()
+	}
 }
 
 func (l *Lease) renewLoop() {
@@ -82,23 +164,26 @@ func (l *Lease) renewLoop() {
 	for {
 		timer := time.NewTimer(wait)
 		select {
-		case <-l.stop:
+		case <-l.ctx.Done():
 			timer.Stop()
 			return
 		case <-timer.C:
 		}
 		t0, c0 := time.Since(l.base), l.o.Clock.Now()
 		// A request still running at the deadline cannot help any more.
-		ctx, cancel := context.WithTimeout(context.Background(), max(time.Duration(l.deadline.Load())-t0, l.o.RenewEvery))
-		err := l.b.renew(ctx, l.node, l.o.Owner, l.o.TTL, l.bound(c0))
+		ctx, cancel := context.WithTimeout(l.ctx, max(time.Duration(l.deadline.Load())-t0, l.o.RenewEvery))
+		err := l.b.Renew(ctx, l.node, l.o.Owner, l.o.TTL, l.bound(c0))
 		cancel()
 		switch {
+		case l.ctx.Err() != nil: // closed
+			return
 		case err == nil:
 			l.extend(t0, c0)
 			l.lastErr.Store(nil)
 			wait = l.o.RenewEvery
 		case errors.Is(err, ErrLeaseLost):
 			l.failed.CompareAndSwap(nil, &err)
+			l.endFast()
 			return
 		default:
 			l.lastErr.Store(&err)
@@ -126,10 +211,24 @@ func (l *Lease) NotBefore() time.Time { return l.floor }
 // wrapping [ErrLeaseClosed] after Close, [ErrLeaseLost] once another holder
 // took the ID, or [ErrLeaseExpired] when the last successful renewal is too
 // old (its start + TTL - Margin has passed on the monotonic clock, or the
-// generator clock has passed its reading then + TTL - Margin). It is cheap
-// (one monotonic and one Clock reading) and safe for concurrent use; pass it
-// to [generator.WithFence], or use [NewSnowflake], which does.
-func (l *Lease) Fence() error {
+// generator clock has passed its reading then + TTL - Margin). Pass it to
+// [generator.WithFence], or use [NewSnowflake], which does. It is safe for
+// concurrent use.
+//
+// It is cheap: with the system clock ([generator.SystemClock]), until
+// Margin/2 before those limits it reads no clock, only the process's shared
+// coarse millisecond clock (an atomic load, the clock a Snowflake generator
+// on the system clock reads), and a timer ends that window at the
+// monotonic limit less Margin/2; after that, and with any other clock, it
+// reads the monotonic clock and the generator clock. The coarse clock may
+// lag the wall clock while the process is not scheduled, a stall that
+// Margin must cover anyway (see [LeaseOptions].Margin).
+func (l *Lease) Fence() error { return l.fence() }
+
+// check is Fence's exact test, kept out of line so that Fence inlines.
+//
+//go:noinline
+func (l *Lease) check() error {
 	if e := l.failed.Load(); e != nil {
 		return *e
 	}
@@ -155,18 +254,36 @@ func (l *Lease) expired(why string) error {
 // calls Track. It is safe for concurrent use.
 func (l *Lease) Track(lastTime func() time.Time) { l.track.Store(&lastTime) }
 
+// CloseTimeout returns how long [Lease.Close] may take at most:
+// max(RenewEvery, 1 s).
+func (l *Lease) CloseTimeout() time.Duration { return max(l.o.RenewEvery, time.Second) }
+
 // Close stops issuing (Fence fails with [ErrLeaseClosed] from now on),
-// stops renewal, records the high-water mark and releases the node ID so
-// another process can claim it at once. Callers should stop calling the
-// generator's Next before Close. It returns the release error, if any (the
-// lease then simply expires after its TTL); later calls return the same
-// result. It is safe for concurrent use.
+// stops renewal (cancelling a renewal in flight), records the high-water
+// mark and releases the node ID so another process can claim it at once.
+// Callers should stop calling the generator's Next before Close.
+//
+// Close returns within [Lease.CloseTimeout] (max(RenewEvery, 1 s)), or
+// when ctx ends if sooner, even with the store unreachable: it returns the
+// release error, if any, then wrapping [context.DeadlineExceeded] or
+// ctx.Err() when it gave up waiting. A lease not released expires after its
+// TTL, and its last renewal's high-water mark stands. Later calls return
+// the same result. It is safe for concurrent use.
 func (l *Lease) Close(ctx context.Context) error {
 	l.closeOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(ctx, l.CloseTimeout())
+		defer cancel()
 		closed := fmt.Errorf("%w: node %d", ErrLeaseClosed, l.node)
 		lost := l.failed.Swap(&closed)
-		close(l.stop)
-		<-l.done
+		l.endFast()
+		l.cancel()
+		// The renewal goroutine ends at once unless the store ignores
+		// cancellation; a renewal landing after the release finds another
+		// owner ('') and changes nothing.
+		select {
+		case <-l.done:
+		case <-ctx.Done():
+		}
 		if lost != nil {
 			l.closeErr = nil // nothing to release: someone else holds it
 			return
@@ -185,7 +302,15 @@ func (l *Lease) Close(ctx context.Context) error {
 			}
 			hwm, exact = last.UnixNano(), true
 		}
-		l.closeErr = l.b.release(ctx, l.node, l.o.Owner, hwm, exact)
+		// The release runs apart, so that a store ignoring ctx cannot hold
+		// Close beyond its bound.
+		res := make(chan error, 1)
+		go func() { res <- l.b.Release(ctx, l.node, l.o.Owner, hwm, exact) }()
+		select {
+		case l.closeErr = <-res:
+		case <-ctx.Done():
+			l.closeErr = fmt.Errorf("node: release node %d: %w", l.node, ctx.Err())
+		}
 	})
 	return l.closeErr
 }

@@ -27,7 +27,8 @@ const (
 	SQLite   = sqldialect.SQLite
 )
 
-// LeaseOptions configures [NewSQLLease] and [NewRedisLease]. The zero value
+// LeaseOptions configures [NewSQLLease], [NewLease] and package
+// redislease. The zero value
 // gives a Twitter-layout lease with a 10 s TTL, renewed every TTL/3, trusted
 // until TTL/4 before expiry.
 type LeaseOptions struct {
@@ -46,7 +47,9 @@ type LeaseOptions struct {
 	// Margin is how long before the coordinator's expiry the holder stops
 	// trusting the lease. Default TTL/4; it must be positive and below TTL.
 	// It must exceed clock-rate drift over one TTL and the longest stall
-	// between a generator's fence check and its issuing of an ID.
+	// between a generator's fence check and its issuing of an ID. With the
+	// system clock, [Lease.Fence]'s clock-free window ends Margin/2 before
+	// the limits.
 	Margin time.Duration
 
 	// Clock is the clock of the generator that will use the lease; its
@@ -70,8 +73,8 @@ type LeaseOptions struct {
 	// Dialect of the SQL database; default [Auto]. Ignored by Redis.
 	Dialect Dialect
 
-	// Key is the Redis hash that holds the leases. Default
-	// "idkit:node_leases". Ignored by SQL.
+	// Key is the Redis hash that holds the leases, for package redislease
+	// (which fills in its default, "idkit:node_leases"). Ignored by SQL.
 	Key string
 }
 
@@ -100,9 +103,6 @@ func (o LeaseOptions) withDefaults() (LeaseOptions, error) {
 	}
 	if o.Table == "" {
 		o.Table = "idkit_node_leases"
-	}
-	if o.Key == "" {
-		o.Key = "idkit:node_leases"
 	}
 	switch {
 	case o.TTL < 100*time.Millisecond:

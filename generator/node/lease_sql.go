@@ -43,20 +43,13 @@ func NewSQLLease(ctx context.Context, db *sql.DB, opts LeaseOptions) (*Lease, er
 	return startLease(ctx, b, o)
 }
 
-// createTable runs a CREATE TABLE IF NOT EXISTS, tolerating the race in
-// which a concurrent creator wins (PostgreSQL reports a duplicate type).
+// createTable creates a table with sqldialect.CreateTable, naming it in
+// the error.
 func createTable(ctx context.Context, db *sql.DB, create, table string) error {
-	var err error
-	for range 3 {
-		if _, err = db.ExecContext(ctx, create); err == nil {
-			return nil
-		}
-		if _, e := db.ExecContext(ctx, "SELECT 1 FROM "+table+" WHERE 1 = 0"); e == nil {
-			return nil
-		}
-		time.Sleep(20 * time.Millisecond)
+	if err := sqldialect.CreateTable(ctx, db, create, table); err != nil {
+		return fmt.Errorf("node: create table %s: %w", table, err)
 	}
-	return fmt.Errorf("node: create table %s: %w", table, err)
+	return nil
 }
 
 type sqlBackend struct {
@@ -68,7 +61,7 @@ type sqlBackend struct {
 // errRace means a candidate was taken by a concurrent claimer: try again.
 var errRace = errors.New("node: claim race")
 
-func (b *sqlBackend) claim(ctx context.Context, owner string, ttl time.Duration, maxNode, bound int64) (int64, int64, error) {
+func (b *sqlBackend) Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, bound int64) (int64, int64, error) {
 	var last error
 	for attempt := 0; attempt < 64; attempt++ {
 		node, floor, err := b.claimOnce(ctx, owner, ttl, maxNode, bound)
@@ -163,7 +156,7 @@ func (b *sqlBackend) claimOnce(ctx context.Context, owner string, ttl time.Durat
 	return node, floor, nil
 }
 
-func (b *sqlBackend) renew(ctx context.Context, node int64, owner string, ttl time.Duration, bound int64) error {
+func (b *sqlBackend) Renew(ctx context.Context, node int64, owner string, ttl time.Duration, bound int64) error {
 	res, err := b.db.ExecContext(ctx, b.s.renew, b.s.ttlArg(ttl), bound, node, owner)
 	if err != nil {
 		return fmt.Errorf("node: renew node %d: %w", node, err)
@@ -176,7 +169,7 @@ func (b *sqlBackend) renew(ctx context.Context, node int64, owner string, ttl ti
 	return nil
 }
 
-func (b *sqlBackend) release(ctx context.Context, node int64, owner string, hwm int64, exact bool) error {
+func (b *sqlBackend) Release(ctx context.Context, node int64, owner string, hwm int64, exact bool) error {
 	stmt := b.s.raise
 	if exact {
 		stmt = b.s.release

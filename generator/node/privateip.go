@@ -24,7 +24,7 @@ import (
 // [ErrNoNodeID]; so does a layout with no node bits.
 func FromPrivateIP(layout generator.Layout, check func(ctx context.Context, id int64) error) Source {
 	return SourceFunc(func(ctx context.Context) (int64, error) {
-		addrs, err := net.InterfaceAddrs()
+		addrs, err := interfaceAddrs()
 		if err != nil {
 			return 0, fmt.Errorf("%w: %w", ErrNoNodeID, err)
 		}
@@ -83,6 +83,9 @@ func PrivateIPNode(addrs []net.Addr, nodeBits uint8) (int64, error) {
 	}
 	return 0, fmt.Errorf("%w: no private IPv4 address", ErrNoNodeID)
 }
+
+// interfaceAddrs is net.InterfaceAddrs, replaced by tests.
+var interfaceAddrs = net.InterfaceAddrs
 
 func isPrivate(ip net.IP) bool {
 	return ip.IsPrivate() || ip[0] == 100 && ip[1]&0xc0 == 64

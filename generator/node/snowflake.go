@@ -8,32 +8,38 @@ import (
 	"github.com/idkit-go/idkit/generator"
 )
 
-// Snowflake is a [generator.Snowflake] bound to a [Lease], made by
-// [NewSnowflake]. Its methods are the embedded generator's, fenced by the
-// lease: [generator.WithFence] checks the fence both before an ID is made and
-// after, so an ID made while the lease was valid but returned after it
-// lapsed (the process stalled in between, for example stopped or paused) is
-// discarded. Every ID it returns was made before a moment at which the lease
-// was verified valid. It is safe for concurrent use.
-type Snowflake struct {
-	*generator.Snowflake
-	lease *Lease
-}
-
-// NewSnowflake returns a [Snowflake] generator for the lease's node ID,
-// wired to the lease: it uses the lease's Layout, Clock and BorrowAhead
-// (these override any [generator.WithLayout], [generator.WithClock] or
-// [generator.WithBorrowAhead] in opts), is fenced by [Lease.Fence], never
-// issues at or before the earlier holders' high-water mark
-// ([generator.WithNotBefore]), and is tracked so that [Lease.Close]
-// records its exact last issued time.
+// NewSnowflake returns a [generator.Snowflake] for the lease's node ID,
+// wired to the lease, ready for any code that takes a generator (for example
+// gormplugin.WithSnowflake):
 //
-// If the clock reads at or before that mark (a previous holder's clock was
-// ahead, or this one is behind), NewSnowflake waits on the lease's clock
-// until it passes the mark, or until ctx is done, when it returns an error
-// wrapping ctx.Err(). Other errors are those of [generator.NewSnowflake].
-// Close the lease, not the generator, when done.
-func NewSnowflake(ctx context.Context, l *Lease, opts ...generator.SnowflakeOption) (*Snowflake, error) {
+//   - it uses the lease's Layout, Clock and BorrowAhead, which override any
+//     [generator.WithLayout], [generator.WithClock] or
+//     [generator.WithBorrowAhead] in opts (the lease's high-water marks are
+//     computed from them);
+//   - it is fenced by [Lease.Fence] in addition to any [generator.WithFence]
+//     in opts: every fence is checked, the caller's first, before an ID is
+//     made and again after, so an ID whose making stalled past the lease's
+//     limits, as far as the clock Fence reads can tell, is discarded;
+//   - its floor is the later of the lease's [Lease.NotBefore] and any
+//     [generator.WithNotBefore] in opts: it never issues at or before
+//     either;
+//   - it is tracked ([Lease.Track]) so that [Lease.Close] records its exact
+//     last issued time.
+//
+// Every ID it returns has a time below the high-water mark the lease last
+// recorded in its store, which a later holder of the node ID never issues
+// at or below. Other options in opts (such as [generator.WithPerCPUBlocks])
+// apply as given.
+//
+// If the lease's clock reads at or before the lease's floor (a previous
+// holder's clock was ahead, or this one is behind), NewSnowflake waits on
+// that clock until it passes the floor, or until ctx is done, when it
+// returns an error wrapping ctx.Err(). A later floor from opts is not
+// waited for here: Next waits or fails as [generator.WithNotBefore] says.
+// Other errors are those of [generator.NewSnowflake]. Close the lease, not
+// the generator, when done; one lease should serve one generator, since
+// Close records the last time of the generator tracked last.
+func NewSnowflake(ctx context.Context, l *Lease, opts ...generator.SnowflakeOption) (*generator.Snowflake, error) {
 	o := l.o
 	floor := l.NotBefore()
 	for {
@@ -47,20 +53,19 @@ func NewSnowflake(ctx context.Context, l *Lease, opts ...generator.SnowflakeOpti
 		}
 		o.Clock.Sleep(min(floor.Sub(now)+o.Layout.Unit(), 50*time.Millisecond))
 	}
+	// WithFence and WithNotBefore combine with the caller's; the others
+	// override them.
 	all := append(opts[:len(opts):len(opts)],
 		generator.WithLayout(o.Layout),
 		generator.WithClock(o.Clock),
 		generator.WithBorrowAhead(o.BorrowAhead),
 		generator.WithNotBefore(floor),
-		generator.WithFence(l.Fence),
+		generator.WithFence(l.fence), // Fence, one call shallower
 	)
 	g, err := generator.NewSnowflake(l.Node(), all...)
 	if err != nil {
 		return nil, err
 	}
 	l.Track(g.LastTime)
-	return &Snowflake{Snowflake: g, lease: l}, nil
+	return g, nil
 }
-
-// Lease returns the lease the generator is bound to.
-func (s *Snowflake) Lease() *Lease { return s.lease }

@@ -116,28 +116,51 @@ func FuzzPrivateIPNode(f *testing.F) {
 	})
 }
 
+// TestFromPrivateIPCheckHook runs on any host: the interface addresses are
+// injected (not parallel: it swaps a package hook).
 func TestFromPrivateIPCheckHook(t *testing.T) {
-	t.Parallel()
+	node.SetInterfaceAddrs(t, func() ([]net.Addr, error) {
+		return []net.Addr{ipNet(t, "127.0.0.1/8"), ipNet(t, "10.1.2.3/16")}, nil
+	})
+	ctx := context.Background()
 	refuse := errors.New("already taken")
-	src := node.FromPrivateIP(generator.Sonyflake, func(ctx context.Context, id int64) error { return refuse })
-	_, err := src.NodeID(context.Background())
-	if errors.Is(err, node.ErrNoNodeID) || errors.Is(err, generator.ErrNodeOutOfRange) {
-		t.Skipf("this host has no usable private IPv4 address: %v", err)
-	}
+	var checked int64 = -1
+	src := node.FromPrivateIP(generator.Sonyflake, func(ctx context.Context, id int64) error { checked = id; return refuse })
+	_, err := src.NodeID(ctx)
 	require.ErrorIs(t, err, node.ErrRejected)
 	require.ErrorIs(t, err, refuse)
+	require.Equal(t, int64(0x0203), checked, "the hook sees the derived id")
+
+	id, err := node.FromPrivateIP(generator.Sonyflake, func(context.Context, int64) error { return nil }).NodeID(ctx)
+	require.NoError(t, err)
+	require.Equal(t, int64(0x0203), id)
+	id, err = node.FromPrivateIP(generator.Sonyflake, nil).NodeID(ctx)
+	require.NoError(t, err)
+	require.Equal(t, int64(0x0203), id)
+
+	node.SetInterfaceAddrs(t, func() ([]net.Addr, error) { return []net.Addr{ipNet(t, "8.8.8.8/24")}, nil })
+	_, err = src.NodeID(ctx)
+	require.ErrorIs(t, err, node.ErrNoNodeID)
+	require.Equal(t, int64(0x0203), checked, "no hook call without an id")
+
+	broken := errors.New("no interfaces")
+	node.SetInterfaceAddrs(t, func() ([]net.Addr, error) { return nil, broken })
+	_, err = src.NodeID(ctx)
+	require.ErrorIs(t, err, node.ErrNoNodeID)
+	require.ErrorIs(t, err, broken)
 }
 
 func TestDisposable(t *testing.T) {
 	t.Parallel()
 	for _, d := range []struct {
 		name string
-		db   *sql.DB
-	}{{"postgres", testdb.Postgres(t)}, {"mariadb", testdb.MySQL(t)}, {"sqlite", testdb.SQLite(t)}} {
+		open func(testing.TB) *sql.DB
+	}{{"postgres", testdb.Postgres}, {"mariadb", testdb.MySQL}, {"sqlite", testdb.SQLite}} {
 		t.Run(d.name, func(t *testing.T) {
+			db := d.open(t) // a missing server skips this database only
 			table := testdb.Name("registry")
-			t.Cleanup(func() { _, _ = d.db.Exec("DROP TABLE IF EXISTS " + table) })
-			src := node.Disposable(d.db, node.DisposableOptions{Table: table, MaxNode: 20})
+			t.Cleanup(func() { _, _ = db.Exec("DROP TABLE IF EXISTS " + table) })
+			src := node.Disposable(db, node.DisposableOptions{Table: table, MaxNode: 20})
 			var mu sync.Mutex
 			seen := map[int64]bool{}
 			var wg sync.WaitGroup
@@ -159,8 +182,39 @@ func TestDisposable(t *testing.T) {
 			wg.Wait()
 			_, err := src.NodeID(context.Background())
 			require.ErrorIs(t, err, node.ErrExhausted, "the 21st start does not fit")
-			_, err = node.Disposable(d.db, node.DisposableOptions{Table: table}).NodeID(context.Background())
+			_, err = node.Disposable(db, node.DisposableOptions{Table: table}).NodeID(context.Background())
 			require.ErrorIs(t, err, node.ErrInvalidConfig)
 		})
 	}
+}
+
+// TestDisposableConcurrentDefaults: NodeID from many goroutines with the
+// default table name (run with -race).
+func TestDisposableConcurrentDefaults(t *testing.T) {
+	t.Parallel()
+	db := testdb.SQLite(t) // a fresh database: the default table is ours
+	src := node.Disposable(db, node.DisposableOptions{MaxNode: 100})
+	var mu sync.Mutex
+	seen := map[int64]bool{}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			id, err := src.NodeID(context.Background())
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if seen[id] {
+				t.Errorf("id %d repeated", id)
+			}
+			seen[id] = true
+		})
+	}
+	wg.Wait()
+	require.Len(t, seen, 8)
+	var n int
+	require.NoError(t, db.QueryRow("SELECT count(*) FROM idkit_node_registry").Scan(&n))
+	require.Equal(t, 8, n, "one row per start in the default table")
 }

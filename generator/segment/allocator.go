@@ -93,18 +93,7 @@ func New(ctx context.Context, db *sql.DB, tag string, opts Options) (*Allocator,
 }
 
 func (a *Allocator) setup(ctx context.Context) error {
-	var err error
-	for range 3 { // concurrent CREATE TABLE IF NOT EXISTS can race on PostgreSQL
-		if _, err = a.db.ExecContext(ctx, a.s.create); err == nil {
-			break
-		}
-		if _, e := a.db.ExecContext(ctx, "SELECT 1 FROM "+a.o.Table+" WHERE 1 = 0"); e == nil {
-			err = nil
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if err != nil {
+	if err := sqldialect.CreateTable(ctx, a.db, a.s.create, a.o.Table); err != nil {
 		return fmt.Errorf("segment: create table %s: %w", a.o.Table, err)
 	}
 	if _, err := a.db.ExecContext(ctx, a.s.seed, a.tag, a.o.Start, a.o.Step); err != nil {
@@ -128,7 +117,8 @@ func (a *Allocator) newSeg(max, step int64) *seg {
 // starts one) instead of failing, so a small step under load costs latency,
 // not errors. It returns an error wrapping [ErrUnavailable] and the
 // database error when that fetch fails with nothing buffered, ctx.Err() if
-// ctx ends while waiting, and [ErrClosed] after Close.
+// ctx ends while waiting, and [ErrClosed] after Close or when Close runs
+// while it waits.
 func (a *Allocator) Next(ctx context.Context) (int64, error) {
 	for {
 		if a.closed.Load() {
@@ -143,6 +133,10 @@ func (a *Allocator) Next(ctx context.Context) (int64, error) {
 			return v, nil
 		}
 		a.mu.Lock()
+		if a.closed.Load() { // set under mu: no fetch starts after Close
+			a.mu.Unlock()
+			return 0, ErrClosed
+		}
 		if a.cur.Load() != s { // another caller moved on already
 			a.mu.Unlock()
 			continue
@@ -158,12 +152,17 @@ func (a *Allocator) Next(ctx context.Context) (int64, error) {
 		a.mu.Unlock()
 		select {
 		case <-ch:
+		case <-a.ctx.Done(): // Close
+			return 0, ErrClosed
 		case <-ctx.Done():
 			return 0, ctx.Err()
 		}
 		a.mu.Lock()
 		err, got := a.fetchErr, a.buf != nil
 		a.mu.Unlock()
+		if a.closed.Load() {
+			return 0, ErrClosed
+		}
 		if !got && err != nil {
 			return 0, fmt.Errorf("%w: tag %q: %w", ErrUnavailable, a.tag, err)
 		}
@@ -179,7 +178,8 @@ func (a *Allocator) prefetch() {
 }
 
 // startFetchLocked returns the channel of the running fetch, starting one
-// if none runs. a.mu must be held.
+// if none runs. a.mu must be held and the allocator not closed: Close sets
+// closed under a.mu before it waits, so no wg.Add follows its wg.Wait.
 func (a *Allocator) startFetchLocked() chan struct{} {
 	if a.fetching != nil {
 		return a.fetching
@@ -243,11 +243,17 @@ func (a *Allocator) Stats() Stats {
 	return st
 }
 
-// Close stops the allocator: later Next calls fail with [ErrClosed], and a
-// fetch in flight is cancelled and waited for. Unused IDs are skipped. It
-// returns nil and is safe to call more than once and concurrently.
+// Close stops the allocator: later Next calls fail with [ErrClosed], as do
+// calls waiting for a fetch when Close runs; a fetch in flight is cancelled
+// and waited for, and none starts after Close. A Next running concurrently
+// with Close may still return an ID from the current segment. Unused IDs
+// are skipped. It returns nil and is safe to call more than once and
+// concurrently.
 func (a *Allocator) Close() error {
-	if a.closed.CompareAndSwap(false, true) {
+	a.mu.Lock()
+	first := a.closed.CompareAndSwap(false, true)
+	a.mu.Unlock()
+	if first {
 		a.cancel()
 	}
 	a.wg.Wait()

@@ -4,10 +4,12 @@
 package sqldialect
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 )
 
 // Dialect is an SQL dialect: [Postgres], [MySQL] (also MariaDB) or
@@ -68,3 +70,25 @@ var ident = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,62}$`)
 // digits, underscores, not starting with a digit, at most 63 characters),
 // safe to splice into a statement unquoted.
 func ValidIdent(name string) bool { return ident.MatchString(name) }
+
+// CreateTable runs create, a CREATE TABLE IF NOT EXISTS statement for
+// table, tolerating the race in which a concurrent creator wins
+// (PostgreSQL then reports a duplicate type): it succeeds if the table can
+// be read afterwards. It tries three times and returns the last error of
+// create, unwrapped, for the caller to wrap.
+func CreateTable(ctx context.Context, db *sql.DB, create, table string) error {
+	var err error
+	for range 3 {
+		if _, err = db.ExecContext(ctx, create); err == nil {
+			return nil
+		}
+		if _, e := db.ExecContext(ctx, "SELECT 1 FROM "+table+" WHERE 1 = 0"); e == nil {
+			return nil
+		}
+		if ctx.Err() != nil {
+			return err
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return err
+}

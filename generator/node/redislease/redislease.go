@@ -1,4 +1,8 @@
-package node
+// Package redislease keeps [node.Lease] records in Redis: [New] claims a
+// node ID in one Redis hash and returns an ordinary [*node.Lease], to use
+// with [node.NewSnowflake] as an SQL lease is. It lives apart from package
+// node so that only programs using it compile go-redis.
+package redislease
 
 import (
 	"context"
@@ -6,7 +10,12 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/idkit-go/idkit/generator/node"
 )
+
+// DefaultKey is the Redis hash used when [node.LeaseOptions].Key is empty.
+const DefaultKey = "idkit:node_leases"
 
 // The Redis lease lives in one hash (one key, so it works on a cluster):
 // fields o:N (owner), e:N (expiry, Unix ms of the Redis server's TIME) and
@@ -56,28 +65,29 @@ redis.call('HSET', KEYS[1], 'o:' .. n, '', 'e:' .. n, '0', 'h:' .. n, string.for
 return 1
 `)
 
-// NewRedisLease claims a node ID in the Redis hash opts.Key and returns the
-// [Lease], renewed in the background until Close. The lowest node ID in
-// [0, opts.Layout.MaxNode()] that is free or expired by the Redis server's
-// clock is claimed by one Lua script; renewal and release are scripts that
-// act only if this lease still owns the ID. High-water marks are kept in
-// microseconds, rounded up.
+// New claims a node ID in the Redis hash opts.Key (default [DefaultKey])
+// and returns the [node.Lease], renewed in the background until Close. The
+// lowest node ID in [0, opts.Layout.MaxNode()] that is free or expired by
+// the Redis server's clock is claimed by one Lua script; renewal and
+// release are scripts that act only if this lease still owns the ID.
+// High-water marks are kept in microseconds, rounded up. opts.Table and
+// opts.Dialect are ignored.
 //
-// It returns an error wrapping [ErrInvalidConfig] for bad options or a nil
-// client, [ErrExhausted] when every node ID is held, and the Redis error
-// (wrapped) when the claim fails.
-func NewRedisLease(ctx context.Context, client redis.Scripter, opts LeaseOptions) (*Lease, error) {
-	o, err := opts.withDefaults()
-	if err != nil {
-		return nil, err
-	}
+// It returns an error wrapping [node.ErrInvalidConfig] for bad options or a
+// nil client, [node.ErrExhausted] when every node ID is held, and the Redis
+// error (wrapped) when the claim fails.
+func New(ctx context.Context, client redis.Scripter, opts node.LeaseOptions) (*node.Lease, error) {
 	if client == nil {
-		return nil, fmt.Errorf("%w: nil redis client", ErrInvalidConfig)
+		return nil, fmt.Errorf("%w: nil redis client", node.ErrInvalidConfig)
 	}
-	return startLease(ctx, &redisBackend{c: client, key: o.Key}, o)
+	if opts.Key == "" {
+		opts.Key = DefaultKey
+	}
+	return node.NewLease(ctx, &store{c: client, key: opts.Key}, opts)
 }
 
-type redisBackend struct {
+// store is the [node.Store] of one Redis hash.
+type store struct {
 	c   redis.Scripter
 	key string
 }
@@ -85,17 +95,17 @@ type redisBackend struct {
 // micros rounds a Unix-nanosecond mark up to microseconds.
 func micros(ns int64) int64 { return (ns + 999) / 1000 }
 
-func (b *redisBackend) claim(ctx context.Context, owner string, ttl time.Duration, maxNode, bound int64) (int64, int64, error) {
+func (b *store) Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, bound int64) (int64, int64, error) {
 	v, err := claimScript.Run(ctx, b.c, []string{b.key}, owner, ttl.Milliseconds(), maxNode, micros(bound)).Slice()
 	if err != nil {
-		return 0, 0, fmt.Errorf("node: redis claim: %w", err)
+		return 0, 0, fmt.Errorf("redislease: claim: %w", err)
 	}
 	if len(v) != 2 {
-		return 0, 0, fmt.Errorf("node: redis claim: unexpected reply %v", v)
+		return 0, 0, fmt.Errorf("redislease: claim: unexpected reply %v", v)
 	}
 	n, _ := v[0].(int64)
 	if n < 0 {
-		return 0, 0, fmt.Errorf("%w: all %d node ids are leased", ErrExhausted, maxNode+1)
+		return 0, 0, fmt.Errorf("%w: all %d node ids are leased", node.ErrExhausted, maxNode+1)
 	}
 	var h int64
 	if s, ok := v[1].(string); ok {
@@ -104,24 +114,24 @@ func (b *redisBackend) claim(ctx context.Context, owner string, ttl time.Duratio
 	return n, h * 1000, nil
 }
 
-func (b *redisBackend) renew(ctx context.Context, node int64, owner string, ttl time.Duration, bound int64) error {
-	n, err := renewScript.Run(ctx, b.c, []string{b.key}, node, owner, ttl.Milliseconds(), micros(bound)).Int()
+func (b *store) Renew(ctx context.Context, n int64, owner string, ttl time.Duration, bound int64) error {
+	ok, err := renewScript.Run(ctx, b.c, []string{b.key}, n, owner, ttl.Milliseconds(), micros(bound)).Int()
 	if err != nil {
-		return fmt.Errorf("node: redis renew node %d: %w", node, err)
+		return fmt.Errorf("redislease: renew node %d: %w", n, err)
 	}
-	if n != 1 {
-		return fmt.Errorf("%w: node %d is no longer held by %s", ErrLeaseLost, node, owner)
+	if ok != 1 {
+		return fmt.Errorf("%w: node %d is no longer held by %s", node.ErrLeaseLost, n, owner)
 	}
 	return nil
 }
 
-func (b *redisBackend) release(ctx context.Context, node int64, owner string, hwm int64, exact bool) error {
+func (b *store) Release(ctx context.Context, n int64, owner string, hwm int64, exact bool) error {
 	ex := 0
 	if exact {
 		ex = 1
 	}
-	if err := releaseScript.Run(ctx, b.c, []string{b.key}, node, owner, micros(hwm), ex).Err(); err != nil {
-		return fmt.Errorf("node: redis release node %d: %w", node, err)
+	if err := releaseScript.Run(ctx, b.c, []string{b.key}, n, owner, micros(hwm), ex).Err(); err != nil {
+		return fmt.Errorf("redislease: release node %d: %w", n, err)
 	}
 	return nil
 }

@@ -1,0 +1,103 @@
+package node_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/node"
+	"github.com/idkit-go/idkit/generator/node/internal/testclock"
+	"github.com/idkit-go/idkit/internal/testdb"
+)
+
+// TestLeaseExpiryByStoreClock: expiry is the store's, never the holder's:
+// a holder whose clock is an hour behind still holds its ID, kept by
+// renewals past its TTL, and the next claimer gets the next ID.
+func TestLeaseExpiryByStoreClock(t *testing.T) {
+	t.Parallel()
+	for _, sm := range stores() {
+		t.Run(sm.name, func(t *testing.T) {
+			s := sm.make(t)
+			ctx := context.Background()
+			o := short(t, 1)
+			o.Clock = testclock.Offset{D: -time.Hour}
+			a, err := s.lease(ctx, o)
+			require.NoError(t, err)
+			defer a.Close(ctx)
+			time.Sleep(o.TTL + 200*time.Millisecond) // renewed meanwhile
+			require.NoError(t, a.Fence())
+			b, err := s.lease(ctx, short(t, 1))
+			require.NoError(t, err)
+			defer b.Close(ctx)
+			require.NotEqual(t, a.Node(), b.Node())
+			_, err = s.lease(ctx, short(t, 1))
+			require.ErrorIs(t, err, node.ErrExhausted)
+		})
+	}
+}
+
+// TestLeaseOptionsDefaults checks the zero LeaseOptions as documented.
+func TestLeaseOptionsDefaults(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	l, err := node.NewSQLLease(ctx, testdb.SQLite(t), node.LeaseOptions{})
+	require.NoError(t, err)
+	defer l.Close(ctx)
+	o := l.Options()
+	require.Equal(t, generator.Twitter, o.Layout)
+	require.Equal(t, node.DefaultTTL, o.TTL)
+	require.Equal(t, 10*time.Second, o.TTL)
+	require.Equal(t, o.TTL/3, o.RenewEvery)
+	require.Equal(t, o.TTL/4, o.Margin)
+	require.Equal(t, "idkit_node_leases", o.Table)
+	require.Equal(t, node.SQLite, o.Dialect)
+	require.NotEmpty(t, o.Owner)
+	require.Equal(t, o.Owner, l.Owner())
+	require.Equal(t, time.Second*10/3, l.CloseTimeout(), "max(RenewEvery, 1 s)")
+}
+
+// TestLeaseRecoversAfterExpiry: an expired lease whose ID nobody took
+// becomes valid again at the next successful renewal (ErrLeaseExpired's
+// doc).
+func TestLeaseRecoversAfterExpiry(t *testing.T) {
+	t.Parallel()
+	for _, s := range proxiedStores() {
+		t.Run(s.name, func(t *testing.T) {
+			t.Parallel()
+			ps := s.make(t)
+			ctx := context.Background()
+			o := node.LeaseOptions{Layout: layout(t, 2), TTL: 3 * time.Second, Margin: 2 * time.Second, RenewEvery: 100 * time.Millisecond}
+			l, err := ps.viaFn(ctx, o)
+			require.NoError(t, err)
+			defer l.Close(ctx)
+			g, err := node.NewSnowflake(ctx, l)
+			require.NoError(t, err)
+			ps.proxy.Blackhole()
+			deadline := time.Now().Add(2 * time.Second)
+			for !errors.Is(l.Fence(), node.ErrLeaseExpired) {
+				require.True(t, time.Now().Before(deadline), "the lease never expired")
+				time.Sleep(5 * time.Millisecond)
+			}
+			_, err = g.Next()
+			require.ErrorIs(t, err, node.ErrLeaseExpired)
+			ps.proxy.Restore() // well before the store's expiry, 3 s after the last renewal
+			deadline = time.Now().Add(1500 * time.Millisecond)
+			for l.Fence() != nil {
+				require.True(t, time.Now().Before(deadline), "the lease never recovered: %v", l.Fence())
+				time.Sleep(5 * time.Millisecond)
+			}
+			_, err = g.Next()
+			require.NoError(t, err)
+		})
+	}
+}
+
+func TestNewLeaseNilStore(t *testing.T) {
+	t.Parallel()
+	_, err := node.NewLease(context.Background(), nil, node.LeaseOptions{})
+	require.ErrorIs(t, err, node.ErrInvalidConfig)
+}

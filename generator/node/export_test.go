@@ -1,0 +1,25 @@
+package node
+
+import (
+	"net"
+	"testing"
+)
+
+// SetInterfaceAddrs makes FromPrivateIP read f instead of the host's
+// interfaces until t ends. Tests using it must not run in parallel.
+func SetInterfaceAddrs(t testing.TB, f func() ([]net.Addr, error)) {
+	old := interfaceAddrs
+	interfaceAddrs = f
+	t.Cleanup(func() { interfaceAddrs = old })
+}
+
+// SetHostname makes FromStatefulSet read f instead of the host's name
+// until t ends. Tests using it must not run in parallel.
+func SetHostname(t testing.TB, f func() (string, error)) {
+	old := hostname
+	hostname = f
+	t.Cleanup(func() { hostname = old })
+}
+
+// HostnameOrdinal is hostnameOrdinal, for the fuzz test.
+var HostnameOrdinal = hostnameOrdinal

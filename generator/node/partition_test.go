@@ -1,0 +1,264 @@
+package node_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"net"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/redis/go-redis/v9"
+	"github.com/stretchr/testify/require"
+
+	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/node"
+	"github.com/idkit-go/idkit/generator/node/redislease"
+	"github.com/idkit-go/idkit/internal/tcpproxy"
+	"github.com/idkit-go/idkit/internal/testdb"
+	"github.com/idkit-go/idkit/types"
+)
+
+// proxied is a lease store reached both through a proxy (the holder whose
+// link is cut) and directly (the successor).
+type proxied struct {
+	name   string
+	proxy  *tcpproxy.Proxy
+	viaFn  func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error)
+	direct func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error)
+}
+
+func proxiedPostgres(t *testing.T) proxied {
+	db := testdb.Postgres(t) // skips, or fails under CI, without a server
+	cfg, err := pgx.ParseConfig(testdb.PostgresDSN())
+	require.NoError(t, err)
+	p := tcpproxy.Start(t, net.JoinHostPort(cfg.Host, strconv.Itoa(int(cfg.Port))))
+	cfg.Host, cfg.Port = "127.0.0.1", uint16(p.Port())
+	cfg.ConnectTimeout = time.Second
+	via := stdlib.OpenDB(*cfg)
+	t.Cleanup(func() { via.Close() })
+	return sqlProxied(t, "postgres", p, db, via)
+}
+
+func proxiedMariaDB(t *testing.T) proxied {
+	db := testdb.MySQL(t)
+	cfg, err := mysql.ParseDSN(testdb.MySQLDSN())
+	require.NoError(t, err)
+	p := tcpproxy.Start(t, cfg.Addr)
+	cfg.Addr, cfg.Timeout = p.Addr(), time.Second
+	via, err := sql.Open("mysql", cfg.FormatDSN())
+	require.NoError(t, err)
+	t.Cleanup(func() { via.Close() })
+	return sqlProxied(t, "mariadb", p, db, via)
+}
+
+func sqlProxied(t *testing.T, name string, p *tcpproxy.Proxy, db, via *sql.DB) proxied {
+	table := testdb.Name("lease")
+	t.Cleanup(func() { _, _ = db.Exec("DROP TABLE IF EXISTS " + table) })
+	with := func(o node.LeaseOptions) node.LeaseOptions { o.Table = table; return o }
+	return proxied{
+		name:  name,
+		proxy: p,
+		viaFn: func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error) {
+			return node.NewSQLLease(ctx, via, with(o))
+		},
+		direct: func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error) {
+			return node.NewSQLLease(ctx, db, with(o))
+		},
+	}
+}
+
+func proxiedRedis(t *testing.T) proxied {
+	addr := testdb.RequireRedis(t)
+	p := tcpproxy.Start(t, addr)
+	key := testdb.Name("lease")
+	direct := redis.NewClient(&redis.Options{Addr: addr})
+	via := redis.NewClient(&redis.Options{Addr: p.Addr(), MaxRetries: -1, DialTimeout: time.Second})
+	t.Cleanup(func() { direct.Del(context.Background(), key); direct.Close(); via.Close() })
+	with := func(o node.LeaseOptions) node.LeaseOptions { o.Key = key; return o }
+	return proxied{
+		name:  "redis",
+		proxy: p,
+		viaFn: func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error) {
+			return redislease.New(ctx, via, with(o))
+		},
+		direct: func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error) {
+			return redislease.New(ctx, direct, with(o))
+		},
+	}
+}
+
+func proxiedStores() []struct {
+	name string
+	make func(t *testing.T) proxied
+} {
+	return []struct {
+		name string
+		make func(t *testing.T) proxied
+	}{{"postgres", proxiedPostgres}, {"mariadb", proxiedMariaDB}, {"redis", proxiedRedis}}
+}
+
+// partitionOptions: one node ID (so the successor must wait for it), a
+// short TTL.
+func partitionOptions(t *testing.T) node.LeaseOptions {
+	return node.LeaseOptions{Layout: layout(t, 0), TTL: 600 * time.Millisecond, RenewEvery: 100 * time.Millisecond, Margin: 150 * time.Millisecond}
+}
+
+// TestLeasePartition cuts the holder's link to the store mid-run (a
+// blackhole: nothing closes, nothing arrives). The holder must stop issuing
+// before TTL - Margin after the cut; the successor, reaching the store
+// directly, gets the node ID once the lease expires and issues only IDs
+// above every ID of the old holder; once the link is back, the old holder
+// finds its lease lost and issues nothing more.
+func TestLeasePartition(t *testing.T) {
+	t.Parallel()
+	for _, s := range proxiedStores() {
+		t.Run(s.name, func(t *testing.T) {
+			t.Parallel()
+			ps := s.make(t)
+			ctx := context.Background()
+			o := partitionOptions(t)
+			a, err := ps.viaFn(ctx, o)
+			require.NoError(t, err)
+			defer a.Close(ctx)
+			ga, err := node.NewSnowflake(ctx, a)
+			require.NoError(t, err)
+
+			// The old holder issues flat out, recording when each ID returned.
+			var mu sync.Mutex
+			var aIDs []types.Snowflake
+			var lastOK, lastStart time.Time
+			stop := make(chan struct{})
+			var wg sync.WaitGroup
+			wg.Go(func() {
+				for {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					start := time.Now()
+					id, err := ga.Next()
+					now := time.Now()
+					if err == nil {
+						mu.Lock()
+						aIDs, lastOK, lastStart = append(aIDs, id), now, start
+						mu.Unlock()
+					} else if !errors.Is(err, generator.ErrFenced) {
+						t.Errorf("unexpected error %v", err)
+					}
+					time.Sleep(50 * time.Microsecond)
+				}
+			})
+			time.Sleep(250 * time.Millisecond) // a few renewals through the proxy
+			cut := time.Now()
+			ps.proxy.Blackhole()
+
+			// The successor gets the node as soon as the store lets it.
+			var b *node.Lease
+			for b == nil {
+				require.Less(t, time.Since(cut), 3*o.TTL, "the successor never got the node")
+				l, err := ps.direct(ctx, o)
+				if errors.Is(err, node.ErrExhausted) {
+					time.Sleep(20 * time.Millisecond)
+					continue
+				}
+				require.NoError(t, err)
+				b = l
+			}
+			defer b.Close(ctx)
+			took := time.Now()
+			mu.Lock()
+			stoppedAfter, last := lastStart.Sub(cut), len(aIDs)
+			mu.Unlock()
+			require.Positive(t, last)
+			// Every renewal began before the cut, so no Next that began at
+			// or after cut + TTL - Margin may succeed.
+			require.Less(t, stoppedAfter, o.TTL-o.Margin, "the old holder issued an ID asked for %v after the cut", stoppedAfter)
+			require.True(t, lastOK.Before(took), "the old holder issued after the successor took over")
+			gb, err := node.NewSnowflake(ctx, b)
+			require.NoError(t, err)
+
+			// Reconnect: the old holder's next renewal finds another owner.
+			ps.proxy.Restore()
+			var bIDs []types.Snowflake
+			deadline := time.Now().Add(2 * time.Second)
+			for {
+				id, err := gb.Next()
+				require.NoError(t, err)
+				bIDs = append(bIDs, id)
+				if errors.Is(a.Fence(), node.ErrLeaseLost) {
+					break
+				}
+				require.True(t, time.Now().Before(deadline), "the old holder never learned it lost the lease: %v", a.Fence())
+				time.Sleep(time.Millisecond)
+			}
+			time.Sleep(20 * time.Millisecond)
+			close(stop)
+			wg.Wait()
+			_, err = ga.Next()
+			require.ErrorIs(t, err, node.ErrLeaseLost)
+			require.NoError(t, a.Close(ctx), "closing a lost lease releases nothing")
+			require.NoError(t, b.Fence(), "the old holder's Close left the successor's lease alone")
+			for range 100 {
+				id, err := gb.Next()
+				require.NoError(t, err)
+				bIDs = append(bIDs, id)
+			}
+
+			mu.Lock()
+			defer mu.Unlock()
+			require.Equal(t, last, len(aIDs), "the old holder issued after the successor took over")
+			maxA := aIDs[len(aIDs)-1]
+			seen := make(map[types.Snowflake]bool, len(aIDs)+len(bIDs))
+			for _, id := range append(aIDs, bIDs...) {
+				require.False(t, seen[id], "id %d repeated", id)
+				seen[id] = true
+			}
+			for _, id := range bIDs {
+				require.Greater(t, id, maxA, "successor id not above the old holder's")
+			}
+		})
+	}
+}
+
+// TestLeaseCloseUnreachable: Close returns within its bound, whatever the
+// caller's context, with the store blackholed.
+func TestLeaseCloseUnreachable(t *testing.T) {
+	t.Parallel()
+	for _, s := range proxiedStores() {
+		t.Run(s.name, func(t *testing.T) {
+			t.Parallel()
+			ps := s.make(t)
+			ctx := context.Background()
+			o := node.LeaseOptions{Layout: layout(t, 2), TTL: 3 * time.Second}
+			l, err := ps.viaFn(ctx, o)
+			require.NoError(t, err)
+			g, err := node.NewSnowflake(ctx, l)
+			require.NoError(t, err)
+			_, err = g.Next()
+			require.NoError(t, err)
+			require.Equal(t, time.Second, l.CloseTimeout())
+			ps.proxy.Blackhole()
+			start := time.Now()
+			done := make(chan error, 1)
+			go func() { done <- l.Close(context.Background()) }()
+			select {
+			case err = <-done:
+			case <-time.After(l.CloseTimeout() + 2*time.Second):
+				t.Fatal("Close blocked with the store unreachable")
+			}
+			took := time.Since(start)
+			require.ErrorIs(t, err, context.DeadlineExceeded)
+			require.Less(t, took, l.CloseTimeout()+time.Second, "within the bound, allowing for a loaded machine")
+			_, err = g.Next()
+			require.ErrorIs(t, err, node.ErrLeaseClosed)
+			require.ErrorIs(t, l.Close(ctx), context.DeadlineExceeded, "later calls return the same result")
+		})
+	}
+}
