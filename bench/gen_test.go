@@ -55,6 +55,10 @@ func generators(tb testing.TB) []struct {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	oidPerCPU, err := generator.NewObjectID(generator.WithPerCPUBlocks(perCPUBlock))
+	if err != nil {
+		tb.Fatal(err)
+	}
 	sfPerCPU, err := generator.NewSnowflake(3, generator.WithBorrowAhead(time.Minute), generator.WithPerCPUBlocks(perCPUBlock))
 	if err != nil {
 		tb.Fatal(err)
@@ -81,6 +85,7 @@ func generators(tb testing.TB) []struct {
 		next func() byte
 	}{
 		{"ObjectID/idkit", func() byte { return oid.Next()[11] }},
+		{"ObjectID/idkit-percpu", func() byte { return oidPerCPU.Next()[11] }},
 		{"ObjectID/mongo-v2", func() byte { return v2bson.NewObjectID()[11] }},
 		{"ObjectID/mongo-v1", func() byte { return v1primitive.NewObjectID()[11] }},
 		{"ObjectID/xid", func() byte { return xid.New()[11] }},

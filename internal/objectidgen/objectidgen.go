@@ -86,16 +86,22 @@ type Config struct {
 // Generator makes ObjectIDs as the package doc describes. It is safe for
 // concurrent use.
 type Generator struct {
-	counter atomic.Uint64
-	window  atomic.Pointer[window]
-	ranges  *procpin.Ranges // each P's block; nil for one value per ID
-	block   uint64          // values reserved at a time (1 when ranges is nil)
-	unique  [5]byte
+	// Read on every call, written only when a second opens.
+	window atomic.Pointer[window]
+	ranges *procpin.Ranges // each P's block; nil for one value per ID
+	block  uint64          // values reserved at a time (1 when ranges is nil)
+	unique [5]byte
 	// uniqueBits is unique times 2^24: bytes 4 to 11 with a zero counter.
 	uniqueBits uint64
 	fixed      bool         // unique must not change: no carry, wait instead
 	now        func() int64 // nil: coarseclock.UnixSeconds, called directly
 	wait       func(second int64)
+
+	// counter is written by every call in strict mode: on its own cache
+	// lines, so that reading the fields above does not contend with it.
+	_       [128]byte
+	counter atomic.Uint64
+	_       [120]byte
 }
 
 // window is the mapping of counter values onto IDs in one second. Windows
