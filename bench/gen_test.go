@@ -49,8 +49,8 @@ func generators(tb testing.TB) []struct {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	// A fresh ObjectID generator per run: one generator makes at most 2^24
-	// IDs per second (the format's counter), and run.sh measures 8M IDs.
+	// ObjectID generators with a random process-unique value, into which the
+	// counter carries rather than wait after 2^24 IDs in a second.
 	oid, err := generator.NewObjectID()
 	if err != nil {
 		tb.Fatal(err)

@@ -23,24 +23,25 @@
 //
 //   - Random process-unique value (the default): the counter carries into
 //     the process-unique value, so the ID's bytes 4 to 11 keep rising as one
-//     64-bit number and a second is never used up; the next second starts the
-//     counter at 0 with the original process-unique value. Making IDs never
-//     waits. The IDs of such a second carry the process-unique value plus 1
-//     (plus 2 after 2^25 IDs, and so on), so the process-unique bytes of
-//     an ID identify the process only up to that carry, and a second
-//     process whose random value is within the carry of this one could
-//     share a value in that second: the chance of two processes colliding in
-//     a second is therefore about (1+k)/2^40 times the chance that their
-//     counters overlap, where k is the number of carries in that second (0
-//     below 2^24 IDs a second), instead of 1/2^40 times. A fresh random
-//     process-unique value at each wrap would keep 1/2^40 but break the
-//     order within the second; the carry keeps the order.
+//     64-bit number (wrapping only if the random value is within the carry
+//     of 2^40 - 1) and a second is never used up: making IDs never waits.
+//     The IDs made after the carry carry the process-unique value plus 1
+//     (plus one more for each further 2^24 IDs in that second), and the next
+//     second starts the counter at 0 with the original value. So the
+//     process-unique bytes identify the process only up to that carry, and
+//     in a second where the two processes' counters carry k times in all,
+//     two processes share a process-unique value with a chance of about
+//     (1+2k)/2^40 instead of 1/2^40 (k is 0 below 2^24 IDs a second); they
+//     collide only if their counters also overlap. A fresh random value at
+//     each wrap would keep 1/2^40 but break the order within the second;
+//     the carry keeps the order.
 //   - Fixed process-unique value ([Config.Unique], an assigned worker ID):
 //     the value must not change, so when the counter reaches 2^24 - 1 the
 //     second is used up and Next sleeps until the clock shows the next
-//     second, whose counter starts at 0. So a second holds up to 2^24 IDs,
-//     fewer in the second where a continuing counter reaches 2^24 - 1 (at
-//     least one), and with blocks up to n-1 values per P fewer.
+//     second, whose counter starts at 0. So a second holds up to 2^24 IDs:
+//     fewer in the second where the continuing counter reaches 2^24 - 1 (at
+//     least one), and with blocks of n up to n per P fewer (values left in
+//     the blocks of other Ps).
 //
 // The second never moves backwards: if the clock is set back, IDs keep the
 // last second used until the clock passes it.
