@@ -63,8 +63,8 @@ var modes = []struct {
 	block int
 }{{"strict", 0}, {"blocks", 64}}
 
-// TestStrictOrderOneGoroutineAmongOthers makes IDs on one goroutine while
-// others make IDs too: by default each ID is greater than the one before,
+// TestStrictOrderOneGoroutineAmongOthers makes IDs on one goroutine, first
+// one every 200 µs and then in a tight loop, while others make IDs too: by default each ID is greater than the one before,
 // however the goroutine moves between Ps.
 func TestStrictOrderOneGoroutineAmongOthers(t *testing.T) {
 	for _, g := range []*objectidgen.Generator{objectidgen.Default(), objectidgen.New(objectidgen.Config{Block: 1})} {
@@ -81,9 +81,12 @@ func TestStrictOrderOneGoroutineAmongOthers(t *testing.T) {
 			})
 		}
 		prev := g.Next()
-		deadline := time.Now().Add(300 * time.Millisecond)
+		deadline := time.Now().Add(600 * time.Millisecond)
 		for i := 0; time.Now().Before(deadline); i++ {
-			if i%100 == 0 {
+			switch {
+			case time.Until(deadline) > 300*time.Millisecond:
+				time.Sleep(200 * time.Microsecond) // wake up on any P
+			case i%100 == 0:
 				runtime.Gosched() // let the scheduler move this goroutine between Ps
 			}
 			id := g.Next()
