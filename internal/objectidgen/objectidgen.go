@@ -174,11 +174,13 @@ func (g *Generator) Next() (id [12]byte) {
 	}
 	if g.ranges == nil {
 		w := g.window.Load()
-		if now <= w.second {
-			// The window was loaded before the add, so v >= w.first.
-			if off := g.counter.Add(1) - 1 - w.first; off < w.room {
-				binary.BigEndian.PutUint32(id[0:4], uint32(w.second))
-				binary.BigEndian.PutUint64(id[4:12], w.base+off)
+		// Read the window before the add, which is a full barrier. As the
+		// window was loaded before the add, v >= first.
+		second, first, room, base := w.second, w.first, w.room, w.base
+		if now <= second {
+			if off := g.counter.Add(1) - 1 - first; off < room {
+				binary.BigEndian.PutUint32(id[0:4], uint32(second))
+				binary.BigEndian.PutUint64(id[4:12], base+off)
 				return id
 			}
 		}
