@@ -122,8 +122,8 @@ func prepareStores(next func() oid, workers int) []*idStore {
 	wg.Wait()
 	stores := make([]*idStore, workers)
 	for w := range stores {
-		// Room for the probe's rate, 1.5 times over, plus a chunk.
-		need := int(float64(counts[w])*1.5*float64(objectIDWindow)/float64(probe))/chunkIDs + 1
+		// Room for the probe's rate, 1.25 times over, plus a chunk.
+		need := int(float64(counts[w])*1.25*float64(objectIDWindow)/float64(probe))/chunkIDs + 1
 		s := &idStore{}
 		for range need {
 			c := make([]oid, chunkIDs)
