@@ -4,11 +4,12 @@
 # Writes results/latest.txt (raw), results/latest.md (table) and
 # results/throughput.svg (chart).
 #
-# Generation is measured over a fixed 8,000,000 IDs per run: an ObjectID
-# generator may make at most 2^24 IDs in one second (the format's 3-byte
-# counter; idkit waits for the next second rather than wrap), so a longer
-# run would measure that cap instead of the cost per ID. Sustained runs
-# measure one second flat out, with duplicate checks.
+# Generation is measured over a fixed 8,000,000 IDs per run, so that a
+# generator's cap (4096 Snowflake IDs per ms without borrowing) is not what
+# is measured. Sustained runs measure whole windows flat out: Snowflake one
+# second with duplicate checks; ObjectID two seconds on every core with
+# duplicates counted (mongo-driver's 3-byte counter wraps after 2^24 IDs in
+# a second).
 set -euo pipefail
 cd "$(dirname "$0")"
 count=${1:-5}

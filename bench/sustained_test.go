@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"syscall"
@@ -21,7 +22,7 @@ import (
 // the tick ends, so a small block keeps that loss well under 1%.
 const capPerCPUBlock = 8
 
-// sustainedWindow is how long each sustained run generates.
+// sustainedWindow is how long each sustained Snowflake run generates.
 const sustainedWindow = time.Second
 
 // int64Generators are the generators measured for sustained throughput.
@@ -29,7 +30,7 @@ func int64Generators(tb testing.TB) []struct {
 	name string
 	make func() func() int64 // a fresh generator per run
 } {
-	mustSF := func(opts ...generator.SnowflakeOption) func() int64 {
+	mustSF := func(opts ...generator.Option) func() int64 {
 		g, err := generator.NewSnowflake(1, opts...)
 		if err != nil {
 			tb.Fatal(err)
@@ -90,10 +91,18 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// BenchmarkSustained runs each generator flat out for one second on one and
-// on two goroutines and reports IDs per second and CPU time per ID; it fails
-// on any duplicate. b.N is ignored: one run is one window.
+// BenchmarkSustained runs each Snowflake generator flat out for one second
+// on one and on two goroutines and reports IDs per second and CPU time per
+// ID; it fails on any duplicate. Then it runs the ObjectID rows (see
+// sustainedObjectID), which count duplicates instead. b.N is ignored: one
+// run is one window.
 func BenchmarkSustained(b *testing.B) {
+	sustainedSnowflake(b)
+	releaseBuffers()
+	sustainedObjectID(b)
+}
+
+func sustainedSnowflake(b *testing.B) {
 	for _, g := range int64Generators(b) {
 		for _, workers := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%s/goroutines=%d", g.name, workers), func(b *testing.B) {
@@ -138,6 +147,13 @@ const maxPerWorker = 128 << 20
 // buffers are the goroutines' ID buffers, allocated and touched once before
 // any window starts, so that page faults and zeroing are not measured.
 var buffers [2][]int64
+
+// releaseBuffers lets the Snowflake rows' buffers be collected.
+func releaseBuffers() {
+	buffers = [2][]int64{}
+	runtime.GC()
+	debug.FreeOSMemory()
+}
 
 func buffer(w int) []int64 {
 	if buffers[w] == nil {

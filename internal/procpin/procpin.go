@@ -50,6 +50,10 @@ func NewRanges() *Ranges {
 	return &Ranges{shards: make([]block, runtime.GOMAXPROCS(0))}
 }
 
+// Len returns the number of Ps that have a range: the GOMAXPROCS of
+// [NewRanges]'s call. A P whose index is Len or more has none.
+func (r *Ranges) Len() int { return len(r.shards) }
+
 // Get returns P p's range. The caller must be pinned to p.
 func (r *Ranges) Get(p int) (next, end uint64) {
 	if p >= len(r.shards) {

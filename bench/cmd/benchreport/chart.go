@@ -30,7 +30,11 @@ func (t *table) throughputBars() (sections []string, bars map[string][]bar) {
 				return 1e9 / ns, ok && ns > 0
 			}
 		case "Sustained":
-			title = "Sustained for 1 s, " + k.variant
+			window := "1 s" // bench/sustained_test.go: Snowflake 1 s, ObjectID 2 s
+			if k.kind == "ObjectID" {
+				window = "2 s"
+			}
+			title = "Sustained for " + window + ", " + k.variant
 			perSecond = func(rs []result) (float64, bool) { return median(rs, "ids/s") }
 		default:
 			continue

@@ -88,7 +88,7 @@ func median(rs []result, unit string) (float64, bool) {
 var units = []struct {
 	name        string
 	lowerBetter bool
-}{{"ns/op", true}, {"ids/s", false}, {"cpu-ns/id", true}, {"allocs/op", true}}
+}{{"ns/op", true}, {"ids/s", false}, {"dups", true}, {"cpu-ns/id", true}, {"allocs/op", true}}
 
 func isIdkit(impl string) bool { return strings.HasPrefix(impl, "idkit") }
 
