@@ -22,7 +22,7 @@ func TestObjectIDConcurrentSecondCapacity(t *testing.T) {
 	}
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	clock := generator.NewFakeClock(start)
-	g, err := generator.NewObjectID(generator.WithObjectIDClock(clock), generator.WithCounterStart(1<<24-1000))
+	g, err := generator.NewObjectID(generator.WithClock(clock), generator.WithCounterStart(1<<24-1000))
 	if err != nil {
 		t.Fatal(err)
 	}

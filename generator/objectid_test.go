@@ -59,7 +59,7 @@ func TestObjectIDCounterExhaustionWaitsForNextSecond(t *testing.T) {
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	clock := generator.NewFakeClock(start)
 	const first = 1<<24 - 3 // the counter wraps through zero inside the second
-	g, err := generator.NewObjectID(generator.WithObjectIDClock(clock), generator.WithCounterStart(first))
+	g, err := generator.NewObjectID(generator.WithClock(clock), generator.WithCounterStart(first))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestObjectIDCounterExhaustionWaitsForNextSecond(t *testing.T) {
 func TestObjectIDClockBackwardsKeepsLastSecond(t *testing.T) {
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	clock := generator.NewFakeClock(start)
-	g, _ := generator.NewObjectID(generator.WithObjectIDClock(clock), generator.WithCounterStart(0))
+	g, _ := generator.NewObjectID(generator.WithClock(clock), generator.WithCounterStart(0))
 	a := g.Next()
 	clock.Set(start.Add(-time.Hour))
 	b := g.Next()
