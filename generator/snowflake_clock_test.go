@@ -466,11 +466,11 @@ func TestSystemClockEndedLayout(t *testing.T) {
 		require.NoError(t, err)
 		require.True(t, l.End().Before(time.Now()))
 		for name, opts := range map[string][]generator.Option{
-			"strict":           nil,
-			"borrow":           {generator.WithBorrowAhead(time.Hour)},
-			"per-CPU":          {generator.WithPerCPUBlocks(64)},
-			"per-CPU, borrow":  {generator.WithPerCPUBlocks(64), generator.WithBorrowAhead(time.Hour)},
-			"random sequence":  {generator.WithRandomSequenceStart()},
+			"strict":          nil,
+			"borrow":          {generator.WithBorrowAhead(time.Hour)},
+			"per-CPU":         {generator.WithPerCPUBlocks(64)},
+			"per-CPU, borrow": {generator.WithPerCPUBlocks(64), generator.WithBorrowAhead(time.Hour)},
+			"random sequence": {generator.WithRandomSequenceStart()},
 		} {
 			g, err := generator.NewSnowflake(0, append([]generator.Option{generator.WithLayout(l)}, opts...)...)
 			require.NoError(t, err)
