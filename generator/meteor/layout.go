@@ -31,15 +31,17 @@ type LayoutSpec struct {
 	Epoch                                        time.Time
 }
 
-// DefaultEpoch is the epoch of [Default]: 2025-01-01T00:00:00Z.
-var DefaultEpoch = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+var defaultLayout = mustLayout(LayoutSpec{TimeBits: 31, NodeBits: 18, SequenceBits: 11, RandomBits: 3,
+	Epoch: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)})
 
-// Default is the seed's layout: 31 bits of seconds (68 years from
-// [DefaultEpoch], until 2093-01-19), an 18-bit node ID (262,143 starts, IDs
-// 1..2^18-1 from a [github.com/idkit-go/idkit/generator/node.Disposable]
-// source), an 11-bit sequence (2048 IDs per second of the time part) and 3
-// random bits.
-var Default = mustLayout(LayoutSpec{TimeBits: 31, NodeBits: 18, SequenceBits: 11, RandomBits: 3, Epoch: DefaultEpoch})
+// Default returns the seed's layout, [New]'s default: 31 bits of seconds
+// since 2025-01-01T00:00:00Z (68 years, until 2093-01-19T03:14:08Z), an
+// 18-bit node ID (262,143 starts, IDs 1..2^18-1 from a
+// [github.com/idkit-go/idkit/generator/node.Disposable] source), an 11-bit
+// sequence (2048 IDs per second of the time part) and 3 random bits. It is a
+// function rather than a package variable so that no caller can change what
+// every other caller gets.
+func Default() Layout { return defaultLayout }
 
 func mustLayout(s LayoutSpec) Layout {
 	l, err := NewLayout(s)

@@ -24,10 +24,14 @@ import (
 // Next takes effect, unless [WithPerCPUBlocks] trades that order for
 // throughput on many cores. IDs of consecutive counter values differ by a
 // pseudo-random amount (1 to 2^(RandomBits+1)-1 within one second of the
-// time part), so the count issued is not readable from the IDs, though the
-// random bits are a keyed hash, not a cryptographic secret. Uniqueness across generators needs a
-// node ID that is never used twice, not even by a restart of the same
-// process: use [node.Disposable] (a database auto-increment) through
+// time part), so the next ID is not the previous one plus one; the random
+// bits are a keyed hash, not a cryptographic secret. The count is not
+// hidden: [Parts.Seconds]*[Layout.PerSecond] + [Parts.Sequence] is the
+// counter value an ID was made from, so two IDs tell how many IDs the
+// generator issued between them (with [WithPerCPUBlocks], how many values
+// it reserved). Uniqueness across generators needs a node
+// ID that is never used twice, not even by a restart of the same process:
+// use [node.Disposable] (a database auto-increment) through
 // [NewFromSource].
 //
 // Limits: one generator issues at most 2^SequenceBits IDs per second of
@@ -57,7 +61,12 @@ type Generator struct {
 	blocks    *procpin.Blocks // nil: one atomic add per ID
 }
 
-// Option configures [New].
+// Option configures [New]. Options are applied in order; a later option
+// overrides an earlier one of the same kind. A nil option is ignored. An
+// option never fails nor panics: New validates the values and returns an
+// error wrapping [ErrInvalidOption] (or the more specific sentinel the
+// option names) for an unusable one. Meteor has its own Option type because
+// its layout is a [Layout] of this package, not a [generator.Layout].
 type Option func(*config)
 
 type config struct {
@@ -85,7 +94,9 @@ func WithSeed(seed uint64) Option { return func(c *config) { c.seed = &seed } }
 // WithPerCPUBlocks makes each P (the Go scheduler's processor, one per core
 // at the default GOMAXPROCS) take n counter values at a time instead of one,
 // so Next on many cores does not contend on one atomic counter: Next then
-// touches memory of its own P only, except once every n IDs.
+// touches memory of its own P only, except once every n IDs. A P created
+// after the generator (GOMAXPROCS grew) takes one value at a time. It has
+// the meaning of [generator.WithPerCPUBlocks].
 //
 // IDs stay unique, but are increasing only within a block: an ID can be
 // smaller than one returned earlier from another P's block (also to the same
@@ -102,7 +113,7 @@ func WithPerCPUBlocks(n int) Option { return func(c *config) { c.block = n } }
 // clock, and [ErrTimeOverflow] when the clock reads before the epoch or at
 // or after the layout's end.
 func New(nodeID int64, opts ...Option) (*Generator, error) {
-	c := config{layout: Default, clock: generator.SystemClock(), block: 1}
+	c := config{layout: defaultLayout, clock: generator.SystemClock(), block: 1}
 	for _, o := range opts {
 		if o != nil {
 			o(&c)
