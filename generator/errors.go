@@ -10,7 +10,8 @@ var (
 	ErrInvalidLayout = errors.New("generator: invalid layout")
 
 	// ErrInvalidOption reports a generator option with an unusable value,
-	// such as a negative duration or a nil [Clock].
+	// such as a negative duration or a nil [Clock], or an option that does
+	// not apply to the generator it was given to.
 	ErrInvalidOption = errors.New("generator: invalid option")
 
 	// ErrNodeOutOfRange reports a node (worker, machine) ID that is negative

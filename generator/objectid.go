@@ -25,11 +25,13 @@ import (
 // shows the next second (no lock is held while it sleeps) rather than wrap,
 // as mongo-driver does silently.
 //
-// On the system clock the second is read through a shared coarse clock that
-// costs an atomic load (the second is published by a goroutine that runs
-// only while IDs are being made, waking once a second), so the timestamp
-// may lag the wall clock by the timer latency, typically well under a
-// millisecond, after each second boundary.
+// On the system clock the second is read through a shared coarse clock:
+// while IDs come fast (a thousand or more in one second) a goroutine waking
+// once a second publishes it and a read is an atomic load, so the
+// timestamp may lag the wall clock by the timer latency, typically well
+// under a millisecond, after each second boundary; the goroutine stops
+// itself after a second with fewer reads, and below that rate a read calls
+// [time.Now].
 type ObjectID struct {
 	g *objectidgen.Generator
 }

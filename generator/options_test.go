@@ -156,3 +156,19 @@ func TestRandomSequenceStartExhaustion(t *testing.T) {
 		}
 	}
 }
+
+// On the system clock (the coarse fast path) a random start spreads too.
+func TestRandomSequenceStartSystemClock(t *testing.T) {
+	g, err := generator.NewSnowflake(5, generator.WithRandomSequenceStart())
+	require.NoError(t, err)
+	shards := map[types.Snowflake]bool{}
+	var prev types.Snowflake
+	for range 60 {
+		id := g.MustNext()
+		require.Greater(t, id, prev)
+		prev = id
+		shards[id%16] = true
+		time.Sleep(2 * time.Millisecond) // a new tick for each ID
+	}
+	assert.Greater(t, len(shards), 8, "shards used: %v", shards)
+}

@@ -19,9 +19,9 @@ import (
 const DefaultBackwardTolerance = 10 * time.Millisecond
 
 // Snowflake generates Snowflake IDs for one node under one [Layout]. It is
-// safe for concurrent use and lock-free: its whole state is one atomic word
-// holding the last issued tick and sequence, so it never holds a lock while
-// it waits for the clock.
+// safe for concurrent use and lock-free: its shared state is one atomic word
+// holding the last issued tick and sequence (and with [WithPerCPUBlocks]
+// each P's block), so it never holds a lock while it waits for the clock.
 //
 // IDs from one generator are unique and strictly increasing in the order
 // Next returns them (across goroutines, in the order the calls take effect),
@@ -36,6 +36,9 @@ const DefaultBackwardTolerance = 10 * time.Millisecond
 // first. When the clock reads behind the last issued tick, Next keeps issuing
 // from that tick within the backward tolerance ([WithBackwardTolerance]) and
 // fails with [ErrClockMovedBackwards] beyond it.
+//
+// Each new tick's first ID has sequence 0, so at low traffic the sequence
+// bits are mostly 0; [WithRandomSequenceStart] spreads them.
 type Snowflake struct {
 	_    [64]byte // keep the hot word off the cache lines of other data
 	last atomic.Int64
