@@ -38,7 +38,7 @@ import (
 // its time part (2048 with [Default]) before that part runs ahead of real
 // time; IDs stay unique, but their time then overstates their age, and at
 // sustained rates the time part reaches [Layout.End] early, when Next fails
-// with [ErrTimeOverflow]. A process restart that starts a new node resets
+// with [generator.ErrTimeOverflow]. A process restart that starts a new node resets
 // the time part to the real clock. The node field bounds the number of
 // starts over the layout's lifetime (2^18-1 with [Default]).
 type Generator struct {
@@ -64,7 +64,7 @@ type Generator struct {
 // Option configures [New]. Options are applied in order; a later option
 // overrides an earlier one of the same kind. A nil option is ignored. An
 // option never fails nor panics: New validates the values and returns an
-// error wrapping [ErrInvalidOption] (or the more specific sentinel the
+// error wrapping [generator.ErrInvalidOption] (or the more specific sentinel the
 // option names) for an unusable one. Meteor has its own Option type because
 // its layout is a [Layout] of this package, not a [generator.Layout].
 type Option func(*config)
@@ -76,15 +76,12 @@ type config struct {
 	block  int
 }
 
-// MaxPerCPUBlock is the largest block [WithPerCPUBlocks] accepts.
-const MaxPerCPUBlock = 1 << 16
-
 // WithLayout sets the layout; the default is [Default]. The zero Layout is
-// rejected with [ErrInvalidLayout].
+// rejected with [generator.ErrInvalidLayout].
 func WithLayout(l Layout) Option { return func(c *config) { c.layout = l } }
 
 // WithClock sets the clock read once at start; the default is
-// [generator.SystemClock]. A nil clock is rejected with [ErrInvalidOption].
+// [generator.SystemClock]. A nil clock is rejected with [generator.ErrInvalidOption].
 func WithClock(clk generator.Clock) Option { return func(c *config) { c.clock = clk } }
 
 // WithSeed fixes the key of the random low bits, for reproducible tests;
@@ -103,14 +100,14 @@ func WithSeed(seed uint64) Option { return func(c *config) { c.seed = &seed } }
 // goroutine, after it moved to another P). Values left in a P's block wait
 // there until that P makes IDs again, however long that is, and the time
 // part reads from the counter, so such IDs can also carry an older time
-// part. n = 1 keeps the default; n outside [1, MaxPerCPUBlock] is rejected
-// with [ErrInvalidOption].
+// part. n = 1 keeps the default; n outside [1, generator.MaxPerCPUBlock] is rejected
+// with [generator.ErrInvalidOption].
 func WithPerCPUBlocks(n int) Option { return func(c *config) { c.block = n } }
 
 // New returns a generator for nodeID, reading the clock once. It returns an
-// error wrapping [ErrNodeOutOfRange] for a node outside [0, MaxNode],
-// [ErrInvalidLayout] for the zero Layout, [ErrInvalidOption] for a nil
-// clock, and [ErrTimeOverflow] when the clock reads before the epoch or at
+// error wrapping [generator.ErrNodeOutOfRange] for a node outside [0, MaxNode],
+// [generator.ErrInvalidLayout] for the zero Layout, [generator.ErrInvalidOption] for a nil
+// clock, and [generator.ErrTimeOverflow] when the clock reads before the epoch or at
 // or after the layout's end.
 func New(nodeID int64, opts ...Option) (*Generator, error) {
 	c := config{layout: defaultLayout, clock: generator.SystemClock(), block: 1}
@@ -122,17 +119,17 @@ func New(nodeID int64, opts ...Option) (*Generator, error) {
 	l := c.layout
 	switch {
 	case l.IsZero():
-		return nil, fmt.Errorf("%w: zero layout", ErrInvalidLayout)
+		return nil, fmt.Errorf("%w: zero layout", generator.ErrInvalidLayout)
 	case c.clock == nil:
-		return nil, fmt.Errorf("%w: nil clock", ErrInvalidOption)
-	case c.block < 1 || c.block > MaxPerCPUBlock:
-		return nil, fmt.Errorf("%w: per-CPU block of %d not in [1, %d]", ErrInvalidOption, c.block, MaxPerCPUBlock)
+		return nil, fmt.Errorf("%w: nil clock", generator.ErrInvalidOption)
+	case c.block < 1 || c.block > generator.MaxPerCPUBlock:
+		return nil, fmt.Errorf("%w: per-CPU block of %d not in [1, %d]", generator.ErrInvalidOption, c.block, generator.MaxPerCPUBlock)
 	case nodeID < 0 || nodeID > l.MaxNode():
-		return nil, fmt.Errorf("%w: node %d not in [0, %d]", ErrNodeOutOfRange, nodeID, l.MaxNode())
+		return nil, fmt.Errorf("%w: node %d not in [0, %d]", generator.ErrNodeOutOfRange, nodeID, l.MaxNode())
 	}
 	now := c.clock.Now()
 	if now.Before(l.epoch) || !now.Before(l.End()) {
-		return nil, fmt.Errorf("%w: clock %s outside [%s, %s)", ErrTimeOverflow,
+		return nil, fmt.Errorf("%w: clock %s outside [%s, %s)", generator.ErrTimeOverflow,
 			now.UTC().Format(time.RFC3339), l.epoch.Format(time.RFC3339), l.End().Format(time.RFC3339))
 	}
 	secs := uint64(now.Sub(l.epoch) / time.Second)
@@ -179,7 +176,7 @@ func NewFromSource(ctx context.Context, src node.Source, opts ...Option) (*Gener
 
 // Next returns a new ID. It never reads the clock, never blocks and does
 // not allocate. It fails only when the time part has reached the end of
-// the layout, with an error wrapping [ErrTimeOverflow]; every later call
+// the layout, with an error wrapping [generator.ErrTimeOverflow]; every later call
 // fails too (with [WithPerCPUBlocks], once the values Ps still hold in their
 // blocks are used). It is safe for concurrent use.
 func (g *Generator) Next() (types.Snowflake, error) {
@@ -190,7 +187,7 @@ func (g *Generator) Next() (types.Snowflake, error) {
 		v = g.blocks.Take(&g.ctr)
 	}
 	if v > g.max {
-		return 0, fmt.Errorf("%w: time part reached %s", ErrTimeOverflow, g.layout.End().Format(time.RFC3339))
+		return 0, fmt.Errorf("%w: time part reached %s", generator.ErrTimeOverflow, g.layout.End().Format(time.RFC3339))
 	}
 	secs, seq := v>>g.seqBits, v&g.seqMask
 	r := mix(v^g.key) & g.randMask

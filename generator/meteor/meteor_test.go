@@ -87,7 +87,7 @@ func TestPerCPUBlocksStopAtLayoutEnd(t *testing.T) {
 	for range 100 {
 		id, err := g.Next()
 		if err != nil {
-			require.ErrorIs(t, err, meteor.ErrTimeOverflow)
+			require.ErrorIs(t, err, generator.ErrTimeOverflow)
 			continue
 		}
 		require.False(t, seen[id], "duplicate %d", id)
@@ -151,7 +151,7 @@ func TestLimits(t *testing.T) {
 		require.NoError(t, err)
 	}
 	_, err = g.Next()
-	require.ErrorIs(t, err, meteor.ErrTimeOverflow)
+	require.ErrorIs(t, err, generator.ErrTimeOverflow)
 
 	cases := []struct {
 		name string
@@ -159,14 +159,14 @@ func TestLimits(t *testing.T) {
 		node int64
 		want error
 	}{
-		{"node too big", nil, meteor.Default().MaxNode() + 1, meteor.ErrNodeOutOfRange},
-		{"negative node", nil, -1, meteor.ErrNodeOutOfRange},
-		{"nil clock", []meteor.Option{meteor.WithClock(nil)}, 1, meteor.ErrInvalidOption},
-		{"zero per-CPU block", []meteor.Option{meteor.WithPerCPUBlocks(0)}, 1, meteor.ErrInvalidOption},
-		{"per-CPU block too big", []meteor.Option{meteor.WithPerCPUBlocks(meteor.MaxPerCPUBlock + 1)}, 1, meteor.ErrInvalidOption},
-		{"zero layout", []meteor.Option{meteor.WithLayout(meteor.Layout{})}, 1, meteor.ErrInvalidLayout},
-		{"before epoch", []meteor.Option{meteor.WithClock(generator.NewFakeClock(meteor.Default().Epoch().Add(-time.Second)))}, 1, meteor.ErrTimeOverflow},
-		{"after end", []meteor.Option{meteor.WithClock(generator.NewFakeClock(meteor.Default().End()))}, 1, meteor.ErrTimeOverflow},
+		{"node too big", nil, meteor.Default().MaxNode() + 1, generator.ErrNodeOutOfRange},
+		{"negative node", nil, -1, generator.ErrNodeOutOfRange},
+		{"nil clock", []meteor.Option{meteor.WithClock(nil)}, 1, generator.ErrInvalidOption},
+		{"zero per-CPU block", []meteor.Option{meteor.WithPerCPUBlocks(0)}, 1, generator.ErrInvalidOption},
+		{"per-CPU block too big", []meteor.Option{meteor.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)}, 1, generator.ErrInvalidOption},
+		{"zero layout", []meteor.Option{meteor.WithLayout(meteor.Layout{})}, 1, generator.ErrInvalidLayout},
+		{"before epoch", []meteor.Option{meteor.WithClock(generator.NewFakeClock(meteor.Default().Epoch().Add(-time.Second)))}, 1, generator.ErrTimeOverflow},
+		{"after end", []meteor.Option{meteor.WithClock(generator.NewFakeClock(meteor.Default().End()))}, 1, generator.ErrTimeOverflow},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -200,7 +200,7 @@ func TestNewLayoutRules(t *testing.T) {
 				require.Equal(t, c.spec, l.Spec())
 				return
 			}
-			require.ErrorIs(t, err, meteor.ErrInvalidLayout)
+			require.ErrorIs(t, err, generator.ErrInvalidLayout)
 		})
 	}
 }
@@ -215,9 +215,9 @@ func TestDecompose(t *testing.T) {
 	require.Equal(t, int64(12345), p.Node)
 	require.Equal(t, g.Start(), p.Time)
 	_, err = meteor.Default().Decompose(-1)
-	require.ErrorIs(t, err, meteor.ErrInvalidID)
+	require.ErrorIs(t, err, generator.ErrInvalidID)
 	_, err = meteor.Layout{}.Decompose(1)
-	require.ErrorIs(t, err, meteor.ErrInvalidLayout)
+	require.ErrorIs(t, err, generator.ErrInvalidLayout)
 }
 
 func TestNewFromDisposableSource(t *testing.T) {
