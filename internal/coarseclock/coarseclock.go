@@ -12,7 +12,7 @@
 //
 //   - While it is stopped, a read calls time.Now and counts the reads made
 //     in the current period; the read that makes the count reach the
-//     period's threshold (255 reads in one millisecond, 1023 in one second)
+//     period's threshold (511 reads in one millisecond, 1023 in one second)
 //     starts the goroutine.
 //   - While it runs, the first reads of each period (up to the threshold)
 //     are counted; at each boundary the goroutine stops itself if the
@@ -54,7 +54,7 @@ type ticker struct {
 
 const (
 	secondBits = 10
-	milliBits  = 8
+	milliBits  = 9
 )
 
 var (
