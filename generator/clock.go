@@ -29,10 +29,10 @@ type Clock interface {
 // clock. While IDs come fast (hundreds within one millisecond), a
 // background goroutine publishes the millisecond and a read is an atomic
 // load; the goroutine stops itself as soon as a millisecond passes with
-// fewer reads, and below that rate a read calls [time.Now]. So a process
-// making IDs at a low rate runs no background work. A decision to wait or
-// to fail is always confirmed with [time.Now]; a generated time may trail
-// the wall clock by up to about a millisecond.
+// fewer reads, and below that rate a read reads the wall clock directly.
+// So a process making IDs at a low rate runs no background work. A
+// decision to wait or to fail is always confirmed with [time.Now]; a
+// generated time may trail the wall clock by up to about a millisecond.
 func SystemClock() Clock { return systemClock{} }
 
 type systemClock struct{}

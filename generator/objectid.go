@@ -30,8 +30,8 @@ import (
 // once a second publishes it and a read is an atomic load, so the
 // timestamp may lag the wall clock by the timer latency, typically well
 // under a millisecond, after each second boundary; the goroutine stops
-// itself after a second with fewer reads, and below that rate a read calls
-// [time.Now].
+// itself after a second with fewer reads, and below that rate a read reads
+// the wall clock directly.
 type ObjectID struct {
 	g *objectidgen.Generator
 }

@@ -1,6 +1,6 @@
 // Package coarseclock gives the current Unix second, or millisecond, for the
-// price of an atomic load while it is read often, and for the price of
-// [time.Now] while it is not.
+// price of an atomic load while it is read often, and for the price of one
+// wall-clock read while it is not.
 //
 // Reading the wall clock costs tens of nanoseconds (50 to 90 ns on some
 // virtual machines), which is most of the cost of making an ID at high
@@ -10,9 +10,10 @@
 // costs microseconds, far more than reading the clock a few times, so it
 // runs only while it pays for itself:
 //
-//   - While it is stopped, a read calls time.Now and counts the reads made
-//     in the current period; the read that makes the count reach the
-//     period's threshold (511 reads in one millisecond, 1023 in one second)
+//   - While it is stopped, a read reads the wall clock (gettimeofday, a
+//     vDSO call of about 20 ns, on linux/amd64; time.Now elsewhere) and
+//     counts the reads made in the current period; the read that makes the
+//     count reach the period's threshold (511 reads in one millisecond, 1023 in one second)
 //     starts the goroutine.
 //   - While it runs, the first reads of each period (up to the threshold)
 //     are counted; at each boundary the goroutine stops itself if the
@@ -135,7 +136,7 @@ func (t *ticker) direct() int64 {
 	return v
 }
 
-func (t *ticker) now() int64 { return time.Now().UnixNano() / int64(t.period) }
+func (t *ticker) now() int64 { return wallNanos() / int64(t.period) }
 
 // start publishes the time and starts the goroutine, unless it runs. The
 // first period counts as fully read, so readers take the hot path at once.

@@ -126,3 +126,24 @@ func BenchmarkTimeNow(b *testing.B) {
 		_ = time.Now().Unix()
 	}
 }
+
+func TestWallNanosIsTheWallClock(t *testing.T) {
+	for range 100 {
+		before := time.Now().UnixNano()
+		got := wallNanos()
+		after := time.Now().UnixNano()
+		if got < before-int64(time.Microsecond) || got > after {
+			t.Fatalf("wallNanos = %d, not in [%d, %d]", got, before, after)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { wallNanos() }); n != 0 {
+		t.Fatalf("wallNanos allocates %v times", n)
+	}
+}
+
+// A read while the goroutine is stopped: the cost of a low-rate read.
+func BenchmarkUnixMilliStopped(b *testing.B) {
+	for b.Loop() {
+		millis.direct()
+	}
+}
