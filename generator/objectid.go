@@ -14,7 +14,10 @@ import (
 //
 // Order: by default IDs from one generator rise in the order Next returns
 // them within each second, across goroutines, as mongo-driver's and xid's
-// do; [WithPerCPUBlocks] trades that order for throughput on many cores.
+// do, except where the 3-byte counter wraps from ffffff to 000000 (it starts
+// at a random value, so that happens once in 2^24 IDs, as with those
+// peers); [WithPerCPUBlocks] trades that order for throughput on many
+// cores.
 // Across seconds IDs rise with the second, which never goes backwards: when
 // the system clock is set back, IDs keep the last second used until the
 // clock passes it again.

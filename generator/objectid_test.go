@@ -56,36 +56,83 @@ func TestObjectIDConcurrentUnique(t *testing.T) {
 }
 
 func TestObjectIDCounterExhaustionWaitsForNextSecond(t *testing.T) {
-	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	clock := generator.NewFakeClock(start)
-	const first = 1<<24 - 3 // the counter wraps through zero inside the second
-	g, err := generator.NewObjectID(generator.WithClock(clock), generator.WithCounterStart(first))
+	for _, block := range []int{1, 64} {
+		start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+		clock := generator.NewFakeClock(start)
+		const first = 1<<24 - 3 // the counter wraps through zero inside the second
+		g, err := generator.NewObjectID(generator.WithClock(clock), generator.WithCounterStart(first),
+			generator.WithPerCPUBlocks(block))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Make IDs until the generator had to wait for the next second. With
+		// per-CPU blocks a goroutine that moves between Ps may leave a few
+		// values unused, but never repeats one; by default none is unused.
+		used := make([]bool, 1<<24)
+		n := 0
+		for ; ; n++ {
+			id := g.Next()
+			if !id.Timestamp().Equal(start) {
+				if !id.Timestamp().Equal(start.Add(time.Second)) {
+					t.Fatalf("ID after exhaustion has timestamp %v, want %v", id.Timestamp(), start.Add(time.Second))
+				}
+				if clock.Now().Before(start.Add(time.Second)) {
+					t.Fatalf("generator did not sleep until the next second; clock at %v", clock.Now())
+				}
+				break
+			}
+			if used[id.Counter()] {
+				t.Fatalf("counter %d repeated within one second after %d IDs", id.Counter(), n)
+			}
+			used[id.Counter()] = true
+		}
+		min := 1<<24 - block*runtime.GOMAXPROCS(0)
+		if block == 1 {
+			min = 1 << 24
+		}
+		if n < min || n > 1<<24 {
+			t.Fatalf("block %d: %d IDs in one second, want between %d and %d", block, n, min, 1<<24)
+		}
+	}
+}
+
+// By default one generator's IDs rise in the order Next returns them within
+// a second, across goroutines: each goroutine sees its IDs increasing even
+// as it moves between Ps.
+func TestObjectIDDefaultOrder(t *testing.T) {
+	clock := generator.NewFakeClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	// Counter start 0: the 3-byte counter does not wrap within this test.
+	g, err := generator.NewObjectID(generator.WithClock(clock), generator.WithCounterStart(0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Make IDs until the generator had to wait for the next second. Counter
-	// values are reserved in blocks of 64 per P, so a goroutine that moves
-	// between Ps may leave a few values unused, but never repeats one.
-	used := make([]bool, 1<<24)
-	n := 0
-	for ; ; n++ {
-		id := g.Next()
-		if !id.Timestamp().Equal(start) {
-			if !id.Timestamp().Equal(start.Add(time.Second)) {
-				t.Fatalf("ID after exhaustion has timestamp %v, want %v", id.Timestamp(), start.Add(time.Second))
+	const workers, each = 8, 20_000
+	lists := make([][]types.ObjectID, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			ids := make([]types.ObjectID, each)
+			for i := range ids {
+				ids[i] = g.Next()
+				if i%64 == 0 {
+					runtime.Gosched() // move between Ps
+				}
 			}
-			if clock.Now().Before(start.Add(time.Second)) {
-				t.Fatalf("generator did not sleep until the next second; clock at %v", clock.Now())
-			}
-			break
-		}
-		if used[id.Counter()] {
-			t.Fatalf("counter %d repeated within one second after %d IDs", id.Counter(), n)
-		}
-		used[id.Counter()] = true
+			lists[w] = ids
+		})
 	}
-	if min := 1<<24 - 64*runtime.GOMAXPROCS(0); n < min || n > 1<<24 {
-		t.Fatalf("%d IDs in one second, want between %d and %d", n, min, 1<<24)
+	wg.Wait()
+	seen := make(map[types.ObjectID]bool, workers*each)
+	for w, ids := range lists {
+		for i, id := range ids {
+			if seen[id] {
+				t.Fatalf("duplicate %s", id)
+			}
+			seen[id] = true
+			if i > 0 && id.Compare(ids[i-1]) <= 0 {
+				t.Fatalf("goroutine %d: ID %d (%s) not above the one before (%s)", w, i, id, ids[i-1])
+			}
+		}
 	}
 }
 
