@@ -97,7 +97,7 @@ func paced(next func() byte, perSecond int, window time.Duration) int {
 // background goroutine a generator runs) as cpu-ns/ID, and that minus the
 // "none" row's (the pacing loop alone) as gen-ns/ID. Run it with
 // -benchtime 1x: each row measures its whole window once, whatever b.N.
-// The whole set takes about 40 seconds.
+// The whole set takes under a minute.
 func BenchmarkRate(b *testing.B) {
 	rates := []struct {
 		name      string
