@@ -21,12 +21,12 @@ var (
 func benchGenerators(b *testing.B) map[string]*generator.Snowflake {
 	b.Helper()
 	wide, err := generator.NewLayout(generator.LayoutSpec{Name: "wide", TimeBits: 41, NodeBits: 1, SequenceBits: 21,
-		Unit: time.Millisecond, Epoch: generator.Twitter.Epoch()})
+		Unit: time.Millisecond, Epoch: generator.Twitter().Epoch()})
 	if err != nil {
 		b.Fatal(err)
 	}
 	gens := map[string]*generator.Snowflake{}
-	for name, opts := range map[string][]generator.SnowflakeOption{
+	for name, opts := range map[string][]generator.Option{
 		"twitter":        nil,
 		"twitter-borrow": {generator.WithBorrowAhead(5 * time.Millisecond)},
 		"wide":           {generator.WithLayout(wide)},
@@ -83,7 +83,7 @@ func BenchmarkLayoutDecompose(b *testing.B) {
 	var p generator.Parts
 	for b.Loop() {
 		var err error
-		if p, err = generator.Twitter.Decompose(1541815603606036480); err != nil {
+		if p, err = generator.Twitter().Decompose(1541815603606036480); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -95,7 +95,7 @@ func BenchmarkLayoutCompose(b *testing.B) {
 	var id types.Snowflake
 	for b.Loop() {
 		var err error
-		if id, err = generator.Twitter.Compose(367597485448, 378, 0); err != nil {
+		if id, err = generator.Twitter().Compose(367597485448, 378, 0); err != nil {
 			b.Fatal(err)
 		}
 	}

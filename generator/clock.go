@@ -25,10 +25,14 @@ type Clock interface {
 // lateness, which it measures as it goes, and yields the processor for what
 // is left, typically a few microseconds. It is safe for concurrent use.
 //
-// Generators built with the system clock read it on the hot path through a
-// shared coarse clock (an atomic load) and read [time.Now] only to confirm a
-// decision to wait or to fail, so a generated time may trail the wall clock
-// by up to about a millisecond.
+// Generators built with the system clock read it through a shared coarse
+// clock. While IDs come fast (hundreds within one millisecond), a
+// background goroutine publishes the millisecond and a read is an atomic
+// load; the goroutine stops itself as soon as a millisecond passes with
+// fewer reads, and below that rate a read reads the wall clock directly.
+// So a process making IDs at a low rate runs no background work. A
+// decision to wait or to fail is always confirmed with [time.Now]; a
+// generated time may trail the wall clock by up to about a millisecond.
 func SystemClock() Clock { return systemClock{} }
 
 type systemClock struct{}

@@ -49,7 +49,7 @@ func TestSystemClockGeneratorWithZeroToleranceNeverFails(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	p, err := generator.Twitter.Decompose(g.MustNext())
+	p, err := generator.Twitter().Decompose(g.MustNext())
 	if err != nil {
 		t.Fatal(err)
 	}

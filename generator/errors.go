@@ -2,15 +2,17 @@ package generator
 
 import "errors"
 
-// Sentinel errors returned by this package. Errors carry detail by wrapping
-// one of these; test for them with [errors.Is].
+// Sentinel errors returned by this package and by
+// [github.com/idkit-go/idkit/generator/meteor]. Errors carry detail by
+// wrapping one of these; test for them with [errors.Is].
 var (
 	// ErrInvalidLayout reports a layout whose bit widths, time unit or epoch
 	// are out of range, or use of the zero [Layout].
 	ErrInvalidLayout = errors.New("generator: invalid layout")
 
 	// ErrInvalidOption reports a generator option with an unusable value,
-	// such as a negative duration or a nil [Clock].
+	// such as a negative duration or a nil [Clock], or an option that does
+	// not apply to the generator it was given to.
 	ErrInvalidOption = errors.New("generator: invalid option")
 
 	// ErrNodeOutOfRange reports a node (worker, machine) ID that is negative
@@ -23,7 +25,8 @@ var (
 	ErrClockMovedBackwards = errors.New("generator: clock moved backwards")
 
 	// ErrTimeOverflow reports a time (or tick) before the layout's epoch or
-	// at or after its end, the first time the time field cannot hold.
+	// at or after its end, the first time the time field cannot hold; for a
+	// meteor generator also a time part that has run to the layout's end.
 	ErrTimeOverflow = errors.New("generator: time out of layout range")
 
 	// ErrFenced reports that a generator refused to issue an ID because its

@@ -13,7 +13,7 @@ func ExampleNewObjectID() {
 	// types.NewObjectID().
 	clock := generator.NewFakeClock(time.Date(2026, 11, 22, 8, 0, 0, 0, time.UTC))
 	g, err := generator.NewObjectID(
-		generator.WithObjectIDClock(clock),
+		generator.WithClock(clock),
 		generator.WithWorkerID(42),
 		generator.WithCounterStart(0),
 	)

@@ -38,12 +38,12 @@ func ExampleNewSnowflake() {
 
 func ExampleNewSnowflake_sonyflake() {
 	clock := generator.NewFakeClock(time.Date(2024, 1, 2, 3, 4, 5, 678_000_000, time.UTC))
-	g, err := generator.NewSnowflake(0x0A01, generator.WithLayout(generator.Sonyflake), generator.WithClock(clock))
+	g, err := generator.NewSnowflake(0x0A01, generator.WithLayout(generator.Sonyflake()), generator.WithClock(clock))
 	if err != nil {
 		panic(err)
 	}
 	id := g.MustNext()
-	p, err := generator.Sonyflake.Decompose(id)
+	p, err := generator.Sonyflake().Decompose(id)
 	if err != nil {
 		panic(err)
 	}
@@ -82,15 +82,15 @@ func ExampleLayout_MinID() {
 	// Rows created on 2024-01-02 (UTC) are a primary-key range scan:
 	// WHERE id >= from AND id < to.
 	day := time.Date(2024, 1, 2, 0, 0, 0, 0, time.UTC)
-	from, err := generator.Twitter.MinID(day)
+	from, err := generator.Twitter().MinID(day)
 	if err != nil {
 		panic(err)
 	}
-	to, err := generator.Twitter.MinID(day.AddDate(0, 0, 1))
+	to, err := generator.Twitter().MinID(day.AddDate(0, 0, 1))
 	if err != nil {
 		panic(err)
 	}
-	last, err := generator.Twitter.MaxID(day.AddDate(0, 0, 1).Add(-time.Millisecond))
+	last, err := generator.Twitter().MaxID(day.AddDate(0, 0, 1).Add(-time.Millisecond))
 	if err != nil {
 		panic(err)
 	}
@@ -103,7 +103,7 @@ func ExampleLayout_MinID() {
 
 func ExampleLayout_Decompose() {
 	// Discord's documented example ID.
-	p, err := generator.Discord.Decompose(175928847299117063)
+	p, err := generator.Discord().Decompose(175928847299117063)
 	if err != nil {
 		panic(err)
 	}

@@ -18,7 +18,7 @@ import (
 // range (see [Layout.MinID] and [Layout.MaxID]).
 //
 // A Layout is an immutable value, safe for concurrent use; its fields are
-// unexported so that the presets cannot be altered in place. Build one with
+// unexported so that no Layout, a preset included, can be altered in place. Build one with
 // [NewLayout] or use a preset. The zero Layout is not usable: methods that
 // return an error return one wrapping [ErrInvalidLayout] for it.
 type Layout struct {
@@ -94,40 +94,46 @@ func mustLayout(spec LayoutSpec) Layout {
 	return l
 }
 
-// The preset layouts. They are read-only values: generators and callers copy
-// them, and a Layout's fields cannot be changed in place. Derive a variant
-// (for example Twitter bits with your own epoch) from [Layout.Spec] and
-// [NewLayout].
+// The preset layouts are returned by functions rather than held in package
+// variables, so that no code can reassign them and change what every other
+// caller (and [NewSnowflake]'s default) gets. A [Layout] is a value: derive a
+// variant (for example Twitter bits with your own epoch) from [Layout.Spec]
+// and [NewLayout].
 var (
-	// Twitter is the original Snowflake layout: 41 bits of milliseconds since
-	// 2010-11-04T01:42:54.657Z (Unix ms 1288834974657), a 10-bit node (5-bit
-	// datacenter and 5-bit worker, see [TwitterNode]) and a 12-bit sequence,
-	// in the order time | node | sequence: 4096 IDs per ms per node, until
-	// 2080-07-10T17:30:30.209Z. It is also bwmarrin/snowflake's default.
-	Twitter = mustLayout(LayoutSpec{
+	twitter = mustLayout(LayoutSpec{
 		Name: "twitter", TimeBits: 41, NodeBits: 10, SequenceBits: 12,
 		Unit: time.Millisecond, Epoch: time.UnixMilli(1288834974657),
 	})
-
-	// Sonyflake is sony/sonyflake's layout: 39 bits of 10 ms units since
-	// 2014-09-01T00:00:00Z, an 8-bit sequence and a 16-bit machine ID, in the
-	// order time | sequence | machine: 256 IDs per 10 ms per machine, for
-	// about 174 years.
-	Sonyflake = mustLayout(LayoutSpec{
+	sonyflake = mustLayout(LayoutSpec{
 		Name: "sonyflake", TimeBits: 39, NodeBits: 16, SequenceBits: 8,
 		Unit: 10 * time.Millisecond, Epoch: time.Date(2014, 9, 1, 0, 0, 0, 0, time.UTC),
 		SequenceAboveNode: true,
 	})
-
-	// Discord is Discord's snowflake layout: Twitter's bit split with
-	// milliseconds since 2015-01-01T00:00:00Z (Unix ms 1420070400000). Its
-	// 10-bit node is Discord's 5-bit internal worker ID above its 5-bit
-	// process ID, which [TwitterNode] combines too.
-	Discord = mustLayout(LayoutSpec{
+	discord = mustLayout(LayoutSpec{
 		Name: "discord", TimeBits: 41, NodeBits: 10, SequenceBits: 12,
 		Unit: time.Millisecond, Epoch: time.UnixMilli(1420070400000),
 	})
 )
+
+// Twitter returns the original Snowflake layout: 41 bits of milliseconds
+// since 2010-11-04T01:42:54.657Z (Unix ms 1288834974657), a 10-bit node
+// (5-bit datacenter and 5-bit worker, see [TwitterNode]) and a 12-bit
+// sequence, in the order time | node | sequence: 4096 IDs per ms per node,
+// until 2080-07-10T17:30:30.209Z. It is also bwmarrin/snowflake's default,
+// and [NewSnowflake]'s.
+func Twitter() Layout { return twitter }
+
+// Sonyflake returns sony/sonyflake's layout: 39 bits of 10 ms units since
+// 2014-09-01T00:00:00Z, an 8-bit sequence and a 16-bit machine ID, in the
+// order time | sequence | machine: 256 IDs per 10 ms per machine, until
+// 2188-11-16T03:28:58.88Z (about 174 years).
+func Sonyflake() Layout { return sonyflake }
+
+// Discord returns Discord's snowflake layout: Twitter's bit split with
+// milliseconds since 2015-01-01T00:00:00Z (Unix ms 1420070400000). Its 10-bit
+// node is Discord's 5-bit internal worker ID above its 5-bit process ID,
+// which [TwitterNode] combines too.
+func Discord() Layout { return discord }
 
 // TwitterNode combines a 5-bit datacenter ID and a 5-bit worker ID into the
 // 10-bit node ID of the [Twitter] layout (datacenter<<5 | worker). Either

@@ -34,13 +34,13 @@ func TestPresets(t *testing.T) {
 		sequenceAboveNode   bool
 		str                 string
 	}{
-		{generator.Twitter, "twitter", 41, 10, 12, time.Millisecond,
+		{generator.Twitter(), "twitter", 41, 10, 12, time.Millisecond,
 			"2010-11-04T01:42:54.657Z", "2080-07-10T17:30:30.209Z", 1023, 4095, false,
 			"twitter(41/10/12, 1ms, epoch 2010-11-04T01:42:54.657Z)"},
-		{generator.Sonyflake, "sonyflake", 39, 16, 8, 10 * time.Millisecond,
+		{generator.Sonyflake(), "sonyflake", 39, 16, 8, 10 * time.Millisecond,
 			"2014-09-01T00:00:00Z", "2188-11-16T03:28:58.88Z", 65535, 255, true,
 			"sonyflake(39/16/8, sequence above node, 10ms, epoch 2014-09-01T00:00:00Z)"},
-		{generator.Discord, "discord", 41, 10, 12, time.Millisecond,
+		{generator.Discord(), "discord", 41, 10, 12, time.Millisecond,
 			"2015-01-01T00:00:00Z", "2084-09-06T15:47:35.552Z", 1023, 4095, false,
 			"discord(41/10/12, 1ms, epoch 2015-01-01T00:00:00Z)"},
 	}
@@ -66,8 +66,8 @@ func TestPresets(t *testing.T) {
 			assert.Equal(t, l, again, "NewLayout(l.Spec()) must give l back")
 		})
 	}
-	assert.Equal(t, int64(1288834974657), generator.Twitter.Epoch().UnixMilli())
-	assert.Equal(t, int64(1420070400000), generator.Discord.Epoch().UnixMilli())
+	assert.Equal(t, int64(1288834974657), generator.Twitter().Epoch().UnixMilli())
+	assert.Equal(t, int64(1420070400000), generator.Discord().Epoch().UnixMilli())
 }
 
 func TestNewLayoutValidation(t *testing.T) {
@@ -146,7 +146,7 @@ func testLayouts(t testing.TB) []generator.Layout {
 		{Name: "sony-like", TimeBits: 30, NodeBits: 5, SequenceBits: 3, Unit: time.Second, Epoch: epoch, SequenceAboveNode: true},
 		{Name: "full", TimeBits: 20, NodeBits: 20, SequenceBits: 23, Unit: time.Hour, Epoch: epoch},
 	}
-	ls := []generator.Layout{generator.Twitter, generator.Sonyflake, generator.Discord}
+	ls := []generator.Layout{generator.Twitter(), generator.Sonyflake(), generator.Discord()}
 	for _, s := range specs {
 		l, err := generator.NewLayout(s)
 		require.NoError(t, err)
@@ -191,16 +191,16 @@ func TestComposeDecomposeRoundTrip(t *testing.T) {
 }
 
 func TestComposeFieldOrder(t *testing.T) {
-	id, err := generator.Twitter.Compose(1, 1, 1)
+	id, err := generator.Twitter().Compose(1, 1, 1)
 	require.NoError(t, err)
 	assert.Equal(t, types.Snowflake(1<<22|1<<12|1), id)
-	id, err = generator.Sonyflake.Compose(1, 1, 1)
+	id, err = generator.Sonyflake().Compose(1, 1, 1)
 	require.NoError(t, err)
 	assert.Equal(t, types.Snowflake(1<<24|1<<16|1), id)
 }
 
 func TestComposeRanges(t *testing.T) {
-	l := generator.Twitter
+	l := generator.Twitter()
 	tests := []struct {
 		name            string
 		tick, node, seq int64
@@ -234,8 +234,8 @@ func TestDecomposeInvalid(t *testing.T) {
 		id     types.Snowflake
 		want   error
 	}{
-		{"negative", generator.Twitter, -1, generator.ErrInvalidID},
-		{"min int64", generator.Sonyflake, math.MinInt64, generator.ErrInvalidID},
+		{"negative", generator.Twitter(), -1, generator.ErrInvalidID},
+		{"min int64", generator.Sonyflake(), math.MinInt64, generator.ErrInvalidID},
 		{"bit 40 of a 40-bit layout", small, 1 << 40, generator.ErrInvalidID},
 		{"max int64 in a 40-bit layout", small, math.MaxInt64, generator.ErrInvalidID},
 		{"zero layout", generator.Layout{}, 1, generator.ErrInvalidLayout},
@@ -365,7 +365,7 @@ func TestTwitterNode(t *testing.T) {
 	assert.Equal(t, int64(378), n)
 	n, err = generator.TwitterNode(31, 31)
 	require.NoError(t, err)
-	assert.Equal(t, generator.Twitter.MaxNode(), n)
+	assert.Equal(t, generator.Twitter().MaxNode(), n)
 	for _, bad := range [][2]int64{{-1, 0}, {32, 0}, {0, -1}, {0, 32}} {
 		_, err := generator.TwitterNode(bad[0], bad[1])
 		require.ErrorIs(t, err, generator.ErrNodeOutOfRange, "%v", bad)
@@ -402,7 +402,7 @@ func TestGoldenVectors(t *testing.T) {
 	require.NoError(t, json.Unmarshal(data, &file))
 	require.NotEmpty(t, file.Vectors)
 	layouts := map[string]generator.Layout{
-		"twitter": generator.Twitter, "sonyflake": generator.Sonyflake, "discord": generator.Discord,
+		"twitter": generator.Twitter(), "sonyflake": generator.Sonyflake(), "discord": generator.Discord(),
 	}
 	seen := map[string]int{}
 	for _, v := range file.Vectors {

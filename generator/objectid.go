@@ -12,110 +12,97 @@ import (
 // 5-byte process-unique value and a 3-byte counter that starts at a random
 // value. It is safe for concurrent use.
 //
-// Uniqueness within the generator: the counter values used in one second
-// form a window of 2^24 consecutive values, so one second never repeats a
-// counter. When a second's window is used up, Next sleeps until the clock
-// shows the next second (no lock is held while it sleeps) rather than wrap,
-// as mongo-driver does silently. Counter values are handed to each P in
-// blocks of 64, so concurrent goroutines do not contend on one counter;
-// values left in other Ps' blocks when a window fills are skipped, so a
-// second holds at least 2^24 - 64*GOMAXPROCS IDs, and within one second IDs
-// from different goroutines need not be in call order. The second never goes backwards: when the
-// system clock is set back, IDs keep the last second used until the clock
-// passes it again.
+// Order: by default IDs from one generator rise in the order Next returns
+// them, across goroutines, as mongo-driver's and xid's do within a second;
+// unlike theirs, the 3-byte counter never wraps to a smaller value within a
+// second. [WithPerCPUBlocks] trades that order for throughput on many
+// cores: IDs then rise only within one P's block. Across seconds IDs rise
+// with the second, which never goes backwards: when the system clock is set
+// back, IDs keep the last second used until the clock passes it again.
 //
-// By default the clock is read through a shared coarse clock that costs an
-// atomic load (the second is published by a goroutine that runs only while
-// IDs are being made), so the timestamp may lag the wall clock by the timer
-// latency, typically well under a millisecond, after each second boundary.
+// Uniqueness and capacity: the process-unique value (bytes 4 to 8) and the
+// counter (bytes 9 to 11) are one 8-byte number that rises with every ID of
+// a second. With a random process-unique value (the default) a counter that
+// reaches ffffff carries into it, so IDs made later in that second hold the
+// value plus 1, and Next never waits, however many IDs a second takes; the
+// next second starts again from the original value. With a fixed value
+// ([WithWorkerID], [WithProcessUnique]) the value never changes: when the
+// counter reaches ffffff, Next sleeps until the clock shows the next second
+// (no lock is held while it sleeps) rather than wrap, as mongo-driver does
+// silently, so such a second holds at most 2^24 IDs.
+//
+// On the system clock the second is read through a shared coarse clock:
+// while IDs come fast (a thousand or more in one second) a goroutine waking
+// once a second publishes it and a read is an atomic load, so the
+// timestamp may lag the wall clock by the timer latency, typically well
+// under a millisecond, after each second boundary; the goroutine stops
+// itself after a second with fewer reads, and below that rate a read reads
+// the wall clock directly.
 type ObjectID struct {
 	g *objectidgen.Generator
 }
 
-// ObjectIDOption configures [NewObjectID].
-type ObjectIDOption func(*objectIDConfig) error
+// objectIDOptions are the options [NewObjectID] accepts.
+const objectIDOptions = optClock | optBlocks | optUnique | optCounterStart
 
-type objectIDConfig struct {
-	c objectidgen.Config
-}
-
-// NewObjectID returns an ObjectID generator. Without options it has a random
-// process-unique value and counter start and reads the coarse system clock.
-// It returns an error from an invalid option (see [WithWorkerID]).
-func NewObjectID(opts ...ObjectIDOption) (*ObjectID, error) {
-	var cfg objectIDConfig
-	for _, o := range opts {
-		if err := o(&cfg); err != nil {
-			return nil, err
+// NewObjectID returns an ObjectID generator configured by opts: by default a
+// random process-unique value and counter start, the system clock and strict
+// order (no per-CPU blocks). It accepts [WithClock], [WithPerCPUBlocks],
+// [WithProcessUnique], [WithWorkerID] and [WithCounterStart]; nil options are
+// ignored.
+//
+// It returns an error wrapping [ErrNodeOutOfRange] for a [WithWorkerID]
+// outside [0, MaxObjectIDWorker], and [ErrInvalidOption] for a nil clock, a
+// per-CPU block outside [1, MaxPerCPUBlock] or an option meant for the
+// Snowflake generator (such as [WithLayout]).
+func NewObjectID(opts ...Option) (*ObjectID, error) {
+	cfg := config{block: 1}
+	if name := cfg.apply(opts, objectIDOptions); name != "" {
+		return nil, fmt.Errorf("%w: %s does not apply to an ObjectID generator", ErrInvalidOption, name)
+	}
+	var c objectidgen.Config
+	switch {
+	case cfg.set&optClock != 0 && cfg.clock == nil:
+		return nil, fmt.Errorf("%w: nil clock", ErrInvalidOption)
+	case cfg.block < 1 || cfg.block > MaxPerCPUBlock:
+		return nil, fmt.Errorf("%w: per-CPU block of %d not in [1, %d]", ErrInvalidOption, cfg.block, MaxPerCPUBlock)
+	case cfg.worker != nil && (*cfg.worker < 0 || *cfg.worker > MaxObjectIDWorker):
+		return nil, fmt.Errorf("%w: ObjectID worker %d not in [0, %d]", ErrNodeOutOfRange, *cfg.worker, int64(MaxObjectIDWorker))
+	}
+	if clk := cfg.clock; clk != nil {
+		if _, system := clk.(systemClock); !system { // the system clock: the coarse default
+			c.Now = func() int64 { return clk.Now().Unix() }
+			c.WaitUntil = func(second int64) {
+				if d := time.Unix(second, 0).Sub(clk.Now()); d > 0 {
+					clk.Sleep(d)
+				}
+			}
 		}
 	}
-	return &ObjectID{g: objectidgen.New(cfg.c)}, nil
+	c.Unique = cfg.unique
+	if id := cfg.worker; id != nil {
+		c.Unique = &[5]byte{byte(*id >> 32), byte(*id >> 24), byte(*id >> 16), byte(*id >> 8), byte(*id)}
+	}
+	c.CounterStart = cfg.counterStart
+	c.Block = cfg.block // Config.Block: 1 is strict process-wide order, n > 1 per-P blocks of n
+	return &ObjectID{g: objectidgen.New(c)}, nil
 }
 
 // DefaultObjectID returns the process-wide generator used by
-// [types.NewObjectID].
+// [types.NewObjectID]. It is safe for concurrent use.
 func DefaultObjectID() *ObjectID {
 	return &ObjectID{g: objectidgen.Default()}
 }
 
-// WithObjectIDClock makes the generator read time from c instead of the
-// system clock; it is meant for tests. c.Sleep is used to wait for the next
-// second when one second's counter space is used up.
-func WithObjectIDClock(c Clock) ObjectIDOption {
-	return func(cfg *objectIDConfig) error {
-		cfg.c.Now = func() int64 { return c.Now().Unix() }
-		cfg.c.WaitUntil = func(second int64) {
-			if d := time.Unix(second, 0).Sub(c.Now()); d > 0 {
-				c.Sleep(d)
-			}
-		}
-		return nil
-	}
-}
-
-// WithProcessUnique sets the 5-byte process-unique value (bytes 4 to 8 of
-// every ID) instead of a random one. Two generators with the same value
-// running at the same time can make the same ID.
-func WithProcessUnique(v [5]byte) ObjectIDOption {
-	return func(cfg *objectIDConfig) error {
-		cfg.c.Unique = &v
-		return nil
-	}
-}
-
-// MaxObjectIDWorker is the largest worker ID accepted by [WithWorkerID].
-const MaxObjectIDWorker = 1<<40 - 1
-
-// WithWorkerID derives the 5-byte process-unique value from a worker ID that
-// the caller holds exclusively (for example from a lease): the ID's
-// big-endian 40 bits. It makes the value unique by assignment rather than by
-// chance. An ID outside [0, MaxObjectIDWorker] makes [NewObjectID] return an
-// error wrapping [ErrNodeOutOfRange].
-func WithWorkerID(id int64) ObjectIDOption {
-	return func(cfg *objectIDConfig) error {
-		if id < 0 || id > MaxObjectIDWorker {
-			return fmt.Errorf("%w: ObjectID worker %d not in [0, %d]", ErrNodeOutOfRange, id, int64(MaxObjectIDWorker))
-		}
-		v := [5]byte{byte(id >> 32), byte(id >> 24), byte(id >> 16), byte(id >> 8), byte(id)}
-		cfg.c.Unique = &v
-		return nil
-	}
-}
-
-// WithCounterStart sets the first counter value (taken mod 2^24) instead of
-// a random one; it is meant for tests of counter wrap-around.
-func WithCounterStart(c uint32) ObjectIDOption {
-	return func(cfg *objectIDConfig) error {
-		cfg.c.CounterStart = &c
-		return nil
-	}
-}
-
-// Next returns a new ObjectID. It may sleep until the next second when the
-// current second's 2^24 counter values are used up; it never fails.
+// Next returns a new ObjectID; it never fails. With a fixed process-unique
+// value ([WithWorkerID], [WithProcessUnique]) it may sleep until the next
+// second when the counter of the current second is used up; with a random
+// one it never sleeps.
 func (g *ObjectID) Next() types.ObjectID {
 	return types.ObjectID(g.g.Next())
 }
 
-// ProcessUnique returns the generator's 5-byte process-unique value.
+// ProcessUnique returns the generator's 5-byte process-unique value. With a
+// random value, IDs made after the counter carried within a second hold this
+// value plus the number of carries (see [ObjectID]).
 func (g *ObjectID) ProcessUnique() [5]byte { return g.g.Unique() }

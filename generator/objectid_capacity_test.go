@@ -11,21 +11,28 @@ import (
 	"github.com/idkit-go/idkit/generator"
 )
 
-// TestObjectIDConcurrentSecondCapacity fills one second from several
-// goroutines at once: every counter value of the second is distinct, and
-// the values left unused in Ps' blocks (or lost in races to open the
-// second) stay within the documented 64 per P. It makes 16M IDs, which the
-// race detector would make too slow, so it runs without it.
+// TestObjectIDConcurrentSecondCapacity fills one second of a generator with
+// a fixed process value from several goroutines at once: every counter value
+// of the second is used once, in strict order all 2^24 of them, with per-CPU
+// blocks all but at most 64 per P. It makes 32M IDs, which the race detector
+// would make too slow, so it runs without it.
 func TestObjectIDConcurrentSecondCapacity(t *testing.T) {
 	if testing.Short() {
 		t.Skip("makes 2^24 IDs")
 	}
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	clock := generator.NewFakeClock(start)
-	g, err := generator.NewObjectID(generator.WithObjectIDClock(clock), generator.WithCounterStart(1<<24-1000))
-	if err != nil {
-		t.Fatal(err)
+	for _, block := range []int{1, 64} {
+		clock.Set(start)
+		g, err := generator.NewObjectID(generator.WithClock(clock), generator.WithWorkerID(1), generator.WithCounterStart(0), generator.WithPerCPUBlocks(block))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fillSecond(t, g, start, block)
 	}
+}
+
+func fillSecond(t *testing.T, g *generator.ObjectID, start time.Time, block int) {
 	const workers = 4
 	counters := make([][]uint32, workers)
 	var wg sync.WaitGroup
@@ -54,7 +61,7 @@ func TestObjectIDConcurrentSecondCapacity(t *testing.T) {
 			n++
 		}
 	}
-	if min := 1<<24 - 64*runtime.GOMAXPROCS(0); n < min {
-		t.Fatalf("%d IDs in one second, want at least %d", n, min)
+	if min := 1<<24 - (block-1)*runtime.GOMAXPROCS(0); n < min {
+		t.Fatalf("blocks of %d: %d IDs in one second, want at least %d", block, n, min)
 	}
 }

@@ -58,41 +58,104 @@ func TestObjectIDConcurrentUnique(t *testing.T) {
 func TestObjectIDCounterExhaustionWaitsForNextSecond(t *testing.T) {
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	clock := generator.NewFakeClock(start)
-	const first = 1<<24 - 3 // the counter wraps through zero inside the second
-	g, err := generator.NewObjectID(generator.WithObjectIDClock(clock), generator.WithCounterStart(first))
+	const first = 1<<24 - 1000 // the counter reaches 2^24 - 1 after 1000 IDs
+	g, err := generator.NewObjectID(generator.WithClock(clock), generator.WithWorkerID(7), generator.WithCounterStart(first))
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Make IDs until the generator had to wait for the next second. Counter
-	// values are reserved in blocks of 64 per P, so a goroutine that moves
-	// between Ps may leave a few values unused, but never repeats one.
-	used := make([]bool, 1<<24)
-	n := 0
-	for ; ; n++ {
+	// With a fixed process value the counter may not wrap within the second:
+	// 1000 IDs in rising order, then Next sleeps and the counter restarts at 0.
+	var prev types.ObjectID
+	for i := range 1000 {
 		id := g.Next()
-		if !id.Timestamp().Equal(start) {
-			if !id.Timestamp().Equal(start.Add(time.Second)) {
-				t.Fatalf("ID after exhaustion has timestamp %v, want %v", id.Timestamp(), start.Add(time.Second))
-			}
-			if clock.Now().Before(start.Add(time.Second)) {
-				t.Fatalf("generator did not sleep until the next second; clock at %v", clock.Now())
-			}
-			break
+		if !id.Timestamp().Equal(start) || id.Counter() != first+uint32(i) || (i > 0 && id.Compare(prev) <= 0) {
+			t.Fatalf("ID %d: %s (second %v, counter %d)", i, id, id.Timestamp(), id.Counter())
 		}
-		if used[id.Counter()] {
-			t.Fatalf("counter %d repeated within one second after %d IDs", id.Counter(), n)
-		}
-		used[id.Counter()] = true
+		prev = id
 	}
-	if min := 1<<24 - 64*runtime.GOMAXPROCS(0); n < min || n > 1<<24 {
-		t.Fatalf("%d IDs in one second, want between %d and %d", n, min, 1<<24)
+	id := g.Next()
+	if !id.Timestamp().Equal(start.Add(time.Second)) || id.Counter() != 0 || id.ProcessUnique() != g.ProcessUnique() {
+		t.Fatalf("ID after exhaustion: %s (second %v, counter %d)", id, id.Timestamp(), id.Counter())
+	}
+	if clock.Now().Before(start.Add(time.Second)) {
+		t.Fatalf("generator did not sleep until the next second; clock at %v", clock.Now())
+	}
+}
+
+func TestObjectIDCounterCarriesIntoRandomProcessValue(t *testing.T) {
+	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	clock := generator.NewFakeClock(start)
+	const first = 1<<24 - 3
+	g, err := generator.NewObjectID(generator.WithClock(clock), generator.WithCounterStart(first))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// With a random process value Next never waits: the counter carries into
+	// the process value, so IDs keep rising within the second.
+	pu := g.ProcessUnique()
+	ids := make([]types.ObjectID, 6)
+	for i := range ids {
+		ids[i] = g.Next()
+		if !ids[i].Timestamp().Equal(start) || (i > 0 && ids[i].Compare(ids[i-1]) <= 0) {
+			t.Fatalf("ID %d: %s (second %v)", i, ids[i], ids[i].Timestamp())
+		}
+	}
+	if ids[2].ProcessUnique() != pu || ids[2].Counter() != 1<<24-1 || ids[3].Counter() != 0 || ids[3].ProcessUnique() == pu {
+		t.Fatalf("IDs at the carry: %s, %s", ids[2], ids[3])
+	}
+	if !clock.Now().Equal(start) {
+		t.Fatalf("generator waited; clock at %v", clock.Now())
+	}
+	clock.Set(start.Add(time.Second))
+	if id := g.Next(); id.ProcessUnique() != pu || id.Counter() != 0 {
+		t.Fatalf("first ID of the next second: %s", id)
+	}
+}
+
+// By default one generator's IDs rise in the order Next returns them within
+// a second, across goroutines: each goroutine sees its IDs increasing even
+// as it moves between Ps.
+func TestObjectIDDefaultOrder(t *testing.T) {
+	clock := generator.NewFakeClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	// Counter start 0: the 3-byte counter does not wrap within this test.
+	g, err := generator.NewObjectID(generator.WithClock(clock), generator.WithCounterStart(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const workers, each = 8, 20_000
+	lists := make([][]types.ObjectID, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			ids := make([]types.ObjectID, each)
+			for i := range ids {
+				ids[i] = g.Next()
+				if i%64 == 0 {
+					runtime.Gosched() // move between Ps
+				}
+			}
+			lists[w] = ids
+		})
+	}
+	wg.Wait()
+	seen := make(map[types.ObjectID]bool, workers*each)
+	for w, ids := range lists {
+		for i, id := range ids {
+			if seen[id] {
+				t.Fatalf("duplicate %s", id)
+			}
+			seen[id] = true
+			if i > 0 && id.Compare(ids[i-1]) <= 0 {
+				t.Fatalf("goroutine %d: ID %d (%s) not above the one before (%s)", w, i, id, ids[i-1])
+			}
+		}
 	}
 }
 
 func TestObjectIDClockBackwardsKeepsLastSecond(t *testing.T) {
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	clock := generator.NewFakeClock(start)
-	g, _ := generator.NewObjectID(generator.WithObjectIDClock(clock), generator.WithCounterStart(0))
+	g, _ := generator.NewObjectID(generator.WithClock(clock), generator.WithCounterStart(0))
 	a := g.Next()
 	clock.Set(start.Add(-time.Hour))
 	b := g.Next()

@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"sync/atomic"
 	"time"
 
@@ -18,9 +19,9 @@ import (
 const DefaultBackwardTolerance = 10 * time.Millisecond
 
 // Snowflake generates Snowflake IDs for one node under one [Layout]. It is
-// safe for concurrent use and lock-free: its whole state is one atomic word
-// holding the last issued tick and sequence, so it never holds a lock while
-// it waits for the clock.
+// safe for concurrent use and lock-free: its shared state is one atomic word
+// holding the last issued tick and sequence (and with [WithPerCPUBlocks]
+// each P's block), so it never holds a lock while it waits for the clock.
 //
 // IDs from one generator are unique and strictly increasing in the order
 // Next returns them (across goroutines, in the order the calls take effect),
@@ -35,6 +36,9 @@ const DefaultBackwardTolerance = 10 * time.Millisecond
 // first. When the clock reads behind the last issued tick, Next keeps issuing
 // from that tick within the backward tolerance ([WithBackwardTolerance]) and
 // fails with [ErrClockMovedBackwards] beyond it.
+//
+// Each new tick's first ID has sequence 0, so at low traffic the sequence
+// bits are mostly 0; [WithRandomSequenceStart] spreads them.
 type Snowflake struct {
 	_    [64]byte // keep the hot word off the cache lines of other data
 	last atomic.Int64
@@ -58,33 +62,35 @@ type Snowflake struct {
 	slackTicks  int64 // borrowTicks plus the backward tolerance in ticks
 	borrowAhead time.Duration
 	tolerance   time.Duration
+	randMask    int64           // random sequence start below this, per new tick; 0: none
 	blockSize   int64           // values a P reserves at a time
 	ranges      *procpin.Ranges // each P's block; nil when blockSize is 1
 }
 
-// MaxPerCPUBlock is the largest block [WithPerCPUBlocks] accepts.
-const MaxPerCPUBlock = 1 << 16
+// snowflakeOptions are the options [NewSnowflake] accepts.
+const snowflakeOptions = optLayout | optClock | optBorrowAhead | optTolerance | optNotBefore |
+	optFence | optBlocks | optRandomStart
 
 // NewSnowflake returns a generator for node, configured by opts: by default
 // the [Twitter] layout, [SystemClock], waiting on sequence exhaustion,
-// [DefaultBackwardTolerance], no floor and no fence.
+// [DefaultBackwardTolerance], sequence 0 at each new tick, strict order (no
+// per-CPU blocks), no floor and no fence.
 //
 // It returns an error wrapping [ErrNodeOutOfRange] if node is negative or
 // above the layout's [Layout.MaxNode] (it is never masked to fit),
 // [ErrInvalidLayout] for the zero Layout, [ErrInvalidOption] for a nil
-// clock or a negative duration, and [ErrTimeOverflow] for a [WithNotBefore]
-// time at or after the layout's end.
-func NewSnowflake(node int64, opts ...SnowflakeOption) (*Snowflake, error) {
-	cfg := snowflakeConfig{
-		layout:    Twitter,
+// clock, a negative duration, a per-CPU block outside [1, MaxPerCPUBlock]
+// or an option meant for the ObjectID generator, and [ErrTimeOverflow] for
+// a [WithNotBefore] time at or after the layout's end.
+func NewSnowflake(node int64, opts ...Option) (*Snowflake, error) {
+	cfg := config{
+		layout:    twitter,
 		clock:     SystemClock(),
 		tolerance: DefaultBackwardTolerance,
 		block:     1,
 	}
-	for _, opt := range opts {
-		if opt != nil {
-			opt(&cfg)
-		}
+	if name := cfg.apply(opts, snowflakeOptions); name != "" {
+		return nil, fmt.Errorf("%w: %s does not apply to a Snowflake generator", ErrInvalidOption, name)
 	}
 	l := cfg.layout
 	switch {
@@ -119,6 +125,9 @@ func NewSnowflake(node int64, opts ...SnowflakeOption) (*Snowflake, error) {
 	}
 	if cfg.block > 1 {
 		g.ranges = procpin.NewRanges()
+	}
+	if cfg.randomStart && l.sequenceBits > 1 {
+		g.randMask = 1<<(l.sequenceBits-1) - 1
 	}
 	// Borrowing rounds down (never further ahead than asked); the tolerance
 	// rounds up (a step back of d never fails). Both are capped at maxTick so
@@ -178,13 +187,17 @@ func (g *Snowflake) Next() (types.Snowflake, error) {
 		if g.milliClock {
 			old := g.last.Load() // before the clock; see reserve
 			now := coarseclock.UnixMilli() - g.epochMilli
-			lastTick := old >> g.seqBits
-			next := max(old+1, now<<g.seqBits)
-			nextTick := next >> g.seqBits
-			if now >= 0 && nextTick <= g.maxTick && now >= lastTick-g.slackTicks &&
-				(nextTick == lastTick || nextTick <= now+g.borrowTicks) &&
-				g.last.CompareAndSwap(old, next) {
-				return g.issue(next)
+			// The range check comes first: now<<seqBits overflows for a
+			// clock past the layout's end.
+			if uint64(now) <= uint64(g.maxTick) {
+				lastTick := old >> g.seqBits
+				next := max(old+1, g.tickStart(now, lastTick))
+				nextTick := next >> g.seqBits
+				if nextTick <= g.maxTick && now >= lastTick-g.slackTicks &&
+					(nextTick == lastTick || nextTick <= now+g.borrowTicks) &&
+					g.last.CompareAndSwap(old, next) {
+					return g.issue(next)
+				}
 			}
 		}
 		v, _, err := g.reserve(1)
@@ -242,14 +255,23 @@ func (g *Snowflake) nextPerCPU() (types.Snowflake, error) {
 		procpin.Unpin()
 		return g.issue(v)
 	}
+	// A P created after the generator (GOMAXPROCS grew) has no block to
+	// keep values in: it takes one value at a time. Setting the range
+	// the P already holds reports whether it has one.
+	next, end := g.ranges.Get(p)
+	n := int64(1)
+	if g.ranges.Set(p, next, end) {
+		n = g.blockSize
+	}
 	procpin.Unpin()
-	first, last, err := g.reserve(g.blockSize)
+	first, last, err := g.reserve(n)
 	if err != nil {
 		return 0, err
 	}
 	if first < last {
 		// The goroutine may have moved to another P since the check above;
-		// the block that P held, if any, is then discarded.
+		// the block that P held, if any, is then discarded, and a P
+		// without a block keeps none.
 		p = procpin.Pin()
 		g.ranges.Set(p, uint64(first+1), uint64(last+1))
 		procpin.Unpin()
@@ -266,6 +288,17 @@ func (g *Snowflake) issue(v int64) (types.Snowflake, error) {
 		return 0, err
 	}
 	return g.compose(v), nil
+}
+
+// tickStart returns the state value of the first ID of tick now: sequence 0,
+// or with [WithRandomSequenceStart] a random sequence below half the range
+// when now is later than lastTick, the last issued tick.
+func (g *Snowflake) tickStart(now, lastTick int64) int64 {
+	v := now << g.seqBits
+	if g.randMask != 0 && now > lastTick {
+		v |= int64(rand.Uint64()) & g.randMask
+	}
+	return v
 }
 
 // compose returns the ID of state value v.
@@ -295,7 +328,7 @@ func (g *Snowflake) reserve(n int64) (first, last int64, err error) {
 	}
 	for {
 		lastTick := old >> g.seqBits
-		next := max(old+1, now<<g.seqBits) // sequence overflow carries into the tick
+		next := max(old+1, g.tickStart(now, lastTick)) // sequence overflow carries into the tick
 		nextTick := next >> g.seqBits
 		wait := nextTick > lastTick && nextTick > now+g.borrowTicks
 		switch {

@@ -60,7 +60,7 @@ func (c *recordingClock) Sleeps() []time.Duration {
 func tinyLayout(t testing.TB) generator.Layout {
 	t.Helper()
 	l, err := generator.NewLayout(generator.LayoutSpec{Name: "tiny", TimeBits: 41, NodeBits: 10, SequenceBits: 2,
-		Unit: time.Millisecond, Epoch: generator.Twitter.Epoch()})
+		Unit: time.Millisecond, Epoch: generator.Twitter().Epoch()})
 	require.NoError(t, err)
 	return l
 }
@@ -446,8 +446,39 @@ func TestHugeDurationsDoNotOverflow(t *testing.T) {
 		generator.WithBorrowAhead(time.Duration(math.MaxInt64)))
 	require.NoError(t, err)
 	prev, _ := nextParts(t, g)
-	clock.Set(generator.Twitter.Epoch().Add(time.Millisecond)) // far behind, but tolerated
+	clock.Set(generator.Twitter().Epoch().Add(time.Millisecond)) // far behind, but tolerated
 	id, p := nextParts(t, g)
 	assert.Greater(t, id, prev)
-	assert.Equal(t, mustTickOf(t, generator.Twitter, sfBase), p.Tick)
+	assert.Equal(t, mustTickOf(t, generator.Twitter(), sfBase), p.Tick)
+}
+
+// On the system clock, a layout whose time range has ended fails with
+// ErrTimeOverflow on every path, also where the tick shifted into the state
+// word would overflow int64 (30 time bits + 33 sequence bits).
+func TestSystemClockEndedLayout(t *testing.T) {
+	epoch := time.Date(2015, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, spec := range []generator.LayoutSpec{
+		{Name: "wide sequence", TimeBits: 30, SequenceBits: 33, Unit: time.Millisecond, Epoch: epoch},
+		{Name: "narrow", TimeBits: 30, NodeBits: 10, SequenceBits: 12, Unit: time.Millisecond, Epoch: epoch},
+		{Name: "10ms wide", TimeBits: 20, SequenceBits: 40, Unit: 10 * time.Millisecond, Epoch: epoch},
+	} {
+		l, err := generator.NewLayout(spec)
+		require.NoError(t, err)
+		require.True(t, l.End().Before(time.Now()))
+		for name, opts := range map[string][]generator.Option{
+			"strict":          nil,
+			"borrow":          {generator.WithBorrowAhead(time.Hour)},
+			"per-CPU":         {generator.WithPerCPUBlocks(64)},
+			"per-CPU, borrow": {generator.WithPerCPUBlocks(64), generator.WithBorrowAhead(time.Hour)},
+			"random sequence": {generator.WithRandomSequenceStart()},
+		} {
+			g, err := generator.NewSnowflake(0, append([]generator.Option{generator.WithLayout(l)}, opts...)...)
+			require.NoError(t, err)
+			for range 3 {
+				id, err := g.Next()
+				require.ErrorIs(t, err, generator.ErrTimeOverflow, "%s, %s: got %d", spec.Name, name, id)
+				require.Zero(t, id)
+			}
+		}
+	}
 }

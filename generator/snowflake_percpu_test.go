@@ -2,6 +2,7 @@ package generator_test
 
 import (
 	"errors"
+	"runtime"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -96,4 +97,28 @@ func TestPerCPUBlocksWaitWithoutBorrowing(t *testing.T) {
 	// Each 4-value tick is filled by a block of 3 and one more value, so
 	// 40 IDs take 10 ticks: the generator slept for 9.
 	assert.Len(t, clock.Sleeps(), 9)
+}
+
+// A P created after the generator (GOMAXPROCS grew) has no block: it must
+// take values one at a time rather than reserve a block and drop the rest.
+func TestPerCPUBlocksAfterGOMAXPROCSGrows(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	const block = 64
+	// Borrowing far ahead on a fixed clock: no block is dropped for its tick
+	// passing, so every value reserved is issued or still held by a P.
+	clock := generator.NewFakeClock(sfBase)
+	g, err := generator.NewSnowflake(1, generator.WithClock(clock), generator.WithBorrowAhead(time.Hour),
+		generator.WithPerCPUBlocks(block))
+	require.NoError(t, err)
+	const procs, workers, each = 8, 8, 2000
+	runtime.GOMAXPROCS(procs)
+	lists, _ := nextConcurrently(t, workers, each, g.Next)
+	issued := checkUnique(t, lists)
+	l := g.Layout()
+	first := mustTickOf(t, l, sfBase) << l.SequenceBits()
+	// The state's last value: every value from the first to it was reserved.
+	reserved := mustTickOf(t, l, g.LastTime())<<l.SequenceBits() + l.MaxSequence() - first + 1
+	t.Logf("reserved %d issued %d", reserved, issued)
+	assert.LessOrEqual(t, reserved, int64(issued+block*procs+int(l.MaxSequence())+1),
+		"%d values reserved for %d IDs", reserved, issued)
 }

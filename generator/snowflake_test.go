@@ -20,24 +20,24 @@ func TestNewSnowflakeValidation(t *testing.T) {
 	tests := []struct {
 		name string
 		node int64
-		opts []generator.SnowflakeOption
+		opts []generator.Option
 		want error
 	}{
 		{"negative node", -1, nil, generator.ErrNodeOutOfRange},
 		{"node above twitter's 10 bits", 1024, nil, generator.ErrNodeOutOfRange},
-		{"node above sonyflake's 16 bits", 1 << 16, []generator.SnowflakeOption{generator.WithLayout(generator.Sonyflake)}, generator.ErrNodeOutOfRange},
+		{"node above sonyflake's 16 bits", 1 << 16, []generator.Option{generator.WithLayout(generator.Sonyflake())}, generator.ErrNodeOutOfRange},
 		{"node bits above int64 shift", 1 << 40, nil, generator.ErrNodeOutOfRange},
-		{"zero layout", 0, []generator.SnowflakeOption{generator.WithLayout(generator.Layout{})}, generator.ErrInvalidLayout},
-		{"nil clock", 0, []generator.SnowflakeOption{generator.WithClock(nil)}, generator.ErrInvalidOption},
-		{"negative borrow-ahead", 0, []generator.SnowflakeOption{generator.WithBorrowAhead(-time.Millisecond)}, generator.ErrInvalidOption},
-		{"negative tolerance", 0, []generator.SnowflakeOption{generator.WithBackwardTolerance(-1)}, generator.ErrInvalidOption},
-		{"zero per-CPU block", 0, []generator.SnowflakeOption{generator.WithPerCPUBlocks(0)}, generator.ErrInvalidOption},
-		{"per-CPU block too big", 0, []generator.SnowflakeOption{generator.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)}, generator.ErrInvalidOption},
-		{"floor at the layout's end", 0, []generator.SnowflakeOption{generator.WithNotBefore(generator.Twitter.End())}, generator.ErrTimeOverflow},
+		{"zero layout", 0, []generator.Option{generator.WithLayout(generator.Layout{})}, generator.ErrInvalidLayout},
+		{"nil clock", 0, []generator.Option{generator.WithClock(nil)}, generator.ErrInvalidOption},
+		{"negative borrow-ahead", 0, []generator.Option{generator.WithBorrowAhead(-time.Millisecond)}, generator.ErrInvalidOption},
+		{"negative tolerance", 0, []generator.Option{generator.WithBackwardTolerance(-1)}, generator.ErrInvalidOption},
+		{"zero per-CPU block", 0, []generator.Option{generator.WithPerCPUBlocks(0)}, generator.ErrInvalidOption},
+		{"per-CPU block too big", 0, []generator.Option{generator.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)}, generator.ErrInvalidOption},
+		{"floor at the layout's end", 0, []generator.Option{generator.WithNotBefore(generator.Twitter().End())}, generator.ErrTimeOverflow},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g, err := generator.NewSnowflake(tt.node, append([]generator.SnowflakeOption{generator.WithClock(clock)}, tt.opts...)...)
+			g, err := generator.NewSnowflake(tt.node, append([]generator.Option{generator.WithClock(clock)}, tt.opts...)...)
 			require.ErrorIs(t, err, tt.want)
 			assert.Nil(t, g)
 		})
@@ -46,16 +46,16 @@ func TestNewSnowflakeValidation(t *testing.T) {
 		g, err := generator.NewSnowflake(node, generator.WithClock(clock), nil)
 		require.NoError(t, err, "node %d", node)
 		assert.Equal(t, node, g.Node())
-		assert.Equal(t, generator.Twitter, g.Layout())
+		assert.Equal(t, generator.Twitter(), g.Layout())
 	}
-	g, err := generator.NewSnowflake(65535, generator.WithLayout(generator.Sonyflake), generator.WithClock(clock))
+	g, err := generator.NewSnowflake(65535, generator.WithLayout(generator.Sonyflake()), generator.WithClock(clock))
 	require.NoError(t, err)
-	assert.Equal(t, generator.Sonyflake, g.Layout())
+	assert.Equal(t, generator.Sonyflake(), g.Layout())
 }
 
 func TestNextEncodesClockNodeAndSequence(t *testing.T) {
 	at := time.Date(2024, 1, 2, 3, 4, 5, 678_900_000, time.UTC)
-	for _, l := range []generator.Layout{generator.Twitter, generator.Sonyflake, generator.Discord} {
+	for _, l := range []generator.Layout{generator.Twitter(), generator.Sonyflake(), generator.Discord()} {
 		t.Run(l.Name(), func(t *testing.T) {
 			node := l.MaxNode() - 5
 			g, err := generator.NewSnowflake(node, generator.WithLayout(l), generator.WithClock(generator.NewFakeClock(at)))
@@ -80,7 +80,7 @@ func TestNextEncodesClockNodeAndSequence(t *testing.T) {
 func TestNextNeverReturnsZero(t *testing.T) {
 	// At the epoch itself, node 0's first ID would be 0 if tick 0
 	// sequence 0 were issued; the generator starts at sequence 1.
-	g, err := generator.NewSnowflake(0, generator.WithClock(generator.NewFakeClock(generator.Twitter.Epoch())))
+	g, err := generator.NewSnowflake(0, generator.WithClock(generator.NewFakeClock(generator.Twitter().Epoch())))
 	require.NoError(t, err)
 	id, err := g.Next()
 	require.NoError(t, err)
@@ -184,7 +184,7 @@ func TestConcurrentNextUniqueAndIncreasing(t *testing.T) {
 	if testing.Short() {
 		total = 1_000_000
 	}
-	for name, opts := range map[string][]generator.SnowflakeOption{
+	for name, opts := range map[string][]generator.Option{
 		"strict":  nil,
 		"per-CPU": {generator.WithBorrowAhead(time.Minute), generator.WithPerCPUBlocks(64)},
 	} {
@@ -204,7 +204,7 @@ func TestConcurrentNextUniqueAndIncreasing(t *testing.T) {
 		// the borrowing bound ahead).
 		for _, ids := range lists {
 			for _, id := range []types.Snowflake{ids[0], ids[len(ids)/2], ids[len(ids)-1]} {
-				p, err := generator.Twitter.Decompose(id)
+				p, err := generator.Twitter().Decompose(id)
 				require.NoError(t, err)
 				assert.Equal(t, int64(513), p.Node)
 				assert.WithinRange(t, p.Time, start.Add(-time.Second), time.Now().Add(time.Minute))
@@ -242,7 +242,7 @@ func TestConcurrentNextWithErraticClock(t *testing.T) {
 	const workers, perWorker = 8, 50_000
 	base := time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
 	small, err := generator.NewLayout(generator.LayoutSpec{Name: "small", TimeBits: 41, NodeBits: 10, SequenceBits: 4,
-		Unit: time.Millisecond, Epoch: generator.Twitter.Epoch()})
+		Unit: time.Millisecond, Epoch: generator.Twitter().Epoch()})
 	require.NoError(t, err)
 	for _, tc := range []struct {
 		name              string
@@ -298,9 +298,9 @@ func TestConcurrentNextWithErraticClock(t *testing.T) {
 func TestLastTime(t *testing.T) {
 	at := time.Date(2024, 1, 2, 3, 4, 5, 600_000_000, time.UTC)
 	clock := generator.NewFakeClock(at)
-	g, err := generator.NewSnowflake(1, generator.WithClock(clock), generator.WithLayout(generator.Sonyflake))
+	g, err := generator.NewSnowflake(1, generator.WithClock(clock), generator.WithLayout(generator.Sonyflake()))
 	require.NoError(t, err)
-	assert.Equal(t, generator.Sonyflake.Epoch(), g.LastTime(), "before the first ID")
+	assert.Equal(t, generator.Sonyflake().Epoch(), g.LastTime(), "before the first ID")
 	_, err = g.Next()
 	require.NoError(t, err)
 	assert.Equal(t, at, g.LastTime())
@@ -310,13 +310,13 @@ func TestLastTime(t *testing.T) {
 	assert.Equal(t, at.Add(20*time.Millisecond), g.LastTime(), "start of the 10 ms tick")
 
 	// A new generator floored at the high-water mark issues only later ticks.
-	h, err := generator.NewSnowflake(1, generator.WithClock(clock), generator.WithLayout(generator.Sonyflake),
+	h, err := generator.NewSnowflake(1, generator.WithClock(clock), generator.WithLayout(generator.Sonyflake()),
 		generator.WithNotBefore(g.LastTime()))
 	require.NoError(t, err)
 	assert.Equal(t, g.LastTime(), h.LastTime())
 	id, err := h.Next()
 	require.NoError(t, err)
-	p, err := generator.Sonyflake.Decompose(id)
+	p, err := generator.Sonyflake().Decompose(id)
 	require.NoError(t, err)
 	assert.True(t, p.Time.After(g.LastTime()))
 }

@@ -129,7 +129,7 @@ func Example_createdBetween() {
 	to := time.Now().Add(time.Millisecond)
 
 	var customers []Customer
-	r, _ := sqltypes.NewSnowflakeRange(generator.Twitter, from, to)
+	r, _ := sqltypes.NewSnowflakeRange(generator.Twitter(), from, to)
 	db.Scopes(r.Scope("")).Find(&customers) // or r.Args() for plain SQL
 	fmt.Println("created:", len(customers))
 	// Output:

@@ -50,7 +50,7 @@ func Example() {
 	if err := db.Create(&inv).Error; err != nil {
 		panic(err)
 	}
-	parts, _ := generator.Twitter.Decompose(inv.ID)
+	parts, _ := generator.Twitter().Decompose(inv.ID)
 	fmt.Println("invoice key made on node", parts.Node)
 	for _, l := range inv.Lines {
 		fmt.Println(l.Item, "has a key:", !l.ID.IsZero(), "points at the invoice:", l.InvoiceID == inv.ID)

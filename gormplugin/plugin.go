@@ -36,7 +36,7 @@ type Plugin struct {
 	objectID     *generator.ObjectID
 	objectIDOnly bool
 	nodeSource   node.Source
-	nodeOpts     []generator.SnowflakeOption
+	nodeOpts     []generator.Option
 	err          error
 	initMu       sync.Mutex
 

@@ -169,7 +169,7 @@ func TestFillIDGeneratorError(t *testing.T) {
 
 func TestFillIDObjectIDGenerator(t *testing.T) {
 	clock := generator.NewFakeClock(baseTime)
-	g, err := generator.NewObjectID(generator.WithObjectIDClock(clock), generator.WithWorkerID(7))
+	g, err := generator.NewObjectID(generator.WithClock(clock), generator.WithWorkerID(7))
 	require.NoError(t, err)
 	f := mongocompat.NewFiller(mongocompat.WithObjectIDGenerator(g))
 	d := &objDoc{}

@@ -46,7 +46,7 @@ type nullDoc struct {
 func timedObjectIDs(t *testing.T, seconds, perSecond int) []types.ObjectID {
 	t.Helper()
 	clock := generator.NewFakeClock(baseTime)
-	g, err := generator.NewObjectID(generator.WithObjectIDClock(clock))
+	g, err := generator.NewObjectID(generator.WithClock(clock))
 	require.NoError(t, err)
 	var ids []types.ObjectID
 	for s := range seconds {
@@ -98,4 +98,4 @@ func isPermutation(idx []int) bool {
 func dbName() string { return testdb.Name("idkit_mongocompat") }
 
 // layoutMinID returns the smallest Twitter-layout Snowflake of t's tick.
-func layoutMinID(t time.Time) (types.Snowflake, error) { return generator.Twitter.MinID(t) }
+func layoutMinID(t time.Time) (types.Snowflake, error) { return generator.Twitter().MinID(t) }

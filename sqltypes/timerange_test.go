@@ -17,7 +17,7 @@ import (
 var base = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
 func TestNewSnowflakeRange(t *testing.T) {
-	l := generator.Twitter
+	l := generator.Twitter()
 	lo, err := l.MinID(base)
 	require.NoError(t, err)
 	hi, err := l.MinID(base.Add(time.Second))
@@ -114,7 +114,7 @@ func TestRangesOnDatabases(t *testing.T) {
 			clock := generator.NewFakeClock(base)
 			sf, err := generator.NewSnowflake(1, generator.WithClock(clock))
 			require.NoError(t, err)
-			og, err := generator.NewObjectID(generator.WithObjectIDClock(clock))
+			og, err := generator.NewObjectID(generator.WithClock(clock))
 			require.NoError(t, err)
 			const rows = 8
 			for i := range rows {
@@ -129,7 +129,7 @@ func TestRangesOnDatabases(t *testing.T) {
 			from, to := base.Add(2*time.Second), base.Add(5*time.Second)
 			want := []int{2, 3, 4}
 
-			sr, err := sqltypes.NewSnowflakeRange(generator.Twitter, from, to)
+			sr, err := sqltypes.NewSnowflakeRange(generator.Twitter(), from, to)
 			require.NoError(t, err)
 			or, err := sqltypes.NewObjectIDRange(from, to)
 			require.NoError(t, err)

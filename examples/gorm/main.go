@@ -151,7 +151,7 @@ func run(driver, dsn string, node int64, keep bool) (err error) {
 		return err
 	}
 	for _, c := range customers {
-		parts, err := generator.Twitter.Decompose(c.ID)
+		parts, err := generator.Twitter().Decompose(c.ID)
 		if err != nil {
 			return err
 		}
@@ -173,7 +173,7 @@ func run(driver, dsn string, node int64, keep bool) (err error) {
 	}
 
 	// Rows created since start, as a primary-key range scan.
-	r, err := sqltypes.NewSnowflakeRange(generator.Twitter, start, time.Now().Add(time.Millisecond))
+	r, err := sqltypes.NewSnowflakeRange(generator.Twitter(), start, time.Now().Add(time.Millisecond))
 	if err != nil {
 		return err
 	}

@@ -112,7 +112,7 @@ func run(ctx context.Context) error {
 	}
 	fmt.Println("orders (Snowflake _id, BSON int64):")
 	for _, o := range orders {
-		parts, err := generator.Twitter.Decompose(o.ID)
+		parts, err := generator.Twitter().Decompose(o.ID)
 		if err != nil {
 			return err
 		}

@@ -89,7 +89,7 @@ func run(w io.Writer) error {
 		return err
 	}
 	for _, o := range stored {
-		p, err := generator.Twitter.Decompose(o.ID)
+		p, err := generator.Twitter().Decompose(o.ID)
 		if err != nil {
 			return err
 		}

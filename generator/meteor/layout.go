@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -31,15 +32,17 @@ type LayoutSpec struct {
 	Epoch                                        time.Time
 }
 
-// DefaultEpoch is the epoch of [Default]: 2025-01-01T00:00:00Z.
-var DefaultEpoch = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+var defaultLayout = mustLayout(LayoutSpec{TimeBits: 31, NodeBits: 18, SequenceBits: 11, RandomBits: 3,
+	Epoch: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)})
 
-// Default is the seed's layout: 31 bits of seconds (68 years from
-// [DefaultEpoch], until 2093-01-19), an 18-bit node ID (262,143 starts, IDs
-// 1..2^18-1 from a [github.com/idkit-go/idkit/generator/node.Disposable]
-// source), an 11-bit sequence (2048 IDs per second of the time part) and 3
-// random bits.
-var Default = mustLayout(LayoutSpec{TimeBits: 31, NodeBits: 18, SequenceBits: 11, RandomBits: 3, Epoch: DefaultEpoch})
+// Default returns the seed's layout, [New]'s default: 31 bits of seconds
+// since 2025-01-01T00:00:00Z (68 years, until 2093-01-19T03:14:08Z), an
+// 18-bit node ID (262,143 starts, IDs 1..2^18-1 from a
+// [github.com/idkit-go/idkit/generator/node.Disposable] source), an 11-bit
+// sequence (2048 IDs per second of the time part) and 3 random bits. It is a
+// function rather than a package variable so that no caller can change what
+// every other caller gets.
+func Default() Layout { return defaultLayout }
 
 func mustLayout(s LayoutSpec) Layout {
 	l, err := NewLayout(s)
@@ -50,20 +53,20 @@ func mustLayout(s LayoutSpec) Layout {
 }
 
 // NewLayout validates spec and returns its [Layout], or an error wrapping
-// [ErrInvalidLayout] naming the broken rule.
+// [generator.ErrInvalidLayout] naming the broken rule.
 func NewLayout(spec LayoutSpec) (Layout, error) {
 	switch {
 	case spec.TimeBits < 1 || spec.NodeBits < 1 || spec.SequenceBits < 1:
-		return Layout{}, fmt.Errorf("%w: time, node and sequence bits must be at least 1", ErrInvalidLayout)
+		return Layout{}, fmt.Errorf("%w: time, node and sequence bits must be at least 1", generator.ErrInvalidLayout)
 	case spec.RandomBits > 8:
-		return Layout{}, fmt.Errorf("%w: %d random bits above 8", ErrInvalidLayout, spec.RandomBits)
+		return Layout{}, fmt.Errorf("%w: %d random bits above 8", generator.ErrInvalidLayout, spec.RandomBits)
 	case spec.TimeBits > 40:
-		return Layout{}, fmt.Errorf("%w: %d time bits above 40", ErrInvalidLayout, spec.TimeBits)
+		return Layout{}, fmt.Errorf("%w: %d time bits above 40", generator.ErrInvalidLayout, spec.TimeBits)
 	case int(spec.TimeBits)+int(spec.NodeBits)+int(spec.SequenceBits)+int(spec.RandomBits) > 63:
-		return Layout{}, fmt.Errorf("%w: %d+%d+%d+%d bits exceed 63", ErrInvalidLayout,
+		return Layout{}, fmt.Errorf("%w: %d+%d+%d+%d bits exceed 63", generator.ErrInvalidLayout,
 			spec.TimeBits, spec.NodeBits, spec.SequenceBits, spec.RandomBits)
 	case spec.Epoch.IsZero():
-		return Layout{}, fmt.Errorf("%w: zero epoch", ErrInvalidLayout)
+		return Layout{}, fmt.Errorf("%w: zero epoch", generator.ErrInvalidLayout)
 	}
 	return Layout{spec.TimeBits, spec.NodeBits, spec.SequenceBits, spec.RandomBits, spec.Epoch.Truncate(time.Second).UTC()}, nil
 }
@@ -105,16 +108,16 @@ type Parts struct {
 }
 
 // Decompose splits id into its fields under l. A negative id or one with
-// bits above the layout's fields gives an error wrapping [ErrInvalidID]; the
-// zero Layout one wrapping [ErrInvalidLayout].
+// bits above the layout's fields gives an error wrapping [generator.ErrInvalidID]; the
+// zero Layout one wrapping [generator.ErrInvalidLayout].
 func (l Layout) Decompose(id types.Snowflake) (Parts, error) {
 	if l.IsZero() {
-		return Parts{}, fmt.Errorf("%w: zero layout", ErrInvalidLayout)
+		return Parts{}, fmt.Errorf("%w: zero layout", generator.ErrInvalidLayout)
 	}
 	v := int64(id)
 	total := l.timeBits + l.nodeBits + l.seqBits + l.randBits
 	if v < 0 || (total < 63 && v>>total != 0) {
-		return Parts{}, fmt.Errorf("%w: %d does not fit %d bits", ErrInvalidID, v, total)
+		return Parts{}, fmt.Errorf("%w: %d does not fit %d bits", generator.ErrInvalidID, v, total)
 	}
 	secs := v >> (l.nodeBits + l.seqBits + l.randBits)
 	return Parts{

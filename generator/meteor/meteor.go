@@ -24,17 +24,21 @@ import (
 // Next takes effect, unless [WithPerCPUBlocks] trades that order for
 // throughput on many cores. IDs of consecutive counter values differ by a
 // pseudo-random amount (1 to 2^(RandomBits+1)-1 within one second of the
-// time part), so the count issued is not readable from the IDs, though the
-// random bits are a keyed hash, not a cryptographic secret. Uniqueness across generators needs a
-// node ID that is never used twice, not even by a restart of the same
-// process: use [node.Disposable] (a database auto-increment) through
+// time part), so the next ID is not the previous one plus one; the random
+// bits are a keyed hash, not a cryptographic secret. The count is not
+// hidden: [Parts.Seconds]*[Layout.PerSecond] + [Parts.Sequence] is the
+// counter value an ID was made from, so two IDs tell how many IDs the
+// generator issued between them (with [WithPerCPUBlocks], how many values
+// it reserved). Uniqueness across generators needs a node
+// ID that is never used twice, not even by a restart of the same process:
+// use [node.Disposable] (a database auto-increment) through
 // [NewFromSource].
 //
 // Limits: one generator issues at most 2^SequenceBits IDs per second of
 // its time part (2048 with [Default]) before that part runs ahead of real
 // time; IDs stay unique, but their time then overstates their age, and at
 // sustained rates the time part reaches [Layout.End] early, when Next fails
-// with [ErrTimeOverflow]. A process restart that starts a new node resets
+// with [generator.ErrTimeOverflow]. A process restart that starts a new node resets
 // the time part to the real clock. The node field bounds the number of
 // starts over the layout's lifetime (2^18-1 with [Default]).
 type Generator struct {
@@ -57,7 +61,12 @@ type Generator struct {
 	blocks    *procpin.Blocks // nil: one atomic add per ID
 }
 
-// Option configures [New].
+// Option configures [New]. Options are applied in order; a later option
+// overrides an earlier one of the same kind. A nil option is ignored. An
+// option never fails nor panics: New validates the values and returns an
+// error wrapping [generator.ErrInvalidOption] (or the more specific sentinel the
+// option names) for an unusable one. Meteor has its own Option type because
+// its layout is a [Layout] of this package, not a [generator.Layout].
 type Option func(*config)
 
 type config struct {
@@ -67,15 +76,12 @@ type config struct {
 	block  int
 }
 
-// MaxPerCPUBlock is the largest block [WithPerCPUBlocks] accepts.
-const MaxPerCPUBlock = 1 << 16
-
 // WithLayout sets the layout; the default is [Default]. The zero Layout is
-// rejected with [ErrInvalidLayout].
+// rejected with [generator.ErrInvalidLayout].
 func WithLayout(l Layout) Option { return func(c *config) { c.layout = l } }
 
 // WithClock sets the clock read once at start; the default is
-// [generator.SystemClock]. A nil clock is rejected with [ErrInvalidOption].
+// [generator.SystemClock]. A nil clock is rejected with [generator.ErrInvalidOption].
 func WithClock(clk generator.Clock) Option { return func(c *config) { c.clock = clk } }
 
 // WithSeed fixes the key of the random low bits, for reproducible tests;
@@ -85,24 +91,26 @@ func WithSeed(seed uint64) Option { return func(c *config) { c.seed = &seed } }
 // WithPerCPUBlocks makes each P (the Go scheduler's processor, one per core
 // at the default GOMAXPROCS) take n counter values at a time instead of one,
 // so Next on many cores does not contend on one atomic counter: Next then
-// touches memory of its own P only, except once every n IDs.
+// touches memory of its own P only, except once every n IDs. A P created
+// after the generator (GOMAXPROCS grew) takes one value at a time. It has
+// the meaning of [generator.WithPerCPUBlocks].
 //
 // IDs stay unique, but are increasing only within a block: an ID can be
 // smaller than one returned earlier from another P's block (also to the same
 // goroutine, after it moved to another P). Values left in a P's block wait
 // there until that P makes IDs again, however long that is, and the time
 // part reads from the counter, so such IDs can also carry an older time
-// part. n = 1 keeps the default; n outside [1, MaxPerCPUBlock] is rejected
-// with [ErrInvalidOption].
+// part. n = 1 keeps the default; n outside [1, generator.MaxPerCPUBlock] is rejected
+// with [generator.ErrInvalidOption].
 func WithPerCPUBlocks(n int) Option { return func(c *config) { c.block = n } }
 
 // New returns a generator for nodeID, reading the clock once. It returns an
-// error wrapping [ErrNodeOutOfRange] for a node outside [0, MaxNode],
-// [ErrInvalidLayout] for the zero Layout, [ErrInvalidOption] for a nil
-// clock, and [ErrTimeOverflow] when the clock reads before the epoch or at
+// error wrapping [generator.ErrNodeOutOfRange] for a node outside [0, MaxNode],
+// [generator.ErrInvalidLayout] for the zero Layout, [generator.ErrInvalidOption] for a nil
+// clock, and [generator.ErrTimeOverflow] when the clock reads before the epoch or at
 // or after the layout's end.
 func New(nodeID int64, opts ...Option) (*Generator, error) {
-	c := config{layout: Default, clock: generator.SystemClock(), block: 1}
+	c := config{layout: defaultLayout, clock: generator.SystemClock(), block: 1}
 	for _, o := range opts {
 		if o != nil {
 			o(&c)
@@ -111,17 +119,17 @@ func New(nodeID int64, opts ...Option) (*Generator, error) {
 	l := c.layout
 	switch {
 	case l.IsZero():
-		return nil, fmt.Errorf("%w: zero layout", ErrInvalidLayout)
+		return nil, fmt.Errorf("%w: zero layout", generator.ErrInvalidLayout)
 	case c.clock == nil:
-		return nil, fmt.Errorf("%w: nil clock", ErrInvalidOption)
-	case c.block < 1 || c.block > MaxPerCPUBlock:
-		return nil, fmt.Errorf("%w: per-CPU block of %d not in [1, %d]", ErrInvalidOption, c.block, MaxPerCPUBlock)
+		return nil, fmt.Errorf("%w: nil clock", generator.ErrInvalidOption)
+	case c.block < 1 || c.block > generator.MaxPerCPUBlock:
+		return nil, fmt.Errorf("%w: per-CPU block of %d not in [1, %d]", generator.ErrInvalidOption, c.block, generator.MaxPerCPUBlock)
 	case nodeID < 0 || nodeID > l.MaxNode():
-		return nil, fmt.Errorf("%w: node %d not in [0, %d]", ErrNodeOutOfRange, nodeID, l.MaxNode())
+		return nil, fmt.Errorf("%w: node %d not in [0, %d]", generator.ErrNodeOutOfRange, nodeID, l.MaxNode())
 	}
 	now := c.clock.Now()
 	if now.Before(l.epoch) || !now.Before(l.End()) {
-		return nil, fmt.Errorf("%w: clock %s outside [%s, %s)", ErrTimeOverflow,
+		return nil, fmt.Errorf("%w: clock %s outside [%s, %s)", generator.ErrTimeOverflow,
 			now.UTC().Format(time.RFC3339), l.epoch.Format(time.RFC3339), l.End().Format(time.RFC3339))
 	}
 	secs := uint64(now.Sub(l.epoch) / time.Second)
@@ -168,7 +176,7 @@ func NewFromSource(ctx context.Context, src node.Source, opts ...Option) (*Gener
 
 // Next returns a new ID. It never reads the clock, never blocks and does
 // not allocate. It fails only when the time part has reached the end of
-// the layout, with an error wrapping [ErrTimeOverflow]; every later call
+// the layout, with an error wrapping [generator.ErrTimeOverflow]; every later call
 // fails too (with [WithPerCPUBlocks], once the values Ps still hold in their
 // blocks are used). It is safe for concurrent use.
 func (g *Generator) Next() (types.Snowflake, error) {
@@ -179,7 +187,7 @@ func (g *Generator) Next() (types.Snowflake, error) {
 		v = g.blocks.Take(&g.ctr)
 	}
 	if v > g.max {
-		return 0, fmt.Errorf("%w: time part reached %s", ErrTimeOverflow, g.layout.End().Format(time.RFC3339))
+		return 0, fmt.Errorf("%w: time part reached %s", generator.ErrTimeOverflow, g.layout.End().Format(time.RFC3339))
 	}
 	secs, seq := v>>g.seqBits, v&g.seqMask
 	r := mix(v^g.key) & g.randMask

@@ -78,16 +78,16 @@ func TestNextUniqueConcurrent(t *testing.T) {
 
 func TestPerCPUBlocksStopAtLayoutEnd(t *testing.T) {
 	t.Parallel()
-	small, err := meteor.NewLayout(meteor.LayoutSpec{TimeBits: 2, NodeBits: 4, SequenceBits: 3, RandomBits: 1, Epoch: meteor.DefaultEpoch})
+	small, err := meteor.NewLayout(meteor.LayoutSpec{TimeBits: 2, NodeBits: 4, SequenceBits: 3, RandomBits: 1, Epoch: meteor.Default().Epoch()})
 	require.NoError(t, err)
-	clk := generator.NewFakeClock(meteor.DefaultEpoch.Add(2 * time.Second))
+	clk := generator.NewFakeClock(meteor.Default().Epoch().Add(2 * time.Second))
 	g, err := meteor.New(3, meteor.WithLayout(small), meteor.WithClock(clk), meteor.WithPerCPUBlocks(5))
 	require.NoError(t, err)
 	seen := map[types.Snowflake]bool{}
 	for range 100 {
 		id, err := g.Next()
 		if err != nil {
-			require.ErrorIs(t, err, meteor.ErrTimeOverflow)
+			require.ErrorIs(t, err, generator.ErrTimeOverflow)
 			continue
 		}
 		require.False(t, seen[id], "duplicate %d", id)
@@ -141,9 +141,9 @@ func TestRandomBitsSpreadIDs(t *testing.T) {
 
 func TestLimits(t *testing.T) {
 	t.Parallel()
-	small, err := meteor.NewLayout(meteor.LayoutSpec{TimeBits: 2, NodeBits: 4, SequenceBits: 3, RandomBits: 1, Epoch: meteor.DefaultEpoch})
+	small, err := meteor.NewLayout(meteor.LayoutSpec{TimeBits: 2, NodeBits: 4, SequenceBits: 3, RandomBits: 1, Epoch: meteor.Default().Epoch()})
 	require.NoError(t, err)
-	clk := generator.NewFakeClock(meteor.DefaultEpoch.Add(2 * time.Second))
+	clk := generator.NewFakeClock(meteor.Default().Epoch().Add(2 * time.Second))
 	g, err := meteor.New(3, meteor.WithLayout(small), meteor.WithClock(clk))
 	require.NoError(t, err)
 	for range 2 * 8 { // seconds 2 and 3 of a 2-bit time part
@@ -151,7 +151,7 @@ func TestLimits(t *testing.T) {
 		require.NoError(t, err)
 	}
 	_, err = g.Next()
-	require.ErrorIs(t, err, meteor.ErrTimeOverflow)
+	require.ErrorIs(t, err, generator.ErrTimeOverflow)
 
 	cases := []struct {
 		name string
@@ -159,14 +159,14 @@ func TestLimits(t *testing.T) {
 		node int64
 		want error
 	}{
-		{"node too big", nil, meteor.Default.MaxNode() + 1, meteor.ErrNodeOutOfRange},
-		{"negative node", nil, -1, meteor.ErrNodeOutOfRange},
-		{"nil clock", []meteor.Option{meteor.WithClock(nil)}, 1, meteor.ErrInvalidOption},
-		{"zero per-CPU block", []meteor.Option{meteor.WithPerCPUBlocks(0)}, 1, meteor.ErrInvalidOption},
-		{"per-CPU block too big", []meteor.Option{meteor.WithPerCPUBlocks(meteor.MaxPerCPUBlock + 1)}, 1, meteor.ErrInvalidOption},
-		{"zero layout", []meteor.Option{meteor.WithLayout(meteor.Layout{})}, 1, meteor.ErrInvalidLayout},
-		{"before epoch", []meteor.Option{meteor.WithClock(generator.NewFakeClock(meteor.DefaultEpoch.Add(-time.Second)))}, 1, meteor.ErrTimeOverflow},
-		{"after end", []meteor.Option{meteor.WithClock(generator.NewFakeClock(meteor.Default.End()))}, 1, meteor.ErrTimeOverflow},
+		{"node too big", nil, meteor.Default().MaxNode() + 1, generator.ErrNodeOutOfRange},
+		{"negative node", nil, -1, generator.ErrNodeOutOfRange},
+		{"nil clock", []meteor.Option{meteor.WithClock(nil)}, 1, generator.ErrInvalidOption},
+		{"zero per-CPU block", []meteor.Option{meteor.WithPerCPUBlocks(0)}, 1, generator.ErrInvalidOption},
+		{"per-CPU block too big", []meteor.Option{meteor.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)}, 1, generator.ErrInvalidOption},
+		{"zero layout", []meteor.Option{meteor.WithLayout(meteor.Layout{})}, 1, generator.ErrInvalidLayout},
+		{"before epoch", []meteor.Option{meteor.WithClock(generator.NewFakeClock(meteor.Default().Epoch().Add(-time.Second)))}, 1, generator.ErrTimeOverflow},
+		{"after end", []meteor.Option{meteor.WithClock(generator.NewFakeClock(meteor.Default().End()))}, 1, generator.ErrTimeOverflow},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -178,13 +178,13 @@ func TestLimits(t *testing.T) {
 
 func TestNewLayoutRules(t *testing.T) {
 	t.Parallel()
-	e := meteor.DefaultEpoch
+	e := meteor.Default().Epoch()
 	cases := []struct {
 		name string
 		spec meteor.LayoutSpec
 		ok   bool
 	}{
-		{"default", meteor.Default.Spec(), true},
+		{"default", meteor.Default().Spec(), true},
 		{"no random bits", meteor.LayoutSpec{TimeBits: 32, NodeBits: 16, SequenceBits: 15, Epoch: e}, true},
 		{"too wide", meteor.LayoutSpec{TimeBits: 32, NodeBits: 18, SequenceBits: 11, RandomBits: 3, Epoch: e}, false},
 		{"no node", meteor.LayoutSpec{TimeBits: 31, SequenceBits: 11, Epoch: e}, false},
@@ -200,7 +200,7 @@ func TestNewLayoutRules(t *testing.T) {
 				require.Equal(t, c.spec, l.Spec())
 				return
 			}
-			require.ErrorIs(t, err, meteor.ErrInvalidLayout)
+			require.ErrorIs(t, err, generator.ErrInvalidLayout)
 		})
 	}
 }
@@ -210,20 +210,20 @@ func TestDecompose(t *testing.T) {
 	g, err := meteor.New(12345, meteor.WithSeed(5))
 	require.NoError(t, err)
 	id := g.MustNext()
-	p, err := meteor.Default.Decompose(id)
+	p, err := meteor.Default().Decompose(id)
 	require.NoError(t, err)
 	require.Equal(t, int64(12345), p.Node)
 	require.Equal(t, g.Start(), p.Time)
-	_, err = meteor.Default.Decompose(-1)
-	require.ErrorIs(t, err, meteor.ErrInvalidID)
+	_, err = meteor.Default().Decompose(-1)
+	require.ErrorIs(t, err, generator.ErrInvalidID)
 	_, err = meteor.Layout{}.Decompose(1)
-	require.ErrorIs(t, err, meteor.ErrInvalidLayout)
+	require.ErrorIs(t, err, generator.ErrInvalidLayout)
 }
 
 func TestNewFromDisposableSource(t *testing.T) {
 	t.Parallel()
 	db := testdb.SQLite(t)
-	src := node.Disposable(db, node.DisposableOptions{MaxNode: meteor.Default.MaxNode()})
+	src := node.Disposable(db, node.DisposableOptions{MaxNode: meteor.Default().MaxNode()})
 	seen := map[int64]bool{}
 	for range 3 { // three "starts" get three node IDs
 		g, err := meteor.NewFromSource(context.Background(), src)

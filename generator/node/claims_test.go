@@ -48,7 +48,7 @@ func TestLeaseOptionsDefaults(t *testing.T) {
 	require.NoError(t, err)
 	defer l.Close(ctx)
 	o := l.Options()
-	require.Equal(t, generator.Twitter, o.Layout)
+	require.Equal(t, generator.Twitter(), o.Layout)
 	require.Equal(t, node.DefaultTTL, o.TTL)
 	require.Equal(t, 10*time.Second, o.TTL)
 	require.Equal(t, o.TTL/3, o.RenewEvery)

@@ -140,7 +140,7 @@ func sqlite(t *testing.T) store {
 
 // layout is a Twitter-like layout with the given node bits.
 func layout(t testing.TB, nodeBits uint8) generator.Layout {
-	spec := generator.Twitter.Spec()
+	spec := generator.Twitter().Spec()
 	spec.NodeBits, spec.Name = nodeBits, fmt.Sprintf("test%d", nodeBits)
 	l, err := generator.NewLayout(spec)
 	require.NoError(t, err)

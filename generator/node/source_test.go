@@ -125,16 +125,16 @@ func TestFromPrivateIPCheckHook(t *testing.T) {
 	ctx := context.Background()
 	refuse := errors.New("already taken")
 	var checked int64 = -1
-	src := node.FromPrivateIP(generator.Sonyflake, func(ctx context.Context, id int64) error { checked = id; return refuse })
+	src := node.FromPrivateIP(generator.Sonyflake(), func(ctx context.Context, id int64) error { checked = id; return refuse })
 	_, err := src.NodeID(ctx)
 	require.ErrorIs(t, err, node.ErrRejected)
 	require.ErrorIs(t, err, refuse)
 	require.Equal(t, int64(0x0203), checked, "the hook sees the derived id")
 
-	id, err := node.FromPrivateIP(generator.Sonyflake, func(context.Context, int64) error { return nil }).NodeID(ctx)
+	id, err := node.FromPrivateIP(generator.Sonyflake(), func(context.Context, int64) error { return nil }).NodeID(ctx)
 	require.NoError(t, err)
 	require.Equal(t, int64(0x0203), id)
-	id, err = node.FromPrivateIP(generator.Sonyflake, nil).NodeID(ctx)
+	id, err = node.FromPrivateIP(generator.Sonyflake(), nil).NodeID(ctx)
 	require.NoError(t, err)
 	require.Equal(t, int64(0x0203), id)
 

@@ -75,7 +75,7 @@ func TestFromStatefulSet(t *testing.T) {
 		require.NoError(t, err)
 		sf, err := g.Next()
 		require.NoError(t, err)
-		p, err := generator.Twitter.Decompose(sf)
+		p, err := generator.Twitter().Decompose(sf)
 		require.NoError(t, err)
 		require.Equal(t, int64(10), p.Node)
 	})

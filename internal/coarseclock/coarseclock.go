@@ -1,12 +1,26 @@
 // Package coarseclock gives the current Unix second, or millisecond, for the
-// price of an atomic load.
+// price of an atomic load while it is read often, and for the price of one
+// wall-clock read while it is not.
 //
 // Reading the wall clock costs tens of nanoseconds (50 to 90 ns on some
-// virtual machines), which is most of the cost of making an ID, yet an
-// ObjectID needs only the second and a Snowflake only its time unit. A
-// background goroutine publishes the time at each boundary; it starts on the
-// first read and exits after a while without readers, so an idle process
-// runs nothing.
+// virtual machines), which is most of the cost of making an ID at high
+// rates, yet an ObjectID needs only the second and a Snowflake only its
+// time unit. At high read rates a background goroutine publishes the time
+// at each boundary and a read is one atomic load. Waking that goroutine
+// costs microseconds, far more than reading the clock a few times, so it
+// runs only while it pays for itself:
+//
+//   - While it is stopped, a read reads the wall clock (gettimeofday, a
+//     vDSO call of about 20 ns, on linux/amd64; time.Now elsewhere) and
+//     counts the reads made in the current period; the read that makes the
+//     count reach the period's threshold (511 reads in one millisecond, 1023 in one second)
+//     starts the goroutine.
+//   - While it runs, the first reads of each period (up to the threshold)
+//     are counted; at each boundary the goroutine stops itself if the
+//     period just ended had fewer reads than the threshold.
+//
+// So the goroutine never wakes more often than the clock is read, and a
+// process making IDs at a low or moderate rate runs no background work.
 //
 // A published value may lag the wall clock by the timer latency after each
 // boundary (well under a millisecond for seconds; for milliseconds up to
@@ -23,30 +37,38 @@ import (
 	"time"
 )
 
-// ticker publishes the wall clock in whole periods.
+// ticker publishes the wall clock in whole periods while it is read often.
 //
-// word holds the current time in periods shifted left by one, with the low
-// bit set once a reader has seen that period; 0 means stopped. Keeping both
-// in one word makes the hot path a single load and bit test.
+// word is 0 while the goroutine is stopped. While it runs, word holds the
+// current time in periods shifted left by bits, and in the low bits the
+// number of reads counted in that period, saturating at limit = 2^bits-1.
+// Keeping both in one word makes the hot path a single load and mask test.
 type ticker struct {
 	word    atomic.Int64
+	burstAt atomic.Int64 // the period whose reads burstN counts, while stopped
+	burstN  atomic.Int64
 	startMu sync.Mutex // serialises starting and stopping the goroutine
 	period  time.Duration
-	idle    int // ticks without a reader before the goroutine exits
+	bits    uint8
+	limit   int64
 }
 
-const readBit = 1
+const (
+	secondBits = 10
+	milliBits  = 9
+)
 
 var (
-	seconds = ticker{period: time.Second, idle: 3}
-	millis  = ticker{period: time.Millisecond, idle: 1000}
+	seconds = ticker{period: time.Second, bits: secondBits, limit: 1<<secondBits - 1}
+	millis  = ticker{period: time.Millisecond, bits: milliBits, limit: 1<<milliBits - 1}
 )
 
 // UnixSeconds returns the current Unix time in whole seconds. It is safe for
 // concurrent use.
 func UnixSeconds() int64 {
-	if w := seconds.word.Load(); w&readBit != 0 { // the hot path of load, inlined by hand
-		return w >> 1
+	const limit = 1<<secondBits - 1
+	if w := seconds.word.Load(); w&limit == limit { // the hot path, inlined by hand
+		return w >> secondBits
 	}
 	return secondsSlow()
 }
@@ -54,8 +76,9 @@ func UnixSeconds() int64 {
 // UnixMilli returns the current Unix time in whole milliseconds. It is safe
 // for concurrent use.
 func UnixMilli() int64 {
-	if w := millis.word.Load(); w&readBit != 0 { // the hot path of load, inlined by hand
-		return w >> 1
+	const limit = 1<<milliBits - 1
+	if w := millis.word.Load(); w&limit == limit { // the hot path, inlined by hand
+		return w >> milliBits
 	}
 	return millisSlow()
 }
@@ -63,11 +86,13 @@ func UnixMilli() int64 {
 // ObserveMilli moves the published millisecond forward to ms, a wall-clock
 // reading the caller has just made, so later readers do not see an older
 // time than one already observed. It never moves the value backwards and does
-// nothing while the clock is stopped. It is safe for concurrent use.
+// nothing while the goroutine is stopped (reads then call time.Now). It is
+// safe for concurrent use.
 func ObserveMilli(ms int64) {
 	for {
 		w := millis.word.Load()
-		if w == 0 || ms <= w>>1 || millis.word.CompareAndSwap(w, ms<<1|readBit) {
+		if w == 0 || ms <= w>>milliBits ||
+			millis.word.CompareAndSwap(w, ms<<milliBits|w&millis.limit) {
 			return
 		}
 	}
@@ -82,50 +107,74 @@ func secondsSlow() int64 { return seconds.loadSlow() }
 //go:noinline
 func millisSlow() int64 { return millis.loadSlow() }
 
-// loadSlow is a read that found the ticker stopped or the period not yet
-// marked read. The exported readers' hot path is one load of a word that is
-// written once per period by the ticker and once by the period's first
-// reader, and is small enough to be inlined.
+// loadSlow is a read that found the goroutine stopped or the period's reads
+// not yet all counted.
 func (t *ticker) loadSlow() int64 {
 	for {
 		w := t.word.Load()
 		if w == 0 {
-			return t.start()
+			return t.direct()
 		}
-		if w&readBit != 0 || t.word.CompareAndSwap(w, w|readBit) {
-			return w >> 1
+		if w&t.limit == t.limit || t.word.CompareAndSwap(w, w+1) {
+			return w >> t.bits
 		}
 	}
 }
 
-func (t *ticker) now() int64 { return time.Now().UnixNano() / int64(t.period) }
-
-func (t *ticker) start() int64 {
-	t.startMu.Lock()
-	defer t.startMu.Unlock()
-	if w := t.word.Load(); w != 0 {
-		return w >> 1
-	}
+// direct reads the wall clock and counts the read towards starting the
+// goroutine. The count is a heuristic: concurrent reads at a boundary may
+// lose a few counts, which only delays the start.
+func (t *ticker) direct() int64 {
 	v := t.now()
-	t.word.Store(v<<1 | readBit)
-	go t.run()
+	if t.burstAt.Load() != v {
+		t.burstAt.Store(v)
+		t.burstN.Store(0)
+	}
+	if t.burstN.Add(1) == t.limit {
+		t.start()
+	}
 	return v
 }
 
-// run publishes each new period until no one has read the clock for t.idle
-// periods.
+// now reads the wall clock in periods. The divisions are by constants,
+// which compile to multiplications.
+func (t *ticker) now() int64 {
+	if t.period == time.Millisecond {
+		return wallNanos() / int64(time.Millisecond)
+	}
+	return wallNanos() / int64(time.Second)
+}
+
+// start publishes the time and starts the goroutine, unless it runs. The
+// first period counts as fully read, so readers take the hot path at once.
+func (t *ticker) start() {
+	t.startMu.Lock()
+	defer t.startMu.Unlock()
+	if t.word.Load() != 0 {
+		return
+	}
+	t.word.Store(t.now()<<t.bits | t.limit)
+	go t.run()
+}
+
+// run publishes each new period until a period ends with fewer reads than
+// the limit.
 func (t *ticker) run() {
-	idle := 0
 	for {
 		now := time.Now()
 		time.Sleep(now.Truncate(t.period).Add(t.period).Sub(now))
-		if t.word.Swap(t.now()<<1)&readBit != 0 {
-			idle = 0
-		} else if idle++; idle >= t.idle {
-			t.startMu.Lock()
-			t.word.Store(0)
-			t.startMu.Unlock()
-			return
+		for {
+			w := t.word.Load()
+			if w&t.limit < t.limit {
+				t.startMu.Lock()
+				t.word.Store(0)
+				t.burstN.Store(0)
+				t.startMu.Unlock()
+				return
+			}
+			if t.word.CompareAndSwap(w, t.now()<<t.bits) {
+				break
+			}
 		}
 	}
 }

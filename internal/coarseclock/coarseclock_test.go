@@ -6,32 +6,72 @@ import (
 	"time"
 )
 
-func TestUnixSecondsFollowsTheClock(t *testing.T) {
+// readBurst reads the clock n times in a tight loop from a few goroutines.
+func readBurst(read func() int64, n int) {
 	var wg sync.WaitGroup
-	for range 4 { // concurrent first reads start a single ticker
-		wg.Add(1)
-		go func() { defer wg.Done(); UnixSeconds() }()
+	for range 4 {
+		wg.Go(func() {
+			for range n / 4 {
+				read()
+			}
+		})
 	}
 	wg.Wait()
-	for range 3 {
-		got, want := UnixSeconds(), time.Now().Unix()
-		if got != want && got != want-1 {
-			t.Fatalf("UnixSeconds = %d, time.Now = %d", got, want)
+}
+
+// waitStopped waits up to d for t's goroutine to stop.
+func waitStopped(tb testing.TB, t *ticker, d time.Duration) {
+	tb.Helper()
+	deadline := time.Now().Add(d)
+	for t.word.Load() != 0 {
+		if time.Now().After(deadline) {
+			tb.Fatalf("goroutine still running %v after the reads stopped", d)
 		}
-		time.Sleep(700 * time.Millisecond)
+		time.Sleep(time.Millisecond)
 	}
 }
 
+func TestUnixSecondsFollowsTheClock(t *testing.T) {
+	for _, burst := range []bool{false, true} {
+		if burst {
+			readBurst(UnixSeconds, 4*1024)
+			if seconds.word.Load() == 0 {
+				t.Fatal("a burst of reads did not start the goroutine")
+			}
+		}
+		for range 3 {
+			got, want := UnixSeconds(), time.Now().Unix()
+			if got != want && got != want-1 {
+				t.Fatalf("burst %v: UnixSeconds = %d, time.Now = %d", burst, got, want)
+			}
+			time.Sleep(300 * time.Millisecond)
+		}
+	}
+	waitStopped(t, &seconds, 3*time.Second)
+}
+
 func TestUnixMilliFollowsTheClock(t *testing.T) {
-	// The published millisecond lags by the ticker's wake-up latency, a
+	// The published millisecond lags by the goroutine's wake-up latency, a
 	// millisecond or so on an idle machine; the bound leaves room for a
 	// loaded one, such as a CI runner running other tests under -race.
-	for range 50 {
+	check := func() {
 		got, want := UnixMilli(), time.Now().UnixMilli()
 		if got > want || got < want-50 {
 			t.Fatalf("UnixMilli = %d, time.Now = %d", got, want)
 		}
+	}
+	for range 20 { // slow reads: time.Now
+		check()
 		time.Sleep(3 * time.Millisecond)
+	}
+	deadline := time.Now().Add(200 * time.Millisecond)
+	for time.Now().Before(deadline) { // fast reads: the goroutine
+		for range 1000 {
+			check()
+		}
+	}
+	if millis.word.Load() == 0 {
+		t.Fatal("a tight loop of reads did not start the goroutine")
 	}
 	observed := time.Now().UnixMilli()
 	ObserveMilli(observed)
@@ -45,20 +85,24 @@ func TestUnixMilliFollowsTheClock(t *testing.T) {
 	}
 }
 
-func TestTickerStopsWhenIdleAndRestarts(t *testing.T) {
-	UnixSeconds()
-	deadline := time.Now().Add(time.Duration(seconds.idle+3) * time.Second)
-	for seconds.word.Load() != 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("ticker still running after the idle period")
+// At a low read rate the goroutine never runs; after a burst it runs and
+// stops within a few periods of the reads slowing down.
+func TestGoroutineRunsOnlyWhileReadsAreFrequent(t *testing.T) {
+	waitStopped(t, &millis, time.Second)
+	for range 100 { // 500 reads a second
+		UnixMilli()
+		if millis.word.Load() != 0 {
+			t.Fatal("the goroutine started at 500 reads a second")
 		}
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(2 * time.Millisecond)
 	}
-	if got, want := UnixSeconds(), time.Now().Unix(); got != want && got != want-1 {
-		t.Fatalf("after restart UnixSeconds = %d, want %d", got, want)
+	readBurst(UnixMilli, 100_000)
+	if millis.word.Load() == 0 {
+		t.Fatal("a burst of reads did not start the goroutine")
 	}
-	if seconds.word.Load() == 0 {
-		t.Fatal("reading did not restart the ticker")
+	waitStopped(t, &millis, 100*time.Millisecond)
+	if got, want := UnixMilli(), time.Now().UnixMilli(); got < want-50 || got > want {
+		t.Fatalf("after stopping, UnixMilli = %d, time.Now = %d", got, want)
 	}
 }
 
@@ -80,5 +124,26 @@ func BenchmarkTimeNow(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = time.Now().Unix()
+	}
+}
+
+func TestWallNanosIsTheWallClock(t *testing.T) {
+	for range 100 {
+		before := time.Now().UnixNano()
+		got := wallNanos()
+		after := time.Now().UnixNano()
+		if got < before-int64(time.Microsecond) || got > after {
+			t.Fatalf("wallNanos = %d, not in [%d, %d]", got, before, after)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { wallNanos() }); n != 0 {
+		t.Fatalf("wallNanos allocates %v times", n)
+	}
+}
+
+// A read while the goroutine is stopped: the cost of a low-rate read.
+func BenchmarkUnixMilliStopped(b *testing.B) {
+	for b.Loop() {
+		millis.direct()
 	}
 }

@@ -27,7 +27,7 @@ func TestObjectIDs(t *testing.T) {
 }
 
 func TestSnowflakes(t *testing.T) {
-	l := generator.Twitter
+	l := generator.Twitter()
 	before := l.Epoch().Add(-time.Hour)
 	lo, hi, err := idrange.Snowflakes(l, before, l.Epoch().Add(time.Millisecond))
 	if err != nil || lo != 0 || hi != 1<<22 {

@@ -42,7 +42,7 @@ func TestNew(t *testing.T) {
 	require.NoError(t, err)
 	id, err := g.Next()
 	require.NoError(t, err)
-	p, err := generator.Twitter.Decompose(id)
+	p, err := generator.Twitter().Decompose(id)
 	require.NoError(t, err)
 	require.Equal(t, int64(0), p.Node)
 
@@ -62,7 +62,7 @@ func TestNewDefaultKey(t *testing.T) {
 	c := redis.NewClient(&redis.Options{Addr: testdb.RequireRedis(t)})
 	defer c.Close()
 	ctx := context.Background()
-	l, err := redislease.New(ctx, c, node.LeaseOptions{Layout: generator.Twitter})
+	l, err := redislease.New(ctx, c, node.LeaseOptions{Layout: generator.Twitter()})
 	require.NoError(t, err)
 	defer l.Close(ctx)
 	n := itoa(l.Node())

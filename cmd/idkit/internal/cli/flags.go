@@ -104,7 +104,7 @@ func layoutFrom(e *Env, flagValue string) (l generator.Layout, given bool, err e
 	if spec == "" {
 		spec = strings.TrimSpace(e.Getenv("IDKIT_LAYOUT"))
 		if spec == "" {
-			return generator.Twitter, false, nil
+			return generator.Twitter(), false, nil
 		}
 		l, err = parse.Layout(spec)
 		if err != nil {
@@ -123,9 +123,9 @@ func layoutFrom(e *Env, flagValue string) (l generator.Layout, given bool, err e
 // Twitter datacenter and worker, or Discord's worker and process.
 func splitNode(l generator.Layout) (hi, lo string, ok bool) {
 	switch l {
-	case generator.Twitter:
+	case generator.Twitter():
 		return "datacenter", "worker", true
-	case generator.Discord:
+	case generator.Discord():
 		return "worker", "process", true
 	}
 	return "", "", false
@@ -133,7 +133,7 @@ func splitNode(l generator.Layout) (hi, lo string, ok bool) {
 
 // nodeName is what the layout calls its node field.
 func nodeName(l generator.Layout) string {
-	if l == generator.Sonyflake {
+	if l == generator.Sonyflake() {
 		return "machine"
 	}
 	return "node"

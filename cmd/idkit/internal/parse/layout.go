@@ -36,11 +36,11 @@ func Layout(s string) (generator.Layout, error) {
 	var spec generator.LayoutSpec
 	switch strings.ToLower(name) {
 	case "twitter":
-		spec = generator.Twitter.Spec()
+		spec = generator.Twitter().Spec()
 	case "sonyflake":
-		spec = generator.Sonyflake.Spec()
+		spec = generator.Sonyflake().Spec()
 	case "discord":
-		spec = generator.Discord.Spec()
+		spec = generator.Discord().Spec()
 	case "custom":
 		if !hasOverrides {
 			return generator.Layout{}, fmt.Errorf("%w: %q: custom needs keys, for example custom:time=41,node=10,seq=12,unit=1ms,epoch=2015-01-01", ErrLayout, s)
@@ -157,7 +157,7 @@ func epochTime(val string) (time.Time, error) {
 // preset's name for an unchanged preset, otherwise the full custom form,
 // for example "custom:time=41,node=10,seq=12,unit=1ms,epoch=2015-01-01T00:00:00Z".
 func FormatLayout(l generator.Layout) string {
-	for _, p := range []generator.Layout{generator.Twitter, generator.Sonyflake, generator.Discord} {
+	for _, p := range []generator.Layout{generator.Twitter(), generator.Sonyflake(), generator.Discord()} {
 		if l == p {
 			return p.Name()
 		}

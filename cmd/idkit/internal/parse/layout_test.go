@@ -13,8 +13,8 @@ import (
 
 func TestLayoutPresets(t *testing.T) {
 	for in, want := range map[string]generator.Layout{
-		"twitter": generator.Twitter, "Twitter": generator.Twitter, " sonyflake ": generator.Sonyflake,
-		"discord": generator.Discord, "DISCORD": generator.Discord,
+		"twitter": generator.Twitter(), "Twitter": generator.Twitter(), " sonyflake ": generator.Sonyflake(),
+		"discord": generator.Discord(), "DISCORD": generator.Discord(),
 	} {
 		l, err := parse.Layout(in)
 		if err != nil || l != want {

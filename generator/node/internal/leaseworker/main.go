@@ -67,7 +67,7 @@ func run(ctx context.Context, c config) error {
 		return err
 	}
 	defer db.Close()
-	spec := generator.Twitter.Spec()
+	spec := generator.Twitter().Spec()
 	spec.NodeBits, spec.Name = uint8(c.bits), "multiproc"
 	layout, err := generator.NewLayout(spec)
 	if err != nil {

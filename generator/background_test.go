@@ -1,0 +1,38 @@
+package generator_test
+
+import (
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/idkit-go/idkit/generator"
+)
+
+// At a low rate a generator on the system clock starts no goroutine; in a
+// tight loop the shared clock's goroutine runs, and it stops soon after.
+func TestNoBackgroundGoroutineAtLowRates(t *testing.T) {
+	g, err := generator.NewSnowflake(1)
+	require.NoError(t, err)
+	o, err := generator.NewObjectID()
+	require.NoError(t, err)
+	time.Sleep(20 * time.Millisecond) // earlier tests' clock goroutines stop
+	before := runtime.NumGoroutine()
+	for range 50 { // 500 IDs a second of each kind
+		g.MustNext()
+		o.Next()
+		assert.LessOrEqual(t, runtime.NumGoroutine(), before)
+		time.Sleep(2 * time.Millisecond)
+	}
+	for range 100_000 {
+		g.MustNext()
+	}
+	assert.Greater(t, runtime.NumGoroutine(), before, "a tight loop runs the clock goroutine")
+	deadline := time.Now().Add(time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	assert.LessOrEqual(t, runtime.NumGoroutine(), before, "the clock goroutine stops")
+}

@@ -1,0 +1,243 @@
+package generator
+
+import "time"
+
+// Option configures a generator in [NewSnowflake] or [NewObjectID]. Options
+// are applied in order; a later option overrides an earlier one of the same
+// kind, except [WithFence] and [WithNotBefore], which combine (every fence
+// must pass; the latest floor holds). A nil option is ignored. An option never fails nor panics: the
+// constructor validates the values and returns an error wrapping
+// [ErrInvalidOption] (or the more specific sentinel the option names) for an
+// unusable one, and also rejects with [ErrInvalidOption] an option that has
+// no meaning for its generator (for example [WithLayout] for an ObjectID
+// generator). [WithClock] and [WithPerCPUBlocks] serve both generators with
+// the same meaning.
+type Option func(*config)
+
+// config holds every generator's settings; set records which options were
+// given, so that a constructor can reject those its generator does not use.
+type config struct {
+	set          optionSet
+	layout       Layout
+	clock        Clock
+	borrowAhead  time.Duration
+	tolerance    time.Duration
+	notBefore    time.Time
+	fence        func() error
+	block        int
+	randomStart  bool
+	unique       *[5]byte
+	worker       *int64
+	counterStart *uint32
+}
+
+type optionSet uint16
+
+const (
+	optLayout optionSet = 1 << iota
+	optClock
+	optBorrowAhead
+	optTolerance
+	optNotBefore
+	optFence
+	optBlocks
+	optRandomStart
+	optUnique // WithProcessUnique or WithWorkerID
+	optCounterStart
+)
+
+// optionNames names each option, for errors.
+var optionNames = [...]string{
+	"WithLayout", "WithClock", "WithBorrowAhead", "WithBackwardTolerance", "WithNotBefore",
+	"WithFence", "WithPerCPUBlocks", "WithRandomSequenceStart", "WithProcessUnique or WithWorkerID",
+	"WithCounterStart",
+}
+
+// apply applies opts to c, skipping nil ones, and returns the name of the
+// first option given that is not in allowed, or "".
+func (c *config) apply(opts []Option, allowed optionSet) string {
+	for _, o := range opts {
+		if o != nil {
+			o(c)
+		}
+	}
+	if extra := c.set &^ allowed; extra != 0 {
+		for i, name := range optionNames {
+			if extra&(1<<i) != 0 {
+				return name
+			}
+		}
+	}
+	return ""
+}
+
+// MaxPerCPUBlock is the largest block [WithPerCPUBlocks] accepts.
+const MaxPerCPUBlock = 1 << 16
+
+// WithClock sets the generator's time source; the default is [SystemClock].
+// A [Snowflake] generator reads it for every ID's tick and sleeps on it when
+// it must wait for a later tick; an [ObjectID] generator reads its second
+// and sleeps on it when one second's counter values are used up. The
+// constructor rejects a nil clock with [ErrInvalidOption]. For both
+// generators.
+func WithClock(clock Clock) Option {
+	return func(c *config) { c.clock, c.set = clock, c.set|optClock }
+}
+
+// WithPerCPUBlocks makes each P (the Go scheduler's processor, one per core
+// at the default GOMAXPROCS) reserve n values at a time (Snowflake sequence
+// values, ObjectID counter values) instead of one, so Next on many cores
+// does not contend on the generator's one shared word: Next then touches
+// memory of its own P only, except once every n IDs. A P created after the
+// generator (GOMAXPROCS grew) takes one value at a time.
+//
+// IDs stay unique, but they are increasing only within a block: an ID can
+// be smaller than one returned earlier from another P's block (also to the
+// same goroutine, after it moved to another P). Without this option both
+// generators give IDs in the order Next returns them, across goroutines
+// (an ObjectID generator within each second).
+//
+// For a [Snowflake] generator every guarantee of clock, floor and fence
+// holds; a block is dropped, its values unused, once the clock has passed
+// its tick, so without [WithBorrowAhead] each tick may lose up to n values
+// per P of its sequence; it pays off with borrowing, where the sequence is
+// not the limit. For an [ObjectID] generator, values left in blocks when a
+// second ends are skipped; with a fixed process-unique value a second then
+// holds up to n values per P fewer than 2^24 IDs.
+//
+// n = 1 keeps the default; the constructor rejects n outside
+// [1, MaxPerCPUBlock] with [ErrInvalidOption]. For both generators.
+func WithPerCPUBlocks(n int) Option {
+	return func(c *config) { c.block, c.set = n, c.set|optBlocks }
+}
+
+// WithLayout sets a [Snowflake] generator's bit layout; the default is
+// [Twitter]. The layout is copied. NewSnowflake rejects the zero Layout with
+// [ErrInvalidLayout].
+func WithLayout(l Layout) Option {
+	return func(c *config) { c.layout, c.set = l, c.set|optLayout }
+}
+
+// WithBorrowAhead sets a [Snowflake] generator's policy for sequence
+// exhaustion. With 0, the default, Next waits (sleeps on the clock) for the
+// next tick when the current tick's sequence is used up. With max > 0, Next
+// goes on issuing IDs from later ticks, up to max (rounded down to whole
+// ticks) ahead of the clock, and waits only when that bound is reached; a
+// burst then costs no latency, at the price of ID times up to max in the
+// future. NewSnowflake rejects a negative max with [ErrInvalidOption].
+func WithBorrowAhead(max time.Duration) Option {
+	return func(c *config) { c.borrowAhead, c.set = max, c.set|optBorrowAhead }
+}
+
+// WithBackwardTolerance sets how far a [Snowflake] generator's clock may
+// read behind the last issued tick (beyond any borrow-ahead allowance)
+// before Next fails with [ErrClockMovedBackwards]; the default is
+// [DefaultBackwardTolerance]. d is rounded up to whole ticks. Within the
+// tolerance, Next keeps issuing from the last issued tick, continuing its
+// sequence; when that runs out it borrows or waits as [WithBorrowAhead]
+// says, so it waits at most about d. Beyond the tolerance Next fails at
+// once, without waiting; once the clock has caught up, Next succeeds again
+// with IDs above all earlier ones. With d = 0 any step back beyond the
+// borrow-ahead allowance fails. NewSnowflake rejects a negative d with
+// [ErrInvalidOption].
+func WithBackwardTolerance(d time.Duration) Option {
+	return func(c *config) { c.tolerance, c.set = d, c.set|optTolerance }
+}
+
+// WithNotBefore sets a [Snowflake] generator's floor: it never issues an ID
+// whose time is at or before t; its first ID is from a tick strictly after
+// t's tick. A lease-based node source uses it so that a new holder of a node
+// ID never reuses time a previous holder issued, even when its clock is
+// behind: pass the later of the previous holder's recorded high-water mark
+// ([Snowflake.LastTime]) and the time its lease expired plus its
+// borrow-ahead allowance.
+//
+// The floor counts as an issued tick: if the clock reads behind it within
+// the backward tolerance, Next waits for the clock; further behind, Next
+// fails with [ErrClockMovedBackwards] until the clock passes the floor. It
+// never issues at or below the floor. The zero time and times before the
+// layout's epoch set no floor; NewSnowflake rejects a t at or after the
+// layout's end with [ErrTimeOverflow]. Several WithNotBefore options
+// combine: the latest floor holds.
+func WithNotBefore(t time.Time) Option {
+	return func(c *config) {
+		if t.After(c.notBefore) {
+			c.notBefore = t
+		}
+		c.set |= optNotBefore
+	}
+}
+
+// WithFence sets a check a [Snowflake] generator makes before each ID is
+// made, after any wait, and again after the ID is made, before it is
+// returned: an ID made just as the fence closed (the goroutine stalled in
+// between) is discarded. If f returns an error, Next returns no ID and an
+// error wrapping both [ErrFenced] and f's error. A lease-based node source
+// passes a fence that fails once its lease is no longer safely held. f must
+// be safe for concurrent use and should be fast: it runs on every Next. A
+// nil f sets no fence. Several WithFence options combine: each fence is
+// checked, in the order given, and the first error stops the ID.
+func WithFence(f func() error) Option {
+	return func(c *config) {
+		c.set |= optFence
+		switch prev := c.fence; {
+		case f == nil:
+		case prev == nil:
+			c.fence = f
+		default:
+			c.fence = func() error {
+				if err := prev(); err != nil {
+					return err
+				}
+				return f()
+			}
+		}
+	}
+}
+
+// WithRandomSequenceStart makes a [Snowflake] generator start each new tick
+// at a random sequence value below half the sequence range (below 2048 with
+// [Twitter]) instead of at 0. At low traffic, where most ticks carry one ID,
+// the sequence field (the low bits in Twitter order) then spreads evenly,
+// so sharding by id % n does not put every row on one shard. Only the
+// first ID of a tick is random; the rest of the tick follows it, and IDs
+// stay unique and increasing in the order Next returns them.
+//
+// The cost is capacity: a tick holds between half and all of its
+// 2^SequenceBits values (at least 2048 per millisecond with Twitter). When
+// a tick's remaining values are used up, Next waits or borrows ahead as
+// [WithBorrowAhead] says, exactly as without the option; a tick entered by
+// running out of the previous one starts at 0. With [Sonyflake] order the
+// sequence sits above the node, so the low bits are the node's and do not
+// spread. A 1-bit sequence has nothing to spread.
+func WithRandomSequenceStart() Option {
+	return func(c *config) { c.randomStart, c.set = true, c.set|optRandomStart }
+}
+
+// WithProcessUnique sets an [ObjectID] generator's 5-byte process-unique
+// value (bytes 4 to 8 of every ID) instead of a random one. Two generators
+// with the same value running at the same time can make the same ID. It
+// overrides an earlier [WithWorkerID].
+func WithProcessUnique(v [5]byte) Option {
+	return func(c *config) { c.unique, c.worker, c.set = &v, nil, c.set|optUnique }
+}
+
+// MaxObjectIDWorker is the largest worker ID accepted by [WithWorkerID].
+const MaxObjectIDWorker = 1<<40 - 1
+
+// WithWorkerID derives an [ObjectID] generator's 5-byte process-unique value
+// from a worker ID that the caller holds exclusively (for example from a
+// lease): the ID's big-endian 40 bits. It makes the value unique by
+// assignment rather than by chance. NewObjectID rejects an ID outside
+// [0, MaxObjectIDWorker] with [ErrNodeOutOfRange]. It overrides an earlier
+// [WithProcessUnique].
+func WithWorkerID(id int64) Option {
+	return func(c *config) { c.worker, c.unique, c.set = &id, nil, c.set|optUnique }
+}
+
+// WithCounterStart sets an [ObjectID] generator's first counter value (taken
+// mod 2^24) instead of a random one; it is meant for tests of counter
+// wrap-around.
+func WithCounterStart(start uint32) Option {
+	return func(c *config) { c.counterStart, c.set = &start, c.set|optCounterStart }
+}
