@@ -188,7 +188,8 @@ func TestGraphQL(t *testing.T) {
 	} {
 		var got post
 		field(t, s.ok(c.query, c.vars), "post", &got)
-		if got != second && !(got.ID == second.ID && *got.ParentID == *second.ParentID) {
+		if got.ID != second.ID || got.AuthorID != second.AuthorID || got.ParentID == nil || *got.ParentID != first.ID ||
+			got.EditorID != second.EditorID || got.Title != second.Title {
 			t.Errorf("%s: got %+v, want %+v", c.query, got, second)
 		}
 	}
