@@ -38,21 +38,19 @@ func (id ObjectID) MarshalGQL(w io.Writer) {
 }
 
 // UnmarshalGQL reads a gqlgen input value into id: a string of 24 hex
-// digits; nil or "" give [NilObjectID], as in JSON. Other values return an
-// error wrapping [ErrInvalidObjectID] and leave id unchanged.
+// digits; nil gives [NilObjectID]. Other values, "" included (gqlgen passes
+// "" for a nullable argument as a pointer to it, so it must not become a
+// zero key), return an error wrapping [ErrInvalidObjectID] that quotes the
+// input, and leave id unchanged.
 func (id *ObjectID) UnmarshalGQL(v any) error {
 	switch x := v.(type) {
 	case string:
-		if x == "" {
-			*id = NilObjectID
-			return nil
-		}
 		return decodeHex(id, x)
 	case nil:
 		*id = NilObjectID
 		return nil
 	default:
-		return fmt.Errorf("%w: cannot unmarshal GraphQL %T, want a hex string", ErrInvalidObjectID, v)
+		return fmt.Errorf("%w: cannot unmarshal GraphQL %T %s, want a hex string", ErrInvalidObjectID, v, quoteInput(fmt.Sprint(v)))
 	}
 }
 
@@ -69,17 +67,14 @@ func (s Snowflake) MarshalGQL(w io.Writer) {
 
 // UnmarshalGQL reads a gqlgen input value into s: a string of decimal digits
 // (as [ParseSnowflake] reads it), a json.Number holding an integer, an int or
-// int64, or a float64 holding a whole number below 2^53; nil or "" give
-// zero, as in JSON. Negative numbers and other values return an error
-// wrapping [ErrInvalidSnowflake] and leave s unchanged.
+// int64, or a float64 holding a whole number below 2^53; nil gives zero.
+// Negative numbers and other values, "" included (see
+// [ObjectID.UnmarshalGQL]), return an error wrapping [ErrInvalidSnowflake]
+// that quotes the input, and leave s unchanged.
 func (s *Snowflake) UnmarshalGQL(v any) error {
 	var p Snowflake
 	switch x := v.(type) {
 	case string:
-		if x == "" {
-			*s = 0
-			return nil
-		}
 		var err error
 		if p, err = parseDecimal(x); err != nil {
 			return err
@@ -111,7 +106,7 @@ func (s *Snowflake) UnmarshalGQL(v any) error {
 		*s = 0
 		return nil
 	default:
-		return fmt.Errorf("%w: cannot unmarshal GraphQL %T", ErrInvalidSnowflake, v)
+		return fmt.Errorf("%w: cannot unmarshal GraphQL %T %s", ErrInvalidSnowflake, v, quoteInput(fmt.Sprint(v)))
 	}
 	*s = p
 	return nil

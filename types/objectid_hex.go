@@ -58,7 +58,7 @@ func MustObjectIDFromHex(s string) ObjectID {
 // copy's loads on the byte stores.
 func decodeHex(id *ObjectID, s string) error {
 	if len(s) != 24 {
-		return errHexLength(len(s))
+		return errHexLength(s)
 	}
 	t := &hexValue
 	g0, g1, g2 := hexGroup(t, s[0:4]), hexGroup(t, s[4:8]), hexGroup(t, s[8:12])
@@ -82,8 +82,8 @@ func hexGroup(t *[256]uint64, s string) uint64 {
 // keeps fmt's stack frame off its fast path.
 //
 //go:noinline
-func errHexLength(n int) error {
-	return fmt.Errorf("%w: %d characters, want 24 hex digits", ErrInvalidObjectID, n)
+func errHexLength(s string) error {
+	return fmt.Errorf("%w: %s has %d characters, want 24 hex digits", ErrInvalidObjectID, quoteInput(s), len(s))
 }
 
 //go:noinline
