@@ -48,8 +48,8 @@ type LeaseOptions struct {
 	// trusting the lease. Default TTL/4; it must be positive and below TTL.
 	// It must exceed clock-rate drift over one TTL and the longest stall
 	// between a generator's fence check and its issuing of an ID. With the
-	// system clock, [Lease.Fence]'s clock-free window ends Margin/2 before
-	// the limits.
+	// system clock, [Lease.Fence]'s fast window (the coarse clock only)
+	// ends Margin/2 before the limits.
 	Margin time.Duration
 
 	// Clock is the clock of the generator that will use the lease; its
