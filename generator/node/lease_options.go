@@ -33,7 +33,7 @@ const (
 // until TTL/4 before expiry.
 type LeaseOptions struct {
 	// Layout bounds the node IDs claimed to [0, Layout.MaxNode()] and is the
-	// layout [NewSnowflake] uses. Default [generator.Twitter()].
+	// layout [NewSnowflake] uses. Default [generator.Twitter].
 	Layout generator.Layout
 
 	// TTL is how long a claim or renewal lasts, measured by the
