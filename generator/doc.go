@@ -9,10 +9,11 @@
 // can drive a generator with a [FakeClock].
 //
 // By default both generators give IDs in the order Next returns them,
-// across goroutines (an ObjectID generator within each second, but for the
-// wrap of its 3-byte counter; the second never goes backwards);
-// [WithPerCPUBlocks] trades that order for throughput on many cores. A [Snowflake] generator never issues a
-// duplicate; its policies for sequence exhaustion (wait for the next tick,
+// across goroutines (an ObjectID generator within each second, whose second
+// never goes backwards; its 3-byte counter never wraps within a second, see
+// [ObjectID]); [WithPerCPUBlocks] trades that order for throughput on many
+// cores. A [Snowflake] generator never issues a duplicate; its policies for
+// sequence exhaustion (wait for the next tick,
 // or borrow ahead of the clock within a bound) and for a clock that moves
 // backwards (keep issuing from the last tick within a tolerance, otherwise
 // fail with [ErrClockMovedBackwards]) are documented on its options.

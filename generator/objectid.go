@@ -25,7 +25,10 @@ import (
 // a second. With a random process-unique value (the default) a counter that
 // reaches ffffff carries into it, so IDs made later in that second hold the
 // value plus 1, and Next never waits, however many IDs a second takes; the
-// next second starts again from the original value. With a fixed value
+// next second starts again from the original value. (A random value so
+// close to ffffffffff that the second's carries pass it, a chance of about
+// 1 in 2^40 per carry, carries into 0000000000: the 8-byte number then wraps
+// once in that second.) With a fixed value
 // ([WithWorkerID], [WithProcessUnique]) the value never changes: when the
 // counter reaches ffffff, Next sleeps until the clock shows the next second
 // (no lock is held while it sleeps) rather than wrap, as mongo-driver does

@@ -206,10 +206,11 @@ func WithFence(f func() error) Option {
 // The cost is capacity: a tick holds between half and all of its
 // 2^SequenceBits values (at least 2048 per millisecond with Twitter). When
 // a tick's remaining values are used up, Next waits or borrows ahead as
-// [WithBorrowAhead] says, exactly as without the option; a tick entered by
-// running out of the previous one starts at 0. With [Sonyflake] order the
-// sequence sits above the node, so the low bits are the node's and do not
-// spread. A 1-bit sequence has nothing to spread.
+// [WithBorrowAhead] says, exactly as without the option; a tick borrowed
+// ahead of the clock (entered by running out of the previous one) starts at
+// 0, and a tick reached after a wait starts at random like any other. With
+// [Sonyflake] order the sequence sits above the node, so the low bits are
+// the node's and do not spread. A 1-bit sequence has nothing to spread.
 func WithRandomSequenceStart() Option {
 	return func(c *config) { c.randomStart, c.set = true, c.set|optRandomStart }
 }

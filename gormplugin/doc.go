@@ -12,8 +12,12 @@
 // and plain Go types, are filled when tagged:
 //
 //	ID   int64  `gorm:"primaryKey" idkit:"snowflake"` // int64, int, uint64, ...
-//	Ref  string `idkit:"objectid"`                     // string (hex), []byte, [12]byte
+//	Ref  string `idkit:"objectid"`                     // string (hex) or []byte
 //	Code types.Snowflake `gorm:"primaryKey" idkit:"-"` // never filled
+//
+// A tagged [12]byte field is filled too, but database/sql cannot store a Go
+// array, so a create that writes one fails on every driver: use
+// [types.ObjectID], which is a [12]byte with a Value method.
 //
 // In a composite primary key only tagged fields are filled. Foreign keys are
 // never filled: GORM sets them from the parent's key. A field is filled only

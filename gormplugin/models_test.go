@@ -132,7 +132,7 @@ type User struct {
 }
 
 // ArrayKey has a plain [12]byte field, which database/sql cannot store: it
-// is only used in dry runs.
+// is used in dry runs and to pin that a real create fails.
 type ArrayKey struct {
 	ID  types.Snowflake
 	Arr [12]byte `idkit:"objectid"`

@@ -21,7 +21,7 @@ type SnowflakeRange struct {
 
 // NewSnowflakeRange returns the range of IDs that layout's generators issue
 // in [from, to): MinID(from) <= id < MinID(to). IDs carry time only to the
-// layout's unit (a millisecond for [generator.Twitter()]), so from and to are
+// layout's unit (a millisecond for [generator.Twitter]), so from and to are
 // rounded down to a tick: the range is exact for times on tick boundaries. A
 // from before the layout's epoch is moved to the epoch; a to at or before
 // from gives the empty range.

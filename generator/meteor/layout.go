@@ -35,7 +35,7 @@ type LayoutSpec struct {
 var defaultLayout = mustLayout(LayoutSpec{TimeBits: 31, NodeBits: 18, SequenceBits: 11, RandomBits: 3,
 	Epoch: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)})
 
-// Default returns the seed's layout, [New]'s default: 31 bits of seconds
+// Default returns the Meteor scheme's layout, [New]'s default: 31 bits of seconds
 // since 2025-01-01T00:00:00Z (68 years, until 2093-01-19T03:14:08Z), an
 // 18-bit node ID (262,143 starts, IDs 1..2^18-1 from a
 // [github.com/idkit-go/idkit/generator/node.Disposable] source), an 11-bit

@@ -20,9 +20,9 @@
 //
 // Each claim and renewal also records a high-water mark: an upper bound of
 // any ID time the holder may issue until its next renewal (its clock at the
-// start of the request + TTL + borrow-ahead). [Lease.Close] stops renewal,
-// replaces the bound with the generator's exact last issued time and
-// releases the ID. A new holder takes the recorded mark as its floor
+// start of the request + TTL + borrow-ahead + one tick of the layout).
+// [Lease.Close] stops renewal, replaces the bound with the generator's exact
+// last issued time and releases the ID. A new holder takes the recorded mark as its floor
 // ([generator.WithNotBefore]), so it never issues an ID at or before any ID
 // of an earlier holder, even with its own clock behind.
 //

@@ -216,11 +216,12 @@ func (l *Lease) NotBefore() time.Time { return l.floor }
 // concurrent use.
 //
 // It is cheap: with the system clock ([generator.SystemClock]), until
-// Margin/2 before those limits it reads no clock, only the process's shared
-// coarse millisecond clock (an atomic load, the clock a Snowflake generator
-// on the system clock reads), and a timer ends that window at the
-// monotonic limit less Margin/2; after that, and with any other clock, it
-// reads the monotonic clock and the generator clock. The coarse clock may
+// Margin/2 before those limits it reads only the process's shared coarse
+// millisecond clock (the clock a Snowflake generator on the system clock
+// reads: an atomic load while IDs come fast, one wall-clock read at lower
+// rates), and a timer ends that window at the monotonic limit less
+// Margin/2; after that, and with any other clock, it reads the monotonic
+// clock and the generator clock. The coarse clock may
 // lag the wall clock while the process is not scheduled, a stall that
 // Margin must cover anyway (see [LeaseOptions].Margin).
 func (l *Lease) Fence() error { return l.fence() }

@@ -33,7 +33,7 @@ const (
 // until TTL/4 before expiry.
 type LeaseOptions struct {
 	// Layout bounds the node IDs claimed to [0, Layout.MaxNode()] and is the
-	// layout [NewSnowflake] uses. Default [generator.Twitter()].
+	// layout [NewSnowflake] uses. Default [generator.Twitter].
 	Layout generator.Layout
 
 	// TTL is how long a claim or renewal lasts, measured by the
@@ -48,8 +48,8 @@ type LeaseOptions struct {
 	// trusting the lease. Default TTL/4; it must be positive and below TTL.
 	// It must exceed clock-rate drift over one TTL and the longest stall
 	// between a generator's fence check and its issuing of an ID. With the
-	// system clock, [Lease.Fence]'s clock-free window ends Margin/2 before
-	// the limits.
+	// system clock, [Lease.Fence]'s fast window (the coarse clock only)
+	// ends Margin/2 before the limits.
 	Margin time.Duration
 
 	// Clock is the clock of the generator that will use the lease; its

@@ -174,13 +174,17 @@ func TestStepAdaptsAndCountsStatements(t *testing.T) {
 
 func TestSmallStepUnderLoadWaitsNotFails(t *testing.T) {
 	t.Parallel()
-	db := testdb.Postgres(t)
-	a, err := segment.New(context.Background(), db, "tiny", segment.Options{Table: table(t, db), Step: 1, MaxStep: 2})
-	require.NoError(t, err)
-	defer a.Close()
-	ids := collect(t, []*segment.Allocator{a}, 16, 50)
-	requireUnique(t, ids)
-	require.Len(t, ids, 800)
+	for _, d := range databases() {
+		t.Run(d.name, func(t *testing.T) {
+			db := d.open(t)
+			a, err := segment.New(context.Background(), db, "tiny", segment.Options{Table: table(t, db), Step: 1, MaxStep: 2})
+			require.NoError(t, err)
+			defer a.Close()
+			ids := collect(t, []*segment.Allocator{a}, 16, 50)
+			requireUnique(t, ids)
+			require.Len(t, ids, 800)
+		})
+	}
 }
 
 func TestOptionsInvalid(t *testing.T) {

@@ -21,8 +21,8 @@
 //
 // Tests of one binary share the server, so each should use a database or
 // collection name of its own. Programs (examples, tools) use [Start] and
-// [Server.Close]. Importing this package compiles FerretDB and the v2
-// driver; import it from tests only.
+// [Server.Close]. Importing this package compiles FerretDB and what it
+// uses, both MongoDB drivers included; import it from tests only.
 package mongotest
 
 import (

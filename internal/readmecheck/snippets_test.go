@@ -1,0 +1,158 @@
+package readmecheck_test
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"testing"
+	"time"
+
+	"entgo.io/ent/dialect"
+	"entgo.io/ent/schema/field"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/redis/go-redis/v9"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+	"gorm.io/gorm"
+	"gorm.io/sharding"
+
+	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/node"
+	"github.com/idkit-go/idkit/generator/node/redislease"
+	"github.com/idkit-go/idkit/gormplugin"
+	"github.com/idkit-go/idkit/mongocompat"
+	"github.com/idkit-go/idkit/mongocompat/mongotest"
+	"github.com/idkit-go/idkit/mongocompat/mongov2"
+	"github.com/idkit-go/idkit/pgxtypes"
+	"github.com/idkit-go/idkit/sqltypes"
+	"github.com/idkit-go/idkit/types"
+)
+
+// The README's Go snippets outside its GORM section, each in a function
+// that declares what the snippet takes as given. They are compiled, not run
+// (but for TestOrders): TestREADMESnippets checks that every README line is
+// here.
+
+type Order struct {
+	ID   types.Snowflake `bson:"_id"`
+	Item string
+}
+type Customer struct{ ID types.Snowflake }
+
+func quick() {
+	id := types.NewObjectID()                        // 6b0268de83cd1eebc0d73dca
+	g, err := generator.NewSnowflake(1)              // node 1, Twitter layout
+	sid, err := g.Next()                             // 2124352295926763520
+	parts, err := generator.Twitter().Decompose(sid) // time, node, sequence
+	_, _, _ = id, parts, err
+}
+
+func rng(db *gorm.DB, from, to time.Time, customers []Customer) {
+	r, _ := sqltypes.NewSnowflakeRange(generator.Twitter(), from, to)
+	db.Scopes(r.Scope("")).Find(&customers) // or r.Args() for plain SQL
+}
+
+func mongoSnip(ctx context.Context, coll *mongo.Collection, orders []Order) {
+	sf, _ := generator.NewSnowflake(1)
+	f := mongocompat.NewFiller(mongocompat.WithSnowflakeGenerator(sf))
+	order := &Order{Item: "book"}                        // ID types.Snowflake `bson:"_id"`
+	_, err := mongov2.InsertOne(ctx, f, coll, order)     // order.ID is set before the insert
+	res, err := mongov2.InsertMany(ctx, f, coll, orders) // []Order filled in place
+	ids := res.InsertedIDs                               // types.Snowflake values
+	_, _ = ids, err
+}
+
+func TestMain(m *testing.M) { os.Exit(mongotest.Main(m)) } // stops the server at the end
+
+func TestOrders(t *testing.T) {
+	client, err := mongo.Connect(options.Client().ApplyURI(mongotest.URI(t)))
+	// ... one server per test binary: use a database name of the test's own
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Disconnect(context.Background())
+	if err := client.Ping(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func srvSnip() error {
+	srv, err := mongotest.Start()
+	if err != nil {
+		return err
+	}
+	return srv.Close()
+}
+
+func lease1(ctx context.Context, db *sql.DB) {
+	lease, err := node.NewSQLLease(ctx, db, node.LeaseOptions{TTL: 10 * time.Second})
+	defer lease.Close(ctx)                  // stop issuing, record the last time, release
+	g, err := node.NewSnowflake(ctx, lease) // a *generator.Snowflake: fenced, floored, tracked
+	id, err := g.Next()                     // fails with generator.ErrFenced once the lease is not safe
+	_, _ = id, err
+}
+
+func lease2(ctx context.Context, gormDB *gorm.DB, orders []Order) {
+	sqlDB, err := gormDB.DB()
+	lease, err := node.NewSQLLease(ctx, sqlDB, node.LeaseOptions{})
+	defer lease.Close(ctx)
+	g, err := node.NewSnowflake(ctx, lease)
+	err = gormDB.Use(gormplugin.New(gormplugin.WithSnowflake(g)))
+	err = gormDB.Create(&orders).Error // keys made on the leased node; fails if the lease lapsed
+	_ = err
+}
+
+func lease3(ctx context.Context, redisClient *redis.Client) {
+	lease, err := redislease.New(ctx, redisClient, node.LeaseOptions{Key: "myapp:node_leases"})
+	_, _ = lease, err
+}
+
+func sts(ctx context.Context) {
+	src := node.FromStatefulSet(node.StatefulSetOptions{IndexEnv: "POD_INDEX", Offset: 32, Size: 32}) // this set: IDs 32..63
+	id, err := src.NodeID(ctx)                                                                        // errors wrap node.ErrNoNodeID (for example a hostname without "-N")
+	g, err := generator.NewSnowflake(id)
+	_, _ = g, err
+}
+
+func pgxSnip(ctx context.Context, dsn string, a, b types.ObjectID) {
+	cfg, _ := pgxpool.ParseConfig(dsn)
+	cfg.AfterConnect = func(_ context.Context, c *pgx.Conn) error {
+		pgxtypes.Register(c.TypeMap())
+		return nil
+	}
+	pool, _ := pgxpool.NewWithConfig(ctx, cfg)
+	rows, _ := pool.Query(ctx, "SELECT id, name FROM users WHERE id = ANY($1)", []types.ObjectID{a, b})
+	_ = rows
+}
+
+var bookIDs *generator.Snowflake
+
+func entSnip() {
+	_ = []any{
+		field.Other("id", types.ObjectID{}).
+			SchemaType(map[string]string{dialect.Postgres: "bytea", dialect.MySQL: "binary(12)", dialect.SQLite: "blob"}).
+			Default(types.NewObjectID).
+			Immutable(),
+
+		field.Int64("id").
+			GoType(types.Snowflake(0)).
+			DefaultFunc(func() types.Snowflake { return bookIDs.MustNext() }). // a *generator.Snowflake
+			Positive().
+			Immutable(),
+	}
+}
+
+func shardSnip(db *gorm.DB, n int64, byUser func(any) (string, error), suffixes func() []string) {
+	node := n
+	g, _ := generator.NewSnowflake(node)
+	db.Use(gormplugin.New(gormplugin.WithSnowflake(g)))
+	db.Use(sharding.Register(sharding.Config{
+		ShardingKey:           "user_id",
+		NumberOfShards:        4,
+		ShardingAlgorithm:     byUser,   // func(any) (string, error): "_0" .. "_3"
+		ShardingSuffixs:       suffixes, // func() []string: "_0" .. "_3"
+		PrimaryKeyGenerator:   sharding.PKCustom,
+		PrimaryKeyGeneratorFn: func(int64) int64 { return int64(g.MustNext()) },
+	}, "orders"))
+}
