@@ -15,9 +15,10 @@
 //	Ref  string `idkit:"objectid"`                     // string (hex) or []byte
 //	Code types.Snowflake `gorm:"primaryKey" idkit:"-"` // never filled
 //
-// A tagged [12]byte field is filled too, but database/sql cannot store a Go
-// array, so a create that writes one fails on every driver: use
-// [types.ObjectID], which is a [12]byte with a Value method.
+// A tagged plain [12]byte field (or a struct without a Value method) cannot
+// be stored through database/sql, which has no Go arrays: a create of such a
+// model fails with [ErrUnsupportedField] before anything is written. Use
+// [types.ObjectID], a [12]byte with a Value method.
 //
 // In a composite primary key only tagged fields are filled. Foreign keys are
 // never filled: GORM sets them from the parent's key. A field is filled only

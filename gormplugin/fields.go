@@ -102,6 +102,11 @@ func (mk *modelKeys) prepare(s *schema.Schema) {
 				ErrUnsupportedField, s.Name, f.Name, f.FieldType, kindName(k))
 			return
 		}
+		if (kf.rep == repArray || kf.rep == repNull) && !isValuer(f.IndirectFieldType) {
+			mk.err = fmt.Errorf("%w: %s.%s: database/sql cannot store type %s (a Go array or struct without a Value method); use types.ObjectID",
+				ErrUnsupportedField, s.Name, f.Name, f.FieldType)
+			return
+		}
 		if k == kindSnowflake && mk.plugin.snowflake == nil {
 			mk.err = fmt.Errorf("%w (model %s, field %s)", ErrNoSnowflakeGenerator, s.Name, f.Name)
 			return
@@ -116,6 +121,11 @@ func (mk *modelKeys) prepare(s *schema.Schema) {
 			kf.field.NotNull = true
 		}
 	}
+}
+
+// isValuer reports whether t or *t implements [driver.Valuer].
+func isValuer(t reflect.Type) bool {
+	return t.Implements(valuerType) || reflect.PointerTo(t).Implements(valuerType)
 }
 
 // objectIDKey describes s's primary key when it holds an ObjectID (one of

@@ -131,8 +131,8 @@ type User struct {
 	Manager   *User
 }
 
-// ArrayKey has a plain [12]byte field, which database/sql cannot store: it
-// is used in dry runs and to pin that a real create fails.
+// ArrayKey has a plain [12]byte field, which database/sql cannot store: the
+// plugin rejects it with ErrUnsupportedField.
 type ArrayKey struct {
 	ID  types.Snowflake
 	Arr [12]byte `idkit:"objectid"`
