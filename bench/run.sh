@@ -3,8 +3,8 @@
 # table and every idkit/peer ratio. Usage: bench/run.sh [count]
 # Writes results/latest.txt (raw), results/latest.md (tables) and
 # results/throughput.svg (chart). With count 5 it takes about 15 minutes on
-# two cores; the sustained and fixed-rate rows, whose every run lasts whole
-# seconds, run min(count, 3) times.
+# two cores; the sustained rows, whose every run lasts seconds and sorts or
+# merges every ID made, run min(count, 3) times.
 #
 # - Generation over a fixed number of IDs per run, on 1 goroutine and on
 #   every core: ObjectID over 4,000,000 IDs; Snowflake, UUIDv7 and ULID over
@@ -31,6 +31,6 @@ b() { go test -run '^$' -timeout 60m "$@" .; }
 	b -bench '^BenchmarkLeased$' -benchtime 4000000x -count "$count"
 	b -bench '^Benchmark(Hex|JSON|ValueScan|BSON)' -benchtime 500ms -count "$count"
 	b -bench '^BenchmarkSustained$' -benchtime 1x -count "$slow"
-	b -bench '^BenchmarkRate$' -benchtime 1x -count "$slow"
+	b -bench '^BenchmarkRate$' -benchtime 1x -count "$count"
 } | tee results/latest.txt
 go run ./cmd/benchreport -svg results/throughput.svg < results/latest.txt | tee results/latest.md

@@ -1,8 +1,11 @@
-// Command benchreport reads `go test -bench` output of the bench module and
-// prints a markdown table of idkit's results against each peer's from the
-// same run, as ratios, and optionally an SVG chart of generation throughput.
+// Command benchreport reads `go test -bench` output of the bench module (as
+// bench/run.sh writes it) and prints markdown tables: the rows that have a
+// target ratio, each marked met or missed; process CPU per ID at fixed rates
+// (BenchmarkRate); and every comparison of idkit's results with each peer's
+// from the same run, as ratios. With -svg it also draws a chart of
+// generation throughput and of CPU per ID at fixed rates.
 //
-//	go test -run '^$' -bench . -count 5 | go run ./cmd/benchreport -svg throughput.svg
+//	go run ./cmd/benchreport -svg throughput.svg < results/latest.txt
 //
 // Benchmark names are Benchmark<Group>/<Kind>/<Implementation>[/<Variant>];
 // results with the same group, kind and variant are compared. With -count N,

@@ -184,7 +184,7 @@ func (t *table) rateTargets(w io.Writer) {
 			if i > p && i-p <= noise {
 				v = "met (within noise)"
 			}
-			fmt.Fprintf(w, "| %s | idkit | %s | cpu-ns/ID − base (base %s, noise ±%s) | %s | %s | %s | ≤ 1.0 | %s |\n",
+			fmt.Fprintf(w, "| %s | idkit | %s | cpu-ns/ID − B (B %s, noise %s) | %s | %s | %s | ≤ 1.0 | %s |\n",
 				what, strings.TrimPrefix(pair[1], strings.Split(pair[1], "-")[0]+"-"), num(base), num(noise), num(i-base), num(p-base), ratio, v)
 		}
 	}
