@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs idkit's benchmarks beside its peers' in one run and prints the target
 # table and every idkit/peer ratio. Usage: bench/run.sh [count]
-# Writes results/latest.txt (raw), results/latest.md (tables) and
-# results/throughput.svg (chart). With count 5 it takes about 15 minutes on
+# Writes results/latest.txt (raw), results/latest.md (tables),
+# results/summary.md (the README's table) and results/throughput.svg (chart). With count 5 it takes about 15 minutes on
 # two cores; the sustained rows, whose every run lasts seconds and sorts or
 # merges every ID made, run min(count, 3) times.
 #
@@ -33,4 +33,4 @@ b() { go test -run '^$' -timeout 60m "$@" .; }
 	b -bench '^BenchmarkSustained$' -benchtime 1x -count "$slow"
 	b -bench '^BenchmarkRate$' -benchtime 1x -count "$count"
 } | tee results/latest.txt
-go run ./cmd/benchreport -svg results/throughput.svg < results/latest.txt | tee results/latest.md
+go run ./cmd/benchreport -svg results/throughput.svg -summary results/summary.md < results/latest.txt | tee results/latest.md

@@ -71,7 +71,7 @@ func (t *table) throughputSections() []*section {
 			}
 			b := bar{label: k.kind + "/" + impl, value: v, ours: isIdkit(impl)}
 			if k.group == "Sustained" && k.kind == "ObjectID" {
-				b.note = fmt.Sprintf(", %s dups", num(maxOf(rs, "dups")))
+				b.note = fmt.Sprintf(", %.0f dups", maxOf(rs, "dups"))
 			}
 			s.bars = append(s.bars, b)
 		}

@@ -175,6 +175,7 @@ func num(v float64) string {
 
 func main() {
 	svgPath := flag.String("svg", "", "also write an SVG chart of generation throughput to this file")
+	summaryPath := flag.String("summary", "", "also write the short table the README shows to this file")
 	flag.Parse()
 	t, err := parse(os.Stdin)
 	if err != nil {
@@ -186,6 +187,14 @@ func main() {
 		os.Exit(1)
 	}
 	t.report(os.Stdout)
+	if *summaryPath != "" {
+		var sb strings.Builder
+		t.summary(&sb)
+		if err := os.WriteFile(*summaryPath, []byte(sb.String()), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "benchreport:", err)
+			os.Exit(1)
+		}
+	}
 	if *svgPath != "" {
 		if err := os.WriteFile(*svgPath, []byte(t.svg()), 0o644); err != nil {
 			fmt.Fprintln(os.Stderr, "benchreport:", err)

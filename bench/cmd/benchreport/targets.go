@@ -99,8 +99,8 @@ func (t *table) targetTable(w io.Writer) {
 		ourS, peerS := num(a), num(b)
 		if tg.zeroDups {
 			ourDups, peerDups := maxOf(t.get(tg.ours), "dups"), maxOf(t.get(tg.peer), "dups")
-			ourS += fmt.Sprintf(", %s dups", num(ourDups))
-			peerS += fmt.Sprintf(", %s dups", num(peerDups))
+			ourS += fmt.Sprintf(", %.0f dups", ourDups)
+			peerS += fmt.Sprintf(", %.0f dups", peerDups)
 			goal += ", 0 dups"
 			ok = ok && ourDups == 0
 		}
