@@ -2,7 +2,8 @@
 # Runs idkit's benchmarks beside its peers' in one run and prints the target
 # table and every idkit/peer ratio. Usage: bench/run.sh [count]
 # Writes results/latest.txt (raw), results/latest.md (tables),
-# results/summary.md (the README's table) and results/throughput.svg (chart). With count 5 it takes about 10 minutes on
+# results/summary.md (the README's table) and results/throughput.svg
+# (chart). With count 5 it takes about 10 minutes on
 # two cores; the sustained rows, whose every run lasts seconds and sorts or
 # merges every ID made, run min(count, 3) times.
 #
