@@ -2,6 +2,7 @@ package bench
 
 import (
 	"runtime"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -92,12 +93,18 @@ func paced(next func() byte, perSecond int, window time.Duration) int {
 	return n
 }
 
+// rateRound counts the runs of BenchmarkRate in this process (one per
+// -count), which rotate the order of the rows.
+var rateRound int
+
 // BenchmarkRate runs each generator at fixed rates for a fixed window and
 // reports the process CPU time per ID (getrusage, so it includes any
-// background goroutine a generator runs) as cpu-ns/ID, and that minus the
-// "none" row's (the pacing loop alone) as gen-ns/ID. Run it with
+// background goroutine a generator runs) as cpu-ns/ID. The "none" row is
+// the pacing loop alone; cmd/benchreport subtracts it. Run it with
 // -benchtime 1x: each row measures its whole window once, whatever b.N.
-// The whole set takes under a minute.
+// Each run (-count) starts the rows of each rate at a different generator,
+// so that no row always runs first after the previous rate's flat-out rows
+// or last before the next rate. One run takes under a minute.
 func BenchmarkRate(b *testing.B) {
 	rates := []struct {
 		name      string
@@ -110,9 +117,13 @@ func BenchmarkRate(b *testing.B) {
 		{"100kPerSec", 100_000, time.Second},
 		{"flatOut", 0, 500 * time.Millisecond},
 	}
-	for _, r := range rates {
-		var baseline float64 // CPU ns per ID of the "none" row at this rate
-		for _, g := range rateGenerators(b) {
+	round := rateRound
+	rateRound++
+	for i, r := range rates {
+		gens := rateGenerators(b)
+		k := (round + i) % len(gens)
+		gens = slices.Concat(gens[k:], gens[:k])
+		for _, g := range gens {
 			b.Run(r.name+"/"+g.name, func(b *testing.B) {
 				next := g.make()
 				next() // start any lazy state outside the window
@@ -124,14 +135,9 @@ func BenchmarkRate(b *testing.B) {
 				n := paced(next, r.perSecond, r.window)
 				cpu := processCPU(b) - before
 				b.StopTimer()
-				perID := float64(cpu.Nanoseconds()) / float64(n)
-				if g.name == "none" {
-					baseline = perID
-				}
 				b.ReportMetric(0, "ns/op")
 				b.ReportMetric(float64(n)/r.window.Seconds(), "IDs/s")
-				b.ReportMetric(perID, "cpu-ns/ID")
-				b.ReportMetric(perID-baseline, "gen-ns/ID")
+				b.ReportMetric(float64(cpu.Nanoseconds())/float64(n), "cpu-ns/ID")
 			})
 		}
 	}

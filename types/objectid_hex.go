@@ -99,23 +99,26 @@ func decodeHexBytes(id *ObjectID, b []byte) error {
 	return decodeHex(id, unsafe.String(&b[0], len(b))) // decodeHex does not retain s
 }
 
-// hexPairs holds the two lower-case hex digits of every byte value.
-const hexPairs = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f" +
-	"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f" +
-	"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f" +
-	"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f" +
-	"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f" +
-	"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf" +
-	"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf" +
-	"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff"
-
-// encodeHex writes the 24 lower-case hex digits of id into dst.
+// encodeHex writes the 24 lower-case hex digits of id into dst, eight
+// digits at a time (see hex8).
 func encodeHex(dst []byte, id *ObjectID) {
 	_ = dst[23]
-	for i, b := range id {
-		dst[2*i] = hexPairs[2*int(b)]
-		dst[2*i+1] = hexPairs[2*int(b)+1]
-	}
+	binary.BigEndian.PutUint64(dst[0:8], hex8(binary.BigEndian.Uint32(id[0:4])))
+	binary.BigEndian.PutUint64(dst[8:16], hex8(binary.BigEndian.Uint32(id[4:8])))
+	binary.BigEndian.PutUint64(dst[16:24], hex8(binary.BigEndian.Uint32(id[8:12])))
+}
+
+// hex8 returns the eight lower-case hex digits of v as the bytes of a
+// big-endian word, computed in one register: it spreads v's nibbles one
+// to a byte, then adds '0' to each, and 'a'-'0'-10 more to those above 9
+// (a nibble n is above 9 exactly when n+6 carries into bit 4).
+func hex8(v uint32) uint64 {
+	x := uint64(v)
+	x = (x&0xffff0000)<<16 | x&0xffff
+	x = (x&0x0000ff000000ff00)<<8 | x&0x000000ff000000ff
+	x = (x&0x00f000f000f000f0)<<4 | x&0x000f000f000f000f
+	letters := (x + 0x0606060606060606) >> 4 & 0x0101010101010101
+	return x + 0x3030303030303030 + letters*('a'-'0'-10)
 }
 
 // Hex returns the 24-digit lower-case hex form of id.

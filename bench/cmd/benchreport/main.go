@@ -1,8 +1,11 @@
-// Command benchreport reads `go test -bench` output of the bench module and
-// prints a markdown table of idkit's results against each peer's from the
-// same run, as ratios, and optionally an SVG chart of generation throughput.
+// Command benchreport reads `go test -bench` output of the bench module (as
+// bench/run.sh writes it) and prints markdown tables: the rows that have a
+// target ratio, each marked met or missed; process CPU per ID at fixed rates
+// (BenchmarkRate); and every comparison of idkit's results with each peer's
+// from the same run, as ratios. With -svg it also draws a chart of
+// generation throughput and of CPU per ID at fixed rates.
 //
-//	go test -run '^$' -bench . -count 5 | go run ./cmd/benchreport -svg throughput.svg
+//	go run ./cmd/benchreport -svg throughput.svg < results/latest.txt
 //
 // Benchmark names are Benchmark<Group>/<Kind>/<Implementation>[/<Variant>];
 // results with the same group, kind and variant are compared. With -count N,
@@ -14,6 +17,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"regexp"
 	"slices"
@@ -92,10 +96,38 @@ var units = []struct {
 
 func isIdkit(impl string) bool { return strings.HasPrefix(impl, "idkit") }
 
+// report prints the target table, the rate rows and every comparison.
+func (t *table) report(w io.Writer) {
+	fmt.Fprintln(w, "## Targets (ratio idkit / peer, medians over the counts)")
+	fmt.Fprintln(w)
+	t.targetTable(w)
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, rateNote)
+	if len(t.rateOrder()) > 0 {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "## Process CPU per ID at fixed rates (getrusage, medians over the counts)")
+		fmt.Fprintln(w)
+		t.rateTable(w)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "## Every comparison")
+	fmt.Fprintln(w)
+	t.markdown(w)
+}
+
+// rateNote says how the CPU-per-ID rows are read; see rateTargets.
+const rateNote = `CPU per ID rows: B is the median CPU per ID of the no-generator row (the pacing loop alone),
+the ratio is (idkit − B) / (peer − B), printed only when the peer's cost exceeds the noise (the
+larger max−min spread over the counts of the two rows). "met (within noise)" means idkit's median
+is above the peer's by no more than that noise, which this report counts as ≤ 1.0.`
+
 func (t *table) markdown(w io.Writer) {
 	fmt.Fprintln(w, "| benchmark | idkit | peer | metric | idkit | peer | idkit / peer |")
 	fmt.Fprintln(w, "|---|---|---|---|---:|---:|---:|")
 	for _, k := range t.order {
+		if k.group == "Rate" {
+			continue // see rateTable
+		}
 		impls := t.runs[k]
 		var ours, peers []string
 		for impl := range impls {
@@ -116,7 +148,7 @@ func (t *table) markdown(w io.Writer) {
 				for _, u := range units {
 					a, ok1 := median(impls[o], u.name)
 					b, ok2 := median(impls[p], u.name)
-					if !ok1 || !ok2 || (u.name == "allocs/op") {
+					if !ok1 || !ok2 || u.name == "allocs/op" || u.name == "ns/op" && k.group == "Sustained" {
 						continue
 					}
 					ratio := "—"
@@ -131,10 +163,10 @@ func (t *table) markdown(w io.Writer) {
 }
 
 func num(v float64) string {
-	switch {
-	case v >= 1e6:
+	switch a := math.Abs(v); {
+	case a >= 1e6:
 		return fmt.Sprintf("%.2fM", v/1e6)
-	case v >= 100:
+	case a >= 100:
 		return fmt.Sprintf("%.0f", v)
 	default:
 		return fmt.Sprintf("%.1f", v)
@@ -143,6 +175,7 @@ func num(v float64) string {
 
 func main() {
 	svgPath := flag.String("svg", "", "also write an SVG chart of generation throughput to this file")
+	summaryPath := flag.String("summary", "", "also write the short table the README shows to this file")
 	flag.Parse()
 	t, err := parse(os.Stdin)
 	if err != nil {
@@ -153,7 +186,15 @@ func main() {
 		fmt.Fprintln(os.Stderr, "benchreport: no benchmark results on standard input")
 		os.Exit(1)
 	}
-	t.markdown(os.Stdout)
+	t.report(os.Stdout)
+	if *summaryPath != "" {
+		var sb strings.Builder
+		t.summary(&sb)
+		if err := os.WriteFile(*summaryPath, []byte(sb.String()), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "benchreport:", err)
+			os.Exit(1)
+		}
+	}
 	if *svgPath != "" {
 		if err := os.WriteFile(*svgPath, []byte(t.svg()), 0o644); err != nil {
 			fmt.Fprintln(os.Stderr, "benchreport:", err)
