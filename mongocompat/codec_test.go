@@ -100,6 +100,24 @@ func TestCodecsRoundTrip(t *testing.T) {
 	}
 }
 
+// TestCodecsRefuseNegativeSnowflake: every setup refuses to write a negative
+// Snowflake, which no decoder would read back, as the type's own
+// MarshalBSONValue does.
+func TestCodecsRefuseNegativeSnowflake(t *testing.T) {
+	for _, s := range setups() {
+		t.Run(s.name, func(t *testing.T) {
+			_, err := s.marshal(struct {
+				S types.Snowflake `bson:"s"`
+			}{-5})
+			assert.ErrorIs(t, err, types.ErrInvalidSnowflake)
+			_, err = s.marshal(struct {
+				S types.NullSnowflake `bson:"s"`
+			}{types.NewNullSnowflake(-5)})
+			assert.ErrorIs(t, err, types.ErrInvalidSnowflake)
+		})
+	}
+}
+
 // TestV1WithoutRegistry shows why v1 needs the codecs: its default registry
 // stores the [12]byte as BSON binary.
 func TestV1WithoutRegistry(t *testing.T) {

@@ -162,10 +162,12 @@ type scanSnowflake struct{}
 func (scanSnowflake) Scan(src []byte, target any) error {
 	s := target.(*types.Snowflake)
 	if len(src) == 8 {
-		if v := int64(binary.BigEndian.Uint64(src)); v >= 0 {
-			*s = types.Snowflake(v)
-			return nil
+		v := int64(binary.BigEndian.Uint64(src))
+		if v < 0 {
+			return s.Scan(v) // Scan's "negative" error; s is left unchanged
 		}
+		*s = types.Snowflake(v)
+		return nil
 	}
 	return s.Scan(asDriverValue(src))
 }
@@ -175,10 +177,12 @@ type scanNullSnowflake struct{}
 func (scanNullSnowflake) Scan(src []byte, target any) error {
 	n := target.(*types.NullSnowflake)
 	if len(src) == 8 {
-		if v := int64(binary.BigEndian.Uint64(src)); v >= 0 {
-			*n = types.NewNullSnowflake(types.Snowflake(v))
-			return nil
+		v := int64(binary.BigEndian.Uint64(src))
+		if v < 0 {
+			return n.Scan(v) // Scan's "negative" error; n is left unchanged
 		}
+		*n = types.NewNullSnowflake(types.Snowflake(v))
+		return nil
 	}
 	return n.Scan(asDriverValue(src))
 }

@@ -360,8 +360,13 @@ func testBadColumnValues(t *testing.T, register bool) {
 	}
 	var sid types.Snowflake
 	err = conn.QueryRow(ctx, `SELECT -5::bigint`).Scan(&sid)
-	if !errors.Is(err, types.ErrInvalidSnowflake) {
-		t.Errorf("negative bigint into Snowflake: %v, want ErrInvalidSnowflake", err)
+	if !errors.Is(err, types.ErrInvalidSnowflake) || !strings.Contains(err.Error(), "negative") || sid != 0 {
+		t.Errorf("negative bigint into Snowflake: %v, %v; want ErrInvalidSnowflake saying negative, s unchanged", sid, err)
+	}
+	var nsid types.NullSnowflake
+	err = conn.QueryRow(ctx, `SELECT -5::bigint`).Scan(&nsid)
+	if !errors.Is(err, types.ErrInvalidSnowflake) || !strings.Contains(err.Error(), "negative") || nsid.Valid {
+		t.Errorf("negative bigint into NullSnowflake: %v, %v; want ErrInvalidSnowflake saying negative", nsid, err)
 	}
 	// A hex text column scans into ObjectID (24 hex digits), a numeric text
 	// into Snowflake.

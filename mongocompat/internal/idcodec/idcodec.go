@@ -1,5 +1,5 @@
 // Package idcodec holds the logic the v1 and v2 MongoDB driver adapters
-// (mongocompat/mongov1 and mongocompat) share: the one implementation of
+// (mongocompat/mongov1 and mongocompat/mongov2) share: the one implementation of
 // the BSON codecs for idkit's ID types, and the insert results' IDs. It imports no driver: it works on
 // the small parts of the drivers' ValueReader and ValueWriter interfaces
 // that it needs, generic over each driver's BSON type and ObjectID types,
@@ -66,7 +66,17 @@ func encodeObjectID[O ~[12]byte](w Writer[O], val reflect.Value) error {
 }
 
 func encodeSnowflake[O ~[12]byte](w Writer[O], val reflect.Value) error {
-	return w.WriteInt64(val.Int())
+	return writeSnowflake(w, val.Int())
+}
+
+// writeSnowflake writes v as an int64, refusing a negative v with the error
+// of [types.Snowflake.MarshalBSONValue], which no decoder would read back.
+func writeSnowflake[O ~[12]byte](w Writer[O], v int64) error {
+	if v < 0 {
+		_, _, err := types.Snowflake(v).MarshalBSONValue()
+		return err
+	}
+	return w.WriteInt64(v)
 }
 
 func encodeNullObjectID[O ~[12]byte](w Writer[O], val reflect.Value) error {
@@ -80,7 +90,7 @@ func encodeNullSnowflake[O ~[12]byte](w Writer[O], val reflect.Value) error {
 	if !val.Field(nullValid).Bool() {
 		return w.WriteNull()
 	}
-	return w.WriteInt64(val.Field(nullID).Int())
+	return writeSnowflake(w, val.Field(nullID).Int())
 }
 
 func decodeObjectID[T ~byte, O ~[12]byte](r Reader[T, O], val reflect.Value) error {
