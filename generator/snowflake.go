@@ -256,11 +256,9 @@ func (g *Snowflake) nextPerCPU() (types.Snowflake, error) {
 		return g.issue(v)
 	}
 	// A P created after the generator (GOMAXPROCS grew) has no block to
-	// keep values in: it takes one value at a time. Setting the range
-	// the P already holds reports whether it has one.
-	next, end := g.ranges.Get(p)
+	// keep values in: it takes one value at a time.
 	n := int64(1)
-	if g.ranges.Set(p, next, end) {
+	if p < g.ranges.Len() {
 		n = g.blockSize
 	}
 	procpin.Unpin()
