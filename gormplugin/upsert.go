@@ -284,7 +284,7 @@ func (p *Plugin) upsertKeys(db *gorm.DB) {
 			r.setKey(reflect.Value{})
 			continue
 		}
-		key, found, err := lookUpKey(tx, stmt, u.pk, u.columns, r)
+		key, found, err := lookUpKey(tx, stmt, u.pk, u.columns, p.keysOf(stmt.Schema).uniques, r)
 		switch {
 		case err != nil:
 			r.setKey(reflect.Value{})
@@ -337,8 +337,8 @@ func storedKeys(tx *gorm.DB, pk *schema.Field, keys []any) (map[string]bool, err
 
 // lookUpKey finds the key of the stored row that conflicts with rv: the row
 // with rv's values in cols, or when cols is empty in the columns of one of
-// the model's unique indexes or unique fields.
-func lookUpKey(tx *gorm.DB, stmt *gorm.Statement, pk *schema.Field, cols []clause.Column, r upsertRow) (reflect.Value, bool, error) {
+// uniques, the model's unique indexes and unique fields.
+func lookUpKey(tx *gorm.DB, stmt *gorm.Statement, pk *schema.Field, cols []clause.Column, uniques [][]*schema.Field, r upsertRow) (reflect.Value, bool, error) {
 	var sets [][]*schema.Field
 	if len(cols) > 0 {
 		set := make([]*schema.Field, 0, len(cols))
@@ -351,7 +351,7 @@ func lookUpKey(tx *gorm.DB, stmt *gorm.Statement, pk *schema.Field, cols []claus
 		}
 		sets = append(sets, set)
 	} else {
-		sets = uniqueSets(stmt.Schema)
+		sets = uniques
 	}
 	for _, set := range sets {
 		q := tx.Select(pk.DBName).Limit(1)
