@@ -31,8 +31,8 @@ func bitBox(name string, width int, v uint64, group int, value string) box {
 }
 
 // drawDiagram draws boxes side by side, most significant first, like the
-// Snowflake figure in seed 004, starting a new row of boxes where a row
-// would be wider than maxWidth. Each line starts with indent.
+// usual figure of a Snowflake ID's bit fields, starting a new row of boxes
+// where a row would be wider than maxWidth. Each line starts with indent.
 func drawDiagram(w io.Writer, indent string, boxes []box, maxWidth int) {
 	for len(boxes) > 0 {
 		n, width := 0, 1+len(indent)
