@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	"gorm.io/gorm"
+	"gorm.io/gorm/schema"
 )
 
 // mapRowsKey is the statement instance key holding the caller's row count
@@ -29,14 +30,8 @@ func (p *Plugin) fillMaps(db *gorm.DB, fields []keyField, maps []map[string]any)
 func (p *Plugin) fillMap(db *gorm.DB, fields []keyField, m map[string]any) bool {
 	for i := range fields {
 		kf := &fields[i]
-		key := kf.field.DBName
-		v, ok := m[key]
-		if !ok {
-			if v, ok = m[kf.field.Name]; ok {
-				key = kf.field.Name
-			}
-		}
-		if ok && !isZeroValue(v) {
+		key, set := mapKey(m, kf.field)
+		if set {
 			continue
 		}
 		nv := reflect.New(kf.field.FieldType).Elem()
@@ -47,6 +42,22 @@ func (p *Plugin) fillMap(db *gorm.DB, fields []keyField, m map[string]any) bool 
 		m[key] = nv.Interface()
 	}
 	return true
+}
+
+// mapKey returns the name under which m holds f's value (its column name,
+// else its field name, else the column name for a key to add) and whether
+// that value is set, that is present and not zero ([isZeroValue]). The
+// fill and the upsert bookkeeping both decide this way, so the rows the
+// plugin fills are the rows it notes.
+func mapKey(m map[string]any, f *schema.Field) (name string, set bool) {
+	name = f.DBName
+	v, ok := m[name]
+	if !ok {
+		if v, ok = m[f.Name]; ok {
+			name = f.Name
+		}
+	}
+	return name, ok && !isZeroValue(v)
 }
 
 // isZeroValue reports whether a map value means "no key": nil, a nil

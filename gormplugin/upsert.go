@@ -137,14 +137,7 @@ func (p *Plugin) noteUpsert(db *gorm.DB, fields []keyField) *upsert {
 		if m == nil {
 			return
 		}
-		name := pk.DBName
-		v, ok := m[name]
-		if !ok {
-			if v, ok = m[pk.Name]; ok {
-				name = pk.Name
-			}
-		}
-		if !ok || isZeroValue(v) { // as fillMap decides
+		if name, set := mapKey(m, pk); !set {
 			u.rows = append(u.rows, mapRow{pk: pk, m: m, name: name})
 		}
 	}
