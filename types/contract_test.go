@@ -216,12 +216,15 @@ func TestObjectIDBSONStringIsHexOnly(t *testing.T) {
 }
 
 // Snowflake.MarshalBSONValue refuses a negative value, which
-// UnmarshalBSONValue could not read back.
+// UnmarshalBSONValue could not read back, and zero, which is no key.
 func TestSnowflakeBSONNegative(t *testing.T) {
 	if _, _, err := types.Snowflake(-1).MarshalBSONValue(); !errors.Is(err, types.ErrInvalidSnowflake) {
 		t.Errorf("MarshalBSONValue(-1) err = %v", err)
 	}
-	if typ, data, err := types.Snowflake(0).MarshalBSONValue(); err != nil || typ != 0x12 || len(data) != 8 {
-		t.Errorf("MarshalBSONValue(0) = %#x, %x, %v", typ, data, err)
+	if _, _, err := types.Snowflake(0).MarshalBSONValue(); !errors.Is(err, types.ErrZeroID) {
+		t.Errorf("MarshalBSONValue(0) err = %v", err)
+	}
+	if typ, data, err := types.Snowflake(1).MarshalBSONValue(); err != nil || typ != 0x12 || len(data) != 8 {
+		t.Errorf("MarshalBSONValue(1) = %#x, %x, %v", typ, data, err)
 	}
 }

@@ -24,9 +24,9 @@ var (
 	// [NullSnowflake] for nullable columns.
 	ErrNull = errors.New("types: NULL into a non-nullable ID (use the Null form)")
 
-	// ErrZeroID is wrapped by the Value method of a zero [ObjectID] or
-	// [Snowflake] (and of a valid Null form holding one): a zero ID means
-	// "no ID" and is never written to a database as a key. To store NULL,
+	// ErrZeroID is wrapped by the Value and MarshalBSONValue methods of a
+	// zero [ObjectID] or [Snowflake] (and of a valid Null form holding one):
+	// a zero ID means "no ID" and is never written to a database. To store NULL,
 	// use an invalid [NullObjectID] or [NullSnowflake].
 	ErrZeroID = errors.New("types: zero ID is not a key")
 )
