@@ -18,9 +18,8 @@ import (
 // driver's result and error are returned (check a duplicate key with
 // mongo.IsDuplicateKeyError). When doc has an idkit _id, the result's
 // InsertedID is that key as the document holds it (a [types.ObjectID], not
-// primitive.ObjectID). The collection needs the codecs of [Register] (for
-// example through [Registry]) to store idkit types as BSON ObjectId and
-// int64.
+// primitive.ObjectID). The collection needs the codecs of [Registry] to
+// store idkit types as BSON ObjectId and int64.
 func InsertOne(ctx context.Context, f *mongocompat.Filler, coll *mongo.Collection, doc any, opts ...*options.InsertOneOptions) (*mongo.InsertOneResult, error) {
 	if f == nil {
 		f = new(mongocompat.Filler)

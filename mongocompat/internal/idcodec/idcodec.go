@@ -1,10 +1,15 @@
 // Package idcodec holds the logic the v1 and v2 MongoDB driver adapters
-// (mongocompat/mongov1 and mongocompat/mongov2) share: the one implementation of
-// the BSON codecs for idkit's ID types, and the insert results' IDs. It imports no driver: it works on
-// the small parts of the drivers' ValueReader and ValueWriter interfaces
-// that it needs, generic over each driver's BSON type and ObjectID types,
-// and the adapters wrap each [Codec] in their driver's codec function and
-// error types.
+// (mongocompat/mongov1 and mongocompat/mongov2) share: the one implementation
+// of the BSON codecs for idkit's ID types, and the insert results' IDs. It
+// imports no driver: it works on the small parts of the drivers' ValueReader
+// and ValueWriter interfaces that it needs, generic over each driver's BSON
+// type and ObjectID types, and the adapters wrap each [Codec] in their
+// driver's codec function and error types.
+//
+// The codecs read and write the common BSON values (an ObjectId, an int64,
+// null) directly. Every other BSON value is copied as raw bytes by the
+// driver (see [Raw]) and decoded by the type's own UnmarshalBSONValue
+// method, so the types package holds the only decoder of those values.
 package idcodec
 
 import (
@@ -14,13 +19,26 @@ import (
 	"github.com/idkit-go/idkit/types"
 )
 
+// BSON type bytes, as in the drivers' bsontype (v1) and bson.Type (v2).
+const (
+	bsonObjectID byte = 0x07
+	bsonNull     byte = 0x0A
+	bsonInt64    byte = 0x12
+)
+
 // Reader is the part of a driver's ValueReader the decoders use; T is the
 // driver's BSON type (bsontype.Type, bson.Type) and O its ObjectID.
 type Reader[T ~byte, O ~[12]byte] interface {
 	Type() T
 	ReadObjectID() (O, error)
-	scalarReader
+	ReadInt64() (int64, error)
+	ReadNull() error
 }
+
+// Raw reads the current value of r as the driver's copier does for a
+// ValueUnmarshaler: its BSON type and its bytes. r is the driver's
+// ValueReader that the adapter was given.
+type Raw[T ~byte, O ~[12]byte] func(r Reader[T, O]) (typ byte, data []byte, err error)
 
 // Writer is the part of a driver's ValueWriter the encoders use.
 type Writer[O ~[12]byte] interface {
@@ -48,31 +66,45 @@ var (
 )
 
 // Codecs returns the codecs of [types.ObjectID], [types.Snowflake],
-// [types.NullObjectID] and [types.NullSnowflake]. They encode as the types'
+// [types.NullObjectID] and [types.NullSnowflake], with raw reading the
+// values they do not read directly. They encode as the types'
 // MarshalBSONValue methods do (an ObjectID as a BSON ObjectId, a Snowflake
-// as an int64, an invalid Null form as null) and decode exactly what the
-// types' UnmarshalBSONValue methods accept, with the same errors.
-func Codecs[T ~byte, O ~[12]byte]() []Codec[T, O] {
+// as an int64, an invalid Null form as null; a zero ID is an error wrapping
+// [types.ErrZeroID]) and decode exactly what the types' UnmarshalBSONValue
+// methods accept, with the same errors.
+func Codecs[T ~byte, O ~[12]byte](raw Raw[T, O]) []Codec[T, O] {
+	d := decoders[T, O]{raw}
 	return []Codec[T, O]{
-		{TObjectID, "ObjectID", encodeObjectID[O], decodeObjectID[T, O]},
-		{TSnowflake, "Snowflake", encodeSnowflake[O], decodeSnowflake[T, O]},
-		{TNullObjectID, "NullObjectID", encodeNullObjectID[O], decodeNullObjectID[T, O]},
-		{TNullSnowflake, "NullSnowflake", encodeNullSnowflake[O], decodeNullSnowflake[T, O]},
+		{TObjectID, "ObjectID", encodeObjectID[O], d.objectID},
+		{TSnowflake, "Snowflake", encodeSnowflake[O], d.snowflake},
+		{TNullObjectID, "NullObjectID", encodeNullObjectID[O], d.nullObjectID},
+		{TNullSnowflake, "NullSnowflake", encodeNullSnowflake[O], d.nullSnowflake},
 	}
 }
 
 func encodeObjectID[O ~[12]byte](w Writer[O], val reflect.Value) error {
-	return w.WriteObjectID(O(objectIDOf(val)))
+	return writeObjectID(w, objectIDOf(val))
+}
+
+// writeObjectID writes id as an ObjectId, refusing the zero ID with the
+// error of [types.ObjectID.MarshalBSONValue].
+func writeObjectID[O ~[12]byte](w Writer[O], id types.ObjectID) error {
+	if id.IsZero() {
+		_, _, err := id.MarshalBSONValue()
+		return err
+	}
+	return w.WriteObjectID(O(id))
 }
 
 func encodeSnowflake[O ~[12]byte](w Writer[O], val reflect.Value) error {
 	return writeSnowflake(w, val.Int())
 }
 
-// writeSnowflake writes v as an int64, refusing a negative v with the error
-// of [types.Snowflake.MarshalBSONValue], which no decoder would read back.
+// writeSnowflake writes v as an int64, refusing zero and a negative v (which
+// no decoder would read back) with the errors of
+// [types.Snowflake.MarshalBSONValue].
 func writeSnowflake[O ~[12]byte](w Writer[O], v int64) error {
-	if v < 0 {
+	if v <= 0 {
 		_, _, err := types.Snowflake(v).MarshalBSONValue()
 		return err
 	}
@@ -83,7 +115,7 @@ func encodeNullObjectID[O ~[12]byte](w Writer[O], val reflect.Value) error {
 	if !val.Field(nullValid).Bool() {
 		return w.WriteNull()
 	}
-	return w.WriteObjectID(O(objectIDOf(val.Field(nullID))))
+	return writeObjectID(w, objectIDOf(val.Field(nullID)))
 }
 
 func encodeNullSnowflake[O ~[12]byte](w Writer[O], val reflect.Value) error {
@@ -93,8 +125,11 @@ func encodeNullSnowflake[O ~[12]byte](w Writer[O], val reflect.Value) error {
 	return writeSnowflake(w, val.Field(nullID).Int())
 }
 
-func decodeObjectID[T ~byte, O ~[12]byte](r Reader[T, O], val reflect.Value) error {
-	id, err := readObjectID(r)
+// decoders holds the Raw function of one driver for the decode methods.
+type decoders[T ~byte, O ~[12]byte] struct{ raw Raw[T, O] }
+
+func (d decoders[T, O]) objectID(r Reader[T, O], val reflect.Value) error {
+	id, err := d.readObjectID(r)
 	if err != nil {
 		return err
 	}
@@ -102,8 +137,8 @@ func decodeObjectID[T ~byte, O ~[12]byte](r Reader[T, O], val reflect.Value) err
 	return nil
 }
 
-func decodeSnowflake[T ~byte, O ~[12]byte](r Reader[T, O], val reflect.Value) error {
-	s, err := readSnowflake(r)
+func (d decoders[T, O]) snowflake(r Reader[T, O], val reflect.Value) error {
+	s, err := d.readSnowflake(r)
 	if err != nil {
 		return err
 	}
@@ -111,14 +146,14 @@ func decodeSnowflake[T ~byte, O ~[12]byte](r Reader[T, O], val reflect.Value) er
 	return nil
 }
 
-func decodeNullObjectID[T ~byte, O ~[12]byte](r Reader[T, O], val reflect.Value) error {
+func (d decoders[T, O]) nullObjectID(r Reader[T, O], val reflect.Value) error {
 	var n types.NullObjectID
 	if byte(r.Type()) == bsonNull {
 		if err := r.ReadNull(); err != nil {
 			return err
 		}
 	} else {
-		id, err := readObjectID(r)
+		id, err := d.readObjectID(r)
 		if err != nil {
 			return err
 		}
@@ -128,14 +163,14 @@ func decodeNullObjectID[T ~byte, O ~[12]byte](r Reader[T, O], val reflect.Value)
 	return nil
 }
 
-func decodeNullSnowflake[T ~byte, O ~[12]byte](r Reader[T, O], val reflect.Value) error {
+func (d decoders[T, O]) nullSnowflake(r Reader[T, O], val reflect.Value) error {
 	var n types.NullSnowflake
 	if byte(r.Type()) == bsonNull {
 		if err := r.ReadNull(); err != nil {
 			return err
 		}
 	} else {
-		s, err := readSnowflake(r)
+		s, err := d.readSnowflake(r)
 		if err != nil {
 			return err
 		}
@@ -148,14 +183,13 @@ func decodeNullSnowflake[T ~byte, O ~[12]byte](r Reader[T, O], val reflect.Value
 // readObjectID reads an ObjectId directly and hands any other BSON value to
 // types.ObjectID.UnmarshalBSONValue, so the codecs accept exactly what the
 // type's own method accepts.
-func readObjectID[T ~byte, O ~[12]byte](r Reader[T, O]) (types.ObjectID, error) {
-	var id types.ObjectID
-	t := byte(r.Type())
-	if t == bsonObjectID {
+func (d decoders[T, O]) readObjectID(r Reader[T, O]) (types.ObjectID, error) {
+	if byte(r.Type()) == bsonObjectID {
 		oid, err := r.ReadObjectID()
 		return types.ObjectID(oid), err
 	}
-	data, err := rawValue(r, t)
+	var id types.ObjectID
+	t, data, err := d.raw(r)
 	if err != nil {
 		return id, err
 	}
@@ -164,8 +198,8 @@ func readObjectID[T ~byte, O ~[12]byte](r Reader[T, O]) (types.ObjectID, error) 
 }
 
 // readSnowflake reads a non-negative int64 directly and hands any other BSON
-// value to types.Snowflake.UnmarshalBSONValue.
-func readSnowflake[T ~byte, O ~[12]byte](r Reader[T, O]) (types.Snowflake, error) {
+// value, and a negative int64, to types.Snowflake.UnmarshalBSONValue.
+func (d decoders[T, O]) readSnowflake(r Reader[T, O]) (types.Snowflake, error) {
 	var s types.Snowflake
 	t := byte(r.Type())
 	if t == bsonInt64 {
@@ -174,10 +208,9 @@ func readSnowflake[T ~byte, O ~[12]byte](r Reader[T, O]) (types.Snowflake, error
 			return types.Snowflake(v), err
 		}
 		// Let the type report the negative value with its own error.
-		err = s.UnmarshalBSONValue(bsonInt64, binary.LittleEndian.AppendUint64(make([]byte, 0, 8), uint64(v)))
-		return 0, err
+		return 0, s.UnmarshalBSONValue(bsonInt64, binary.LittleEndian.AppendUint64(make([]byte, 0, 8), uint64(v)))
 	}
-	data, err := rawValue(r, t)
+	t, data, err := d.raw(r)
 	if err != nil {
 		return 0, err
 	}
