@@ -55,7 +55,7 @@ func docV2Registry(uri string) (*mongo.Client, error) {
 func docZeroID(ctx context.Context, coll *mongo.Collection) (order *Order, plainErr, err error) {
 	_, err = coll.InsertOne(ctx, &Order{Item: "pen"}) // no ID: nothing is sent
 	if errors.Is(err, types.ErrZeroID) {
-		plainErr = err
+		plainErr = err // refused: the document has no key yet
 	}
 	order = &Order{Item: "pen"}
 	res, err := mongov2.InsertOne(ctx, nil, coll, order) // nil: the zero Filler
