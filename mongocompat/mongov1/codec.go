@@ -10,7 +10,16 @@ import (
 	"go.mongodb.org/mongo-driver/bson/primitive"
 
 	"github.com/idkit-go/idkit/mongocompat/internal/idcodec"
+	"github.com/idkit-go/idkit/types"
 )
+
+// idTypes names the types the codecs serve.
+var idTypes = idcodec.Types{
+	ObjectID:      reflect.TypeFor[types.ObjectID](),
+	Snowflake:     reflect.TypeFor[types.Snowflake](),
+	NullObjectID:  reflect.TypeFor[types.NullObjectID](),
+	NullSnowflake: reflect.TypeFor[types.NullSnowflake](),
+}
 
 // Registry returns a new registry for the v1 driver: the driver's default
 // registry (bson.NewRegistry) with encoders and decoders for
@@ -30,7 +39,7 @@ import (
 // returns a new registry; a registry is safe for concurrent use once built.
 func Registry() *bsoncodec.Registry {
 	reg := bson.NewRegistry()
-	for _, c := range idcodec.Codecs(raw) {
+	for _, c := range idcodec.Codecs(idTypes, raw) {
 		reg.RegisterTypeEncoder(c.Type, bsoncodec.ValueEncoderFunc(func(_ bsoncodec.EncodeContext, vw bsonrw.ValueWriter, val reflect.Value) error {
 			if !val.IsValid() || val.Type() != c.Type {
 				return bsoncodec.ValueEncoderError{Name: "mongov1." + c.Name + "EncodeValue", Types: []reflect.Type{c.Type}, Received: val}
@@ -59,5 +68,5 @@ func raw(r idcodec.Reader[bsontype.Type, primitive.ObjectID]) (byte, []byte, err
 // that type-asserts primitive.ObjectID on such values must then assert
 // types.ObjectID. It must not be called while reg is in use.
 func MapObjectIDs(reg *bsoncodec.Registry) {
-	reg.RegisterTypeMapEntry(bsontype.ObjectID, idcodec.TObjectID)
+	reg.RegisterTypeMapEntry(bsontype.ObjectID, idTypes.ObjectID)
 }

@@ -6,7 +6,16 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/idkit-go/idkit/mongocompat/internal/idcodec"
+	"github.com/idkit-go/idkit/types"
 )
+
+// idTypes names the types the codecs serve.
+var idTypes = idcodec.Types{
+	ObjectID:      reflect.TypeFor[types.ObjectID](),
+	Snowflake:     reflect.TypeFor[types.Snowflake](),
+	NullObjectID:  reflect.TypeFor[types.NullObjectID](),
+	NullSnowflake: reflect.TypeFor[types.NullSnowflake](),
+}
 
 // Registry returns a new registry for the v2 driver: the driver's default
 // registry (bson.NewRegistry) with encoders and decoders for
@@ -36,7 +45,7 @@ func Registry() *bson.Registry {
 		err := rawDecoder.DecodeValue(bson.DecodeContext{}, r.(bson.ValueReader), reflect.ValueOf(&v).Elem())
 		return byte(v.Type), v.Value, err
 	}
-	for _, c := range idcodec.Codecs(raw) {
+	for _, c := range idcodec.Codecs(idTypes, raw) {
 		reg.RegisterTypeEncoder(c.Type, bson.ValueEncoderFunc(func(_ bson.EncodeContext, vw bson.ValueWriter, val reflect.Value) error {
 			if !val.IsValid() || val.Type() != c.Type {
 				return bson.ValueEncoderError{Name: "mongov2." + c.Name + "EncodeValue", Types: []reflect.Type{c.Type}, Received: val}
@@ -59,5 +68,5 @@ func Registry() *bson.Registry {
 // bson.ObjectID on such values must then assert types.ObjectID. Decoding
 // into typed fields is unchanged. It must not be called while reg is in use.
 func MapObjectIDs(reg *bson.Registry) {
-	reg.RegisterTypeMapEntry(bson.TypeObjectID, idcodec.TObjectID)
+	reg.RegisterTypeMapEntry(bson.TypeObjectID, idTypes.ObjectID)
 }
