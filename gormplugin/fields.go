@@ -49,11 +49,12 @@ type modelKeys struct {
 	once    sync.Once
 	fields  []keyField
 	pk      *keyField         // the single primary key, when it holds an ObjectID
+	uniques [][]*schema.Field // unique indexes and fields, for upserts
+	err     error
+
 	// untagged are the parts of a composite primary key of an idkit type
 	// without an idkit tag: never filled, so a zero one is reported.
 	untagged []keyField
-	uniques [][]*schema.Field // unique indexes and fields, for upserts
-	err     error
 }
 
 var (
