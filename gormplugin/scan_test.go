@@ -94,6 +94,18 @@ func TestScanForms(t *testing.T) {
 			var s types.Snowflake
 			require.NoError(t, db.Model(&Order{}).Select("id").Where("name = ?", "a").Scan(&s).Error)
 			assert.Equal(t, orders[0].ID, s, "Scan into a Snowflake (an int64, not an array)")
+			s = 0
+			require.NoError(t, db.Raw("SELECT id FROM "+table(&Order{})+" WHERE name = ?", "a").Scan(&s).Error)
+			assert.Equal(t, orders[0].ID, s, "Raw(...).Scan into a Snowflake")
+			s = 0
+			require.NoError(t, db.Model(&Order{}).Select("id").Where("name = ?", "a").Row().Scan(&s))
+			assert.Equal(t, orders[0].ID, s, "Row().Scan into a Snowflake")
+			var sfs []types.Snowflake
+			require.NoError(t, db.Model(&Order{}).Where("name = ?", "a").Pluck("id", &sfs).Error)
+			assert.Equal(t, []types.Snowflake{orders[0].ID}, sfs, "Pluck into Snowflakes")
+			var orow struct{ ID types.Snowflake }
+			require.NoError(t, db.Model(&Order{}).Select("id").Where("name = ?", "a").Scan(&orow).Error)
+			assert.Equal(t, orders[0].ID, orow.ID, "Scan into a struct")
 		})
 
 		t.Run("do not work", func(t *testing.T) {

@@ -32,6 +32,15 @@ func TestZeroKeyLookup(t *testing.T) {
 		{"First HexObjectID", func(db *gorm.DB, _ []Doc) error { return db.First(&Doc{}, sqltypes.HexObjectID{}).Error }},
 		{"First [12]byte", func(db *gorm.DB, _ []Doc) error { return db.First(&Doc{}, [12]byte{}).Error }},
 		{"Take", func(db *gorm.DB, _ []Doc) error { return db.Take(&Doc{}, zeroOID).Error }},
+		{"Last", func(db *gorm.DB, _ []Doc) error { return db.Last(&Doc{}, zeroOID).Error }},
+		{"Find", func(db *gorm.DB, _ []Doc) error {
+			var out []Doc
+			return db.Find(&out, zeroOID).Error
+		}},
+		{"Not(zero)", func(db *gorm.DB, _ []Doc) error {
+			var out []Doc
+			return db.Not(zeroOID).Find(&out).Error
+		}},
 		{"Find slice with a zero", func(db *gorm.DB, d []Doc) error {
 			var out []Doc
 			return db.Find(&out, []types.ObjectID{d[0].ID, {}}).Error
