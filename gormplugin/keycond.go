@@ -49,13 +49,13 @@ func (p *Plugin) keyConditions(db *gorm.DB) {
 	if !ok {
 		return
 	}
+	mk := p.keysOf(stmt.Schema)
 	if f := stmt.Schema.PrioritizedPrimaryField; f != nil {
-		if kind := zeroKeyIn(f, stmt.Table, where.Exprs); kind != "" {
+		if kind := zeroKeyIn(f, stmt.Table, where.Exprs, mk.pk != nil); kind != "" {
 			db.AddError(fmt.Errorf("gormplugin: %s looked up by a zero %s (no ID given?): %w", stmt.Schema.Name, kind, types.ErrZeroID))
 			return
 		}
 	}
-	mk := p.keysOf(stmt.Schema)
 	if mk.pk == nil {
 		return
 	}

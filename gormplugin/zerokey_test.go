@@ -31,6 +31,16 @@ func TestZeroKeyLookup(t *testing.T) {
 		}},
 		{"First HexObjectID", func(db *gorm.DB, _ []Doc) error { return db.First(&Doc{}, sqltypes.HexObjectID{}).Error }},
 		{"First [12]byte", func(db *gorm.DB, _ []Doc) error { return db.First(&Doc{}, [12]byte{}).Error }},
+		{"First zero hex string", func(db *gorm.DB, _ []Doc) error {
+			return db.First(&Doc{}, "000000000000000000000000").Error
+		}},
+		{"Delete zero hex string", func(db *gorm.DB, _ []Doc) error {
+			return db.Delete(&Doc{}, "000000000000000000000000").Error
+		}},
+		{"Find hex strings with a zero", func(db *gorm.DB, d []Doc) error {
+			var out []Doc
+			return db.Find(&out, []string{d[0].ID.Hex(), "000000000000000000000000"}).Error
+		}},
 		{"Take", func(db *gorm.DB, _ []Doc) error { return db.Take(&Doc{}, zeroOID).Error }},
 		{"Last", func(db *gorm.DB, _ []Doc) error { return db.Last(&Doc{}, zeroOID).Error }},
 		{"Find", func(db *gorm.DB, _ []Doc) error {
