@@ -15,8 +15,9 @@ import (
 
 // KeyConditionCallback names the callback the plugin registers on the
 // Query, Row, Update and Delete processors (before gorm:query, gorm:row,
-// gorm:update and gorm:delete) to turn an inline ObjectID key into one
-// condition; see "Looking rows up by key" in the package documentation.
+// gorm:update and gorm:delete) to turn an inline ObjectID key (or 24 hex
+// digits) into one condition and to refuse a zero key; see "Looking rows up
+// by key" in the package documentation.
 const KeyConditionCallback = "idkit:key_conditions"
 
 // keyConditions is the KeyConditionCallback. GORM turns an inline primary

@@ -16,7 +16,10 @@ var (
 // never written as a key: Value returns an error wrapping [ErrZeroID] that
 // names the usual causes (a key nobody filled, such as GORM without
 // gormplugin; a nullable column, which wants [NullObjectID]), together with
-// a non-nil value that only GORM reads (it drops the error; see refused).
+// a non-nil value: GORM, which drops Value's error when it builds an inline
+// condition (db.First(&row, id)), then keeps the ID as the condition's
+// argument, so the statement fails with this error instead of GORM's
+// "unsupported data". Any other caller must ignore the value, as usual.
 // For columns that store 24-digit hex text, see the sqltypes package.
 func (id ObjectID) Value() (driver.Value, error) {
 	if id == NilObjectID {

@@ -19,7 +19,7 @@ var (
 // without gormplugin; a nullable column, which wants [NullSnowflake]). A
 // negative one returns an error wrapping [ErrInvalidSnowflake], since Scan
 // could not read it back. With either error Value also returns a non-nil
-// value that only GORM reads (it drops the error; see refused).
+// value, for GORM's sake, as [ObjectID.Value] explains.
 func (s Snowflake) Value() (driver.Value, error) {
 	if s <= 0 {
 		if s == 0 {
