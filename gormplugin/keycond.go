@@ -42,6 +42,7 @@ func (p *Plugin) keyConditions(db *gorm.DB) {
 	if db.Error != nil || stmt.Schema == nil {
 		return
 	}
+	mk := p.keysOf(stmt.Schema)
 	c, ok := stmt.Clauses["WHERE"]
 	if !ok {
 		return
@@ -50,7 +51,6 @@ func (p *Plugin) keyConditions(db *gorm.DB) {
 	if !ok {
 		return
 	}
-	mk := p.keysOf(stmt.Schema)
 	if f := stmt.Schema.PrioritizedPrimaryField; f != nil {
 		if kind := zeroKeyIn(f, stmt.Table, where.Exprs, mk.pk != nil); kind != "" {
 			db.AddError(fmt.Errorf("gormplugin: %s looked up by a zero %s (no ID given?): %w", stmt.Schema.Name, kind, types.ErrZeroID))
