@@ -118,13 +118,36 @@ func TestZeroKeyLookupWithoutPlugin(t *testing.T) {
 	for _, d := range dialects {
 		t.Run(d.Name, func(t *testing.T) {
 			db := openDB(t, d, nil)
-			migrate(t, db, &Order{})
+			migrate(t, db, &Order{}, &Doc{})
 			require.NoError(t, db.Create(&Order{ID: 7, Name: "a"}).Error)
+			require.NoError(t, db.Create(&Doc{ID: types.NewObjectID(), Name: "a"}).Error)
+			require.ErrorIs(t, db.First(&Doc{}, types.ObjectID{}).Error, types.ErrZeroID)
+			require.ErrorIs(t, db.Delete(&Doc{}, types.ObjectID{}).Error, types.ErrZeroID)
+			assert.Equal(t, []string{"a"}, names(t, db, &Doc{}))
 			err := db.First(&Order{}, types.Snowflake(0)).Error
 			require.ErrorIs(t, err, types.ErrZeroID)
 			assert.Contains(t, err.Error(), "gormplugin")
 			require.ErrorIs(t, db.Delete(&Order{}, types.Snowflake(0)).Error, types.ErrZeroID)
 			assert.Equal(t, []string{"a"}, names(t, db, &Order{}))
+		})
+	}
+}
+
+// TestCreateWithoutPlugin checks the error of the usual mistake, a create
+// on a *gorm.DB without the plugin: it wraps types.ErrZeroID, names
+// gormplugin, and no row is stored.
+func TestCreateWithoutPlugin(t *testing.T) {
+	for _, d := range dialects {
+		t.Run(d.Name, func(t *testing.T) {
+			db := openDB(t, d, nil)
+			migrate(t, db, &Doc{}, &Order{})
+			for _, row := range []any{&Doc{Name: "a"}, &Order{Name: "a"}, &[]Doc{{Name: "a"}, {Name: "b"}}} {
+				err := db.Create(row).Error
+				require.ErrorIs(t, err, types.ErrZeroID)
+				assert.Contains(t, err.Error(), "db.Use(gormplugin.New())")
+			}
+			assert.Empty(t, names(t, db, &Doc{}))
+			assert.Empty(t, names(t, db, &Order{}))
 		})
 	}
 }
