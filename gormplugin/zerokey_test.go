@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
 
 	"github.com/idkit-go/idkit/sqltypes"
 	"github.com/idkit-go/idkit/types"
@@ -150,4 +151,11 @@ func TestCreateWithoutPlugin(t *testing.T) {
 			assert.Empty(t, names(t, db, &Order{}))
 		})
 	}
+}
+
+// TestZeroIDInSQLLog checks that GORM's SQL log shows a zero ID as NULL, as
+// before its Value returned a value with the error, not as that value.
+func TestZeroIDInSQLLog(t *testing.T) {
+	got := logger.ExplainSQL("id = ? OR id = ? OR id = ?", nil, `'`, types.Snowflake(0), types.ObjectID{}, sqltypes.HexObjectID{})
+	assert.Equal(t, "id = NULL OR id = NULL OR id = NULL", got)
 }
