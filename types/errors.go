@@ -2,7 +2,6 @@ package types
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
 )
 
@@ -29,12 +28,6 @@ var (
 	// a zero ID means "no ID" and is never written to a database. To store NULL,
 	// use an invalid [NullObjectID] or [NullSnowflake].
 	ErrZeroID = errors.New("types: zero ID is not a key")
-)
-
-// Pre-built Value errors, so that refusing a zero ID costs no allocation.
-var (
-	errZeroObjectID  = fmt.Errorf("%w: ObjectID 000000000000000000000000 (store NULL with NullObjectID)", ErrZeroID)
-	errZeroSnowflake = fmt.Errorf("%w: Snowflake 0 (store NULL with NullSnowflake)", ErrZeroID)
 )
 
 // maxQuoted is how many bytes of a bad input an error message quotes.
