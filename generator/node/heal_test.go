@@ -390,3 +390,90 @@ func ExampleLease_Stats() {
 	fmt.Println(st.State, st.Node, st.Renewals)
 	// Output: held 3 12
 }
+
+// scriptedStore is a Store whose answers the test sets: it tests the
+// lease's handling of a floor ahead of the clock, which the real stores
+// only give with clocks out of step.
+type scriptedStore struct {
+	mu       sync.Mutex
+	lost     bool  // Renew of node 0 reports ErrLeaseLost
+	floor    int64 // the floor a re-claim returns (node 1)
+	prefers  []int64
+	released []int64
+}
+
+func (s *scriptedStore) Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, prefer, bound int64) (int64, int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.prefers = append(s.prefers, prefer)
+	if !s.lost {
+		return 0, 0, nil
+	}
+	return 1, s.floor, nil
+}
+
+func (s *scriptedStore) Renew(ctx context.Context, n int64, owner string, ttl time.Duration, bound int64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.lost && n == 0 {
+		return fmt.Errorf("%w: node 0 taken", node.ErrLeaseLost)
+	}
+	return nil
+}
+
+func (s *scriptedStore) Release(ctx context.Context, n int64, owner string, hwm int64, exact bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.released = append(s.released, n)
+	return nil
+}
+
+// TestLeaseHealFloorAhead: the node a heal claims has a floor ahead of the
+// clock (a previous holder's clock ran ahead). The lease opens the fence
+// only once the clock has passed it; meanwhile Next fails at once with
+// ErrFenced and ErrLeaseLost, never waiting, and the first ID after the
+// heal is above the floor.
+func TestLeaseHealFloorAhead(t *testing.T) {
+	t.Parallel()
+	s := &scriptedStore{}
+	ctx := context.Background()
+	o := short(t, 1)
+	l, err := node.NewLease(ctx, s, o)
+	require.NoError(t, err)
+	defer l.Close(ctx)
+	g, err := node.NewSnowflake(ctx, l)
+	require.NoError(t, err)
+	g.MustNext()
+	ahead := 2 * o.TTL // well beyond the backward tolerance and the TTL
+	floor := time.Now().Add(ahead)
+	s.mu.Lock()
+	s.lost, s.floor = true, floor.UnixNano()
+	s.mu.Unlock()
+	var first types.Snowflake
+	deadline := time.Now().Add(ahead + o.RenewEvery + healSlack)
+	refused := 0
+	for first == 0 {
+		require.True(t, time.Now().Before(deadline), "never healed: %+v", l.Stats())
+		id, err := g.Next()
+		if err != nil {
+			require.ErrorIs(t, err, generator.ErrFenced)
+			require.ErrorIs(t, err, node.ErrLeaseLost)
+			refused++
+			time.Sleep(time.Millisecond)
+			continue
+		}
+		if g.Node() == 1 {
+			first = id
+		}
+	}
+	require.Positive(t, refused)
+	require.Zero(t, g.Stats().TickWaits, "Next never waited for the floor")
+	p, err := o.Layout.Decompose(first)
+	require.NoError(t, err)
+	require.Equal(t, int64(1), p.Node)
+	require.True(t, p.Time.After(floor.Truncate(o.Layout.Unit())), "first id %v not after floor %v", p.Time, floor)
+	require.Equal(t, floor.UnixNano(), l.NotBefore().UnixNano())
+	s.mu.Lock()
+	require.Equal(t, []int64{-1, 0}, s.prefers, "no preference at start, the lost node on re-claim")
+	s.mu.Unlock()
+}

@@ -183,12 +183,16 @@ func (l *Lease) adopt(old, node, floor int64, t0 time.Duration, c0 time.Time, lo
 	l.floor.Store(floor)
 	l.trust(t0, c0)
 	l.lastErr.Store(nil)
+	// Counted before the fence opens, so that a caller who sees Reclaims
+	// unchanged after an ID returned knows the ID was issued before the
+	// move.
+	l.st.reclaims.Add(1)
 	if !l.failed.CompareAndSwap(lost, nil) { // closed meanwhile
+		l.st.reclaims.Add(^uint64(0))
 		l.releaseUnused(node, floor)
 		return adoptClosed
 	}
 	l.openFast(t0, c0)
-	l.st.reclaims.Add(1)
 	l.st.lastOK.Store(c0.UnixNano())
 	l.st.state.Store(int32(LeaseHeld))
 	l.st.streak = false
