@@ -211,7 +211,10 @@ func (g *Snowflake) Next() (types.Snowflake, error) {
 					if nextTick != lastTick {
 						g.opened(old, next, next, now)
 					}
-					return g.issue(next)
+					if g.fence == nil { // issue, inlined
+						return g.compose(next), nil
+					}
+					return g.issueFenced(next)
 				}
 			}
 		}
@@ -298,6 +301,21 @@ func (g *Snowflake) issue(v int64) (types.Snowflake, error) {
 		return g.compose(v), nil
 	}
 	return g.issueFenced(v)
+}
+
+// issueFenced is issue for a generator with a fence: it checks the fence
+// again, so that a goroutine that stalled between the first check and here
+// (stopped, descheduled) does not return an ID after its lease lapsed, and
+// composes v with the current binding if v is above the binding's floor
+// (see snowflake_rebind.go). Anything else goes to issueSlow.
+func (g *Snowflake) issueFenced(v int64) (types.Snowflake, error) {
+	err := g.fence()
+	if err == nil {
+		if b := g.bind.Load(); v > b.floor {
+			return g.composeOn(v, b.nodePart), nil
+		}
+	}
+	return g.issueSlow(v, err)
 }
 
 // tickStart returns the state value of the first ID of tick now: sequence 0,

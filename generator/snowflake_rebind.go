@@ -84,16 +84,16 @@ func (g *Snowflake) rebind(node int64, floor time.Time) error {
 	return nil
 }
 
-// issueFenced is issue for a generator with a fence: it checks the fence
-// again, so that a goroutine that stalled between the first check and here
-// (stopped, descheduled) does not return an ID after its lease lapsed (the
-// value is then discarded), and composes v with the current binding, or
-// takes a fresh value if v is not above the binding's floor (see above).
-func (g *Snowflake) issueFenced(v int64) (types.Snowflake, error) {
+// issueSlow is issueFenced when the fence refused (err) or v is not above
+// the binding's floor: a refusal discards v; a value not above the floor
+// of the binding is discarded and a fresh one taken and checked the same
+// way (see above).
+func (g *Snowflake) issueSlow(v int64, err error) (types.Snowflake, error) {
 	for {
-		if err := g.runFence(); err != nil {
+		if err != nil {
+			g.stats.fenced.Add(1)
 			g.stats.discarded.Add(1)
-			return 0, err
+			return 0, fmt.Errorf("%w: %w", ErrFenced, err)
 		}
 		b := g.bind.Load()
 		if v > b.floor {
@@ -107,10 +107,10 @@ func (g *Snowflake) issueFenced(v int64) (types.Snowflake, error) {
 			g.dropBlock(p)
 			procpin.Unpin()
 		}
-		var err error
 		if v, _, err = g.reserve(1); err != nil {
 			return 0, err
 		}
+		err = g.fence()
 	}
 }
 
