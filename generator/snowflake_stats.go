@@ -17,9 +17,11 @@ type SnowflakeStats struct {
 	// ([WithBorrowAhead]).
 	BorrowedTicks uint64
 	// ClockBehind counts the Next calls that read the exact clock behind
-	// the last issued tick by more than the borrow-ahead allowance, and so
-	// waited or failed with [ErrClockMovedBackwards]. Small steps back that
-	// Next absorbed on its coarse-clock fast path are not counted.
+	// the last issued tick by more than the borrow-ahead allowance: the
+	// clock stepped back, or a floor ([WithNotBefore]) is ahead of it.
+	// Within the backward tolerance such a call issues or waits; beyond it,
+	// it fails with [ErrClockMovedBackwards]. Small steps back that Next
+	// absorbed on its coarse-clock fast path are not counted.
 	ClockBehind uint64
 	// Fenced counts the fence's refusals: checks before an ID is made and
 	// after, each refusal counted once.

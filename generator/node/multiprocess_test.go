@@ -178,7 +178,9 @@ func TestMultiProcessLeases(t *testing.T) {
 		}
 		require.NotContains(t, w.out.String(), "FATAL", "worker %d", w.id)
 	}
-	require.Contains(t, workers[stopped].out.String(), "fenced", "the stopped worker must find itself fenced on resuming")
+	// The stopped worker's lease lapsed (it may or may not see a refused
+	// Next: the lease can heal while the worker inserts) and its generator
+	// issued again.
 	require.Contains(t, workers[stopped].out.String(), "resumed", "the stopped worker's generator must issue again after the lease heals")
 
 	checkHolders(t, db, ids, holders, bits)

@@ -211,7 +211,7 @@ func holdHealing(ctx context.Context, c config, db *sql.DB, lease *node.Lease, g
 		ids = ids[:0]
 		return nil
 	}
-	reclaims := lease.Stats().Reclaims
+	reclaims, fences := lease.Stats().Reclaims, lease.Stats().Fences
 	fenced, dropped := false, 0
 	for ctx.Err() == nil {
 		r0 := lease.Stats().Reclaims
@@ -235,9 +235,13 @@ func holdHealing(ctx context.Context, c config, db *sql.DB, lease *node.Lease, g
 		default:
 			return fmt.Errorf("next: %w", err)
 		}
-		if fenced {
-			fenced = false
-			fmt.Printf("resumed node=%d reclaims=%d\n", g.Node(), r1)
+		// The lease may have lapsed and healed while this goroutine was
+		// away (inserting, or paused with the rest of the process): the
+		// lease's count of fences tells.
+		fenced = false
+		if f := lease.Stats().Fences; f != fences {
+			fences = f
+			fmt.Printf("resumed node=%d fences=%d reclaims=%d\n", g.Node(), f, r1)
 		}
 		if r1 != reclaims {
 			if err := flush(); err != nil {
