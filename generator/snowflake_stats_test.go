@@ -113,7 +113,13 @@ func TestSnowflakeMoveUnique(t *testing.T) {
 			}
 			for i := range 50 {
 				time.Sleep(time.Millisecond)
+				refused := g.Stats().Fenced
 				closed.Store(true)
+				// Let the workers meet the closed fence, some of them
+				// holding values taken before it closed.
+				for g.Stats().Fenced == refused {
+					runtime.Gosched()
+				}
 				// Without borrowing no ID has a time after the clock's
 				// reading, so the clock now is a valid mark for any node.
 				require.NoError(t, rebind.Snowflake(g, int64(1-i%2), time.Now()))

@@ -269,7 +269,11 @@ func TestLeaseHealsAfterTakeover(t *testing.T) {
 			require.Equal(t, 1, logs.count("level=WARN", `msg="lease lost"`, "node=0"), logs.lines())
 			require.Equal(t, 1, logs.count("level=INFO", `msg="lease re-claimed"`, "old_node=0", "node=3"), logs.lines())
 			require.Equal(t, 1, logs.count("level=INFO", `msg="lease closed"`, "node=3"), logs.lines())
-			require.Equal(t, 6, len(logs.lines()), logs.lines())
+			// On a busy machine a claim can outlast TTL - Margin and be
+			// retried: that streak is logged once.
+			retried := logs.count("level=WARN", `msg="lease re-claim failing"`)
+			require.LessOrEqual(t, retried, 1, logs.lines())
+			require.Equal(t, 6+retried, len(logs.lines()), logs.lines())
 			require.Equal(t, len(logs.lines()), logs.count("owner="+a.Owner()))
 		})
 	}
@@ -381,14 +385,6 @@ func TestLeaseFenceOnlyNotHealed(t *testing.T) {
 	require.ErrorIs(t, l.Fence(), node.ErrLeaseLost)
 	require.Zero(t, l.Stats().Reclaims)
 	require.Equal(t, 1, logs.count("level=ERROR", "lease lost for good"), logs.lines())
-}
-
-func ExampleLease_Stats() {
-	// A lease's Stats, as a service would export them (see
-	// examples/leasemetrics for expvar and the log records).
-	st := node.LeaseStats{Node: 3, State: node.LeaseHeld, Renewals: 12}
-	fmt.Println(st.State, st.Node, st.Renewals)
-	// Output: held 3 12
 }
 
 // scriptedStore is a Store whose answers the test sets: it tests the
