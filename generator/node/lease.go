@@ -210,7 +210,8 @@ func (l *Lease) NotBefore() time.Time {
 
 // Fence returns nil while the lease can be trusted, and otherwise an error:
 // wrapping [ErrLeaseClosed] after Close, [ErrLeaseLost] once another holder
-// took the ID, or [ErrLeaseExpired] when the last successful renewal is too
+// took the ID (until the lease heals on a new claim), or [ErrLeaseExpired]
+// when the last successful renewal is too
 // old (its start + TTL - Margin has passed on the monotonic clock, or the
 // generator clock has passed its reading then + TTL - Margin). Pass it to
 // [generator.WithFence], or use [NewSnowflake], which does. It is safe for
@@ -261,8 +262,10 @@ func (l *Lease) Track(lastTime func() time.Time) { l.track.Store(&lastTime) }
 func (l *Lease) CloseTimeout() time.Duration { return max(l.o.RenewEvery, time.Second) }
 
 // Close stops issuing (Fence fails with [ErrLeaseClosed] from now on),
-// stops renewal (cancelling a renewal in flight), records the high-water
-// mark and releases the node ID so another process can claim it at once.
+// stops renewal or a heal (cancelling a request in flight), records the
+// high-water mark and releases the node ID so another process can claim it
+// at once. A lost lease has nothing to release; a node a heal claimed but
+// had not yet put to use is released by the heal itself.
 // Callers should stop calling the generator's Next before Close.
 //
 // Close returns within [Lease.CloseTimeout] (max(RenewEvery, 1 s)), or
