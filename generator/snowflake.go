@@ -29,7 +29,10 @@ const DefaultBackwardTolerance = 10 * time.Millisecond
 // The generator never issues the zero Snowflake. Uniqueness across
 // generators requires that no two generators with the same layout use the
 // same node at the same time; see [WithNotBefore] and [WithFence] for
-// handing a node from one process to another.
+// handing a node from one process to another. A generator from
+// [github.com/idkit-go/idkit/generator/node.NewSnowflake] moves to another
+// node by itself when its lease heals on a new claim; [Snowflake.Node]
+// says which node it issues on.
 //
 // When the sequence of a tick runs out, Next waits for the next tick, or with
 // [WithBorrowAhead] issues IDs from ticks up to a bound ahead of the clock
