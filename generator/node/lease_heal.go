@@ -148,16 +148,18 @@ func (l *Lease) adopt(old, node, floor int64, t0 time.Duration, c0 time.Time, lo
 	if floor > 0 {
 		fl = time.Unix(0, floor)
 	}
+	tried := t0 // the last request, at most one per RenewEvery
 	for fl.After(l.o.Clock.Now()) || fl.Equal(l.o.Clock.Now()) {
 		if l.ctx.Err() != nil {
 			l.releaseUnused(node, floor)
 			return adoptClosed
 		}
 		l.o.Clock.Sleep(min(fl.Sub(l.o.Clock.Now())+l.o.Layout.Unit(), 50*time.Millisecond))
-		if time.Since(l.base)-t0 < l.o.RenewEvery {
+		if time.Since(l.base)-tried < l.o.RenewEvery {
 			continue
 		}
 		t1, c1 := time.Since(l.base), l.o.Clock.Now()
+		tried = t1
 		ctx, cancel := context.WithTimeout(l.ctx, l.o.RenewEvery)
 		err := l.b.Renew(ctx, node, l.o.Owner, l.o.TTL, l.bound(c1))
 		cancel()
