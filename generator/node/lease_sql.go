@@ -61,7 +61,8 @@ type sqlBackend struct {
 // errRace means a candidate was taken by a concurrent claimer: try again.
 var errRace = errors.New("node: claim race")
 
-func (b *sqlBackend) Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, bound int64) (int64, int64, error) {
+func (b *sqlBackend) Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, prefer, bound int64) (int64, int64, error) {
+	_ = prefer // not yet used: the lowest free node is taken
 	var last error
 	for attempt := 0; attempt < 64; attempt++ {
 		node, floor, err := b.claimOnce(ctx, owner, ttl, maxNode, bound)

@@ -95,7 +95,8 @@ type store struct {
 // micros rounds a Unix-nanosecond mark up to microseconds.
 func micros(ns int64) int64 { return (ns + 999) / 1000 }
 
-func (b *store) Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, bound int64) (int64, int64, error) {
+func (b *store) Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, prefer, bound int64) (int64, int64, error) {
+	_ = prefer // not yet used: the lowest free node is taken
 	v, err := claimScript.Run(ctx, b.c, []string{b.key}, owner, ttl.Milliseconds(), maxNode, micros(bound)).Slice()
 	if err != nil {
 		return 0, 0, fmt.Errorf("redislease: claim: %w", err)
