@@ -26,7 +26,7 @@ func benchGenerators(b *testing.B) map[string]*generator.Snowflake {
 		b.Fatal(err)
 	}
 	gens := map[string]*generator.Snowflake{}
-	for name, opts := range map[string][]generator.Option{
+	for name, opts := range map[string][]generator.SnowflakeOption{
 		"twitter":        nil,
 		"twitter-borrow": {generator.WithBorrowAhead(5 * time.Millisecond)},
 		"wide":           {generator.WithLayout(wide)},

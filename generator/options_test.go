@@ -1,6 +1,7 @@
 package generator_test
 
 import (
+	"reflect"
 	"testing"
 	"time"
 
@@ -35,32 +36,20 @@ func TestOptionsRejected(t *testing.T) {
 	clock := generator.NewFakeClock(sfBase)
 	for _, c := range []struct {
 		name      string
-		snowflake []generator.Option // rejected by NewSnowflake
-		objectID  []generator.Option // rejected by NewObjectID
+		snowflake []generator.SnowflakeOption // rejected by NewSnowflake
+		objectID  []generator.ObjectIDOption  // rejected by NewObjectID
 		want      error
 	}{
-		{"nil clock", []generator.Option{generator.WithClock(nil)}, []generator.Option{generator.WithClock(nil)}, generator.ErrInvalidOption},
-		{"block 0", []generator.Option{generator.WithPerCPUBlocks(0)}, []generator.Option{generator.WithPerCPUBlocks(0)}, generator.ErrInvalidOption},
+		{"nil clock", []generator.SnowflakeOption{generator.WithClock(nil)}, []generator.ObjectIDOption{generator.WithClock(nil)}, generator.ErrInvalidOption},
+		{"block 0", []generator.SnowflakeOption{generator.WithPerCPUBlocks(0)}, []generator.ObjectIDOption{generator.WithPerCPUBlocks(0)}, generator.ErrInvalidOption},
 		{"block too big",
-			[]generator.Option{generator.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)},
-			[]generator.Option{generator.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)}, generator.ErrInvalidOption},
-		{"other generator's option",
-			[]generator.Option{generator.WithCounterStart(1)},
-			[]generator.Option{generator.WithLayout(generator.Twitter())}, generator.ErrInvalidOption},
-		{"other generator's option 2",
-			[]generator.Option{generator.WithWorkerID(1)},
-			[]generator.Option{generator.WithBorrowAhead(time.Second)}, generator.ErrInvalidOption},
-		{"other generator's option 3",
-			[]generator.Option{generator.WithProcessUnique([5]byte{1})},
-			[]generator.Option{generator.WithFence(nil)}, generator.ErrInvalidOption},
-		{"other generator's option 4", nil,
-			[]generator.Option{generator.WithRandomSequenceStart(), generator.WithNotBefore(sfBase), generator.WithBackwardTolerance(0)},
-			generator.ErrInvalidOption},
-		{"worker out of range", nil, []generator.Option{generator.WithWorkerID(-1)}, generator.ErrNodeOutOfRange},
+			[]generator.SnowflakeOption{generator.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)},
+			[]generator.ObjectIDOption{generator.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)}, generator.ErrInvalidOption},
+		{"worker out of range", nil, []generator.ObjectIDOption{generator.WithWorkerID(-1)}, generator.ErrNodeOutOfRange},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if c.snowflake != nil {
-				g, err := generator.NewSnowflake(1, append([]generator.Option{generator.WithClock(clock)}, c.snowflake...)...)
+				g, err := generator.NewSnowflake(1, append([]generator.SnowflakeOption{generator.WithClock(clock)}, c.snowflake...)...)
 				require.ErrorIs(t, err, c.want)
 				assert.Nil(t, g)
 			}
@@ -68,6 +57,34 @@ func TestOptionsRejected(t *testing.T) {
 			require.ErrorIs(t, err, c.want)
 			assert.Nil(t, g)
 		})
+	}
+}
+
+// Each option satisfies exactly the option types of the generators that
+// take it, so passing it to the other generator does not compile.
+func TestOptionTypes(t *testing.T) {
+	snowflake := reflect.TypeFor[generator.SnowflakeOption]()
+	objectID := reflect.TypeFor[generator.ObjectIDOption]()
+	for _, c := range []struct {
+		name                string
+		opt                 any
+		snowflake, objectID bool
+	}{
+		{"WithClock", generator.WithClock(generator.SystemClock()), true, true},
+		{"WithPerCPUBlocks", generator.WithPerCPUBlocks(2), true, true},
+		{"WithLayout", generator.WithLayout(generator.Twitter()), true, false},
+		{"WithBorrowAhead", generator.WithBorrowAhead(time.Millisecond), true, false},
+		{"WithBackwardTolerance", generator.WithBackwardTolerance(0), true, false},
+		{"WithNotBefore", generator.WithNotBefore(sfBase), true, false},
+		{"WithFence", generator.WithFence(nil), true, false},
+		{"WithRandomSequenceStart", generator.WithRandomSequenceStart(), true, false},
+		{"WithProcessUnique", generator.WithProcessUnique([5]byte{1}), false, true},
+		{"WithWorkerID", generator.WithWorkerID(1), false, true},
+		{"WithCounterStart", generator.WithCounterStart(1), false, true},
+	} {
+		typ := reflect.TypeOf(c.opt)
+		assert.Equal(t, c.snowflake, typ.Implements(snowflake), "%s is a SnowflakeOption", c.name)
+		assert.Equal(t, c.objectID, typ.Implements(objectID), "%s is an ObjectIDOption", c.name)
 	}
 }
 
@@ -94,9 +111,9 @@ func TestSharedOptions(t *testing.T) {
 // WithRandomSequenceStart the shards fill evenly, and IDs stay increasing.
 func TestRandomSequenceStartSpreadsShards(t *testing.T) {
 	const n, shards = 3200, 16
-	spread := func(opts ...generator.Option) [shards]int {
+	spread := func(opts ...generator.SnowflakeOption) [shards]int {
 		clock := generator.NewFakeClock(sfBase)
-		g, err := generator.NewSnowflake(5, append([]generator.Option{generator.WithClock(clock)}, opts...)...)
+		g, err := generator.NewSnowflake(5, append([]generator.SnowflakeOption{generator.WithClock(clock)}, opts...)...)
 		require.NoError(t, err)
 		var counts [shards]int
 		var prev types.Snowflake
@@ -120,12 +137,12 @@ func TestRandomSequenceStartSpreadsShards(t *testing.T) {
 // exhaustion then waits (or borrows) as without it, and nothing repeats.
 func TestRandomSequenceStartExhaustion(t *testing.T) {
 	l := tinyLayout(t) // 4 values per tick: the start is 0 or 1
-	for name, opts := range map[string][]generator.Option{
+	for name, opts := range map[string][]generator.SnowflakeOption{
 		"wait":   nil,
 		"borrow": {generator.WithBorrowAhead(5 * time.Millisecond)},
 	} {
 		clock := newRecordingClock(sfBase)
-		g, err := generator.NewSnowflake(1, append([]generator.Option{generator.WithLayout(l), generator.WithClock(clock),
+		g, err := generator.NewSnowflake(1, append([]generator.SnowflakeOption{generator.WithLayout(l), generator.WithClock(clock),
 			generator.WithRandomSequenceStart()}, opts...)...)
 		require.NoError(t, err)
 		var prev types.Snowflake

@@ -67,10 +67,6 @@ type Snowflake struct {
 	ranges      *procpin.Ranges // each P's block; nil when blockSize is 1
 }
 
-// snowflakeOptions are the options [NewSnowflake] accepts.
-const snowflakeOptions = optLayout | optClock | optBorrowAhead | optTolerance | optNotBefore |
-	optFence | optBlocks | optRandomStart
-
 // NewSnowflake returns a generator for node, configured by opts: by default
 // the [Twitter] layout, [SystemClock], waiting on sequence exhaustion,
 // [DefaultBackwardTolerance], sequence 0 at each new tick, strict order (no
@@ -79,18 +75,20 @@ const snowflakeOptions = optLayout | optClock | optBorrowAhead | optTolerance | 
 // It returns an error wrapping [ErrNodeOutOfRange] if node is negative or
 // above the layout's [Layout.MaxNode] (it is never masked to fit),
 // [ErrInvalidLayout] for the zero Layout, [ErrInvalidOption] for a nil
-// clock, a negative duration, a per-CPU block outside [1, MaxPerCPUBlock]
-// or an option meant for the ObjectID generator, and [ErrTimeOverflow] for
+// clock, a negative duration or a per-CPU block outside [1, MaxPerCPUBlock],
+// and [ErrTimeOverflow] for
 // a [WithNotBefore] time at or after the layout's end.
-func NewSnowflake(node int64, opts ...Option) (*Snowflake, error) {
+func NewSnowflake(node int64, opts ...SnowflakeOption) (*Snowflake, error) {
 	cfg := config{
 		layout:    twitter,
 		clock:     SystemClock(),
 		tolerance: DefaultBackwardTolerance,
 		block:     1,
 	}
-	if name := cfg.apply(opts, snowflakeOptions); name != "" {
-		return nil, fmt.Errorf("%w: %s does not apply to a Snowflake generator", ErrInvalidOption, name)
+	for _, o := range opts {
+		if o != nil {
+			o.applySnowflake(&cfg)
+		}
 	}
 	l := cfg.layout
 	switch {

@@ -465,14 +465,14 @@ func TestSystemClockEndedLayout(t *testing.T) {
 		l, err := generator.NewLayout(spec)
 		require.NoError(t, err)
 		require.True(t, l.End().Before(time.Now()))
-		for name, opts := range map[string][]generator.Option{
+		for name, opts := range map[string][]generator.SnowflakeOption{
 			"strict":          nil,
 			"borrow":          {generator.WithBorrowAhead(time.Hour)},
 			"per-CPU":         {generator.WithPerCPUBlocks(64)},
 			"per-CPU, borrow": {generator.WithPerCPUBlocks(64), generator.WithBorrowAhead(time.Hour)},
 			"random sequence": {generator.WithRandomSequenceStart()},
 		} {
-			g, err := generator.NewSnowflake(0, append([]generator.Option{generator.WithLayout(l)}, opts...)...)
+			g, err := generator.NewSnowflake(0, append([]generator.SnowflakeOption{generator.WithLayout(l)}, opts...)...)
 			require.NoError(t, err)
 			for range 3 {
 				id, err := g.Next()

@@ -20,24 +20,24 @@ func TestNewSnowflakeValidation(t *testing.T) {
 	tests := []struct {
 		name string
 		node int64
-		opts []generator.Option
+		opts []generator.SnowflakeOption
 		want error
 	}{
 		{"negative node", -1, nil, generator.ErrNodeOutOfRange},
 		{"node above twitter's 10 bits", 1024, nil, generator.ErrNodeOutOfRange},
-		{"node above sonyflake's 16 bits", 1 << 16, []generator.Option{generator.WithLayout(generator.Sonyflake())}, generator.ErrNodeOutOfRange},
+		{"node above sonyflake's 16 bits", 1 << 16, []generator.SnowflakeOption{generator.WithLayout(generator.Sonyflake())}, generator.ErrNodeOutOfRange},
 		{"node bits above int64 shift", 1 << 40, nil, generator.ErrNodeOutOfRange},
-		{"zero layout", 0, []generator.Option{generator.WithLayout(generator.Layout{})}, generator.ErrInvalidLayout},
-		{"nil clock", 0, []generator.Option{generator.WithClock(nil)}, generator.ErrInvalidOption},
-		{"negative borrow-ahead", 0, []generator.Option{generator.WithBorrowAhead(-time.Millisecond)}, generator.ErrInvalidOption},
-		{"negative tolerance", 0, []generator.Option{generator.WithBackwardTolerance(-1)}, generator.ErrInvalidOption},
-		{"zero per-CPU block", 0, []generator.Option{generator.WithPerCPUBlocks(0)}, generator.ErrInvalidOption},
-		{"per-CPU block too big", 0, []generator.Option{generator.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)}, generator.ErrInvalidOption},
-		{"floor at the layout's end", 0, []generator.Option{generator.WithNotBefore(generator.Twitter().End())}, generator.ErrTimeOverflow},
+		{"zero layout", 0, []generator.SnowflakeOption{generator.WithLayout(generator.Layout{})}, generator.ErrInvalidLayout},
+		{"nil clock", 0, []generator.SnowflakeOption{generator.WithClock(nil)}, generator.ErrInvalidOption},
+		{"negative borrow-ahead", 0, []generator.SnowflakeOption{generator.WithBorrowAhead(-time.Millisecond)}, generator.ErrInvalidOption},
+		{"negative tolerance", 0, []generator.SnowflakeOption{generator.WithBackwardTolerance(-1)}, generator.ErrInvalidOption},
+		{"zero per-CPU block", 0, []generator.SnowflakeOption{generator.WithPerCPUBlocks(0)}, generator.ErrInvalidOption},
+		{"per-CPU block too big", 0, []generator.SnowflakeOption{generator.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)}, generator.ErrInvalidOption},
+		{"floor at the layout's end", 0, []generator.SnowflakeOption{generator.WithNotBefore(generator.Twitter().End())}, generator.ErrTimeOverflow},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g, err := generator.NewSnowflake(tt.node, append([]generator.Option{generator.WithClock(clock)}, tt.opts...)...)
+			g, err := generator.NewSnowflake(tt.node, append([]generator.SnowflakeOption{generator.WithClock(clock)}, tt.opts...)...)
 			require.ErrorIs(t, err, tt.want)
 			assert.Nil(t, g)
 		})
@@ -184,7 +184,7 @@ func TestConcurrentNextUniqueAndIncreasing(t *testing.T) {
 	if testing.Short() {
 		total = 1_000_000
 	}
-	for name, opts := range map[string][]generator.Option{
+	for name, opts := range map[string][]generator.SnowflakeOption{
 		"strict":  nil,
 		"per-CPU": {generator.WithBorrowAhead(time.Minute), generator.WithPerCPUBlocks(64)},
 	} {

@@ -29,7 +29,7 @@ func WithSnowflake(g *generator.Snowflake) Option {
 // [generator.WithLayout]). Its errors (such as
 // [generator.ErrNodeOutOfRange]) are returned by db.Use, wrapped in
 // [ErrInvalidOption].
-func WithNode(node int64, opts ...generator.Option) Option {
+func WithNode(node int64, opts ...generator.SnowflakeOption) Option {
 	return func(p *Plugin) error {
 		g, err := generator.NewSnowflake(node, opts...)
 		if err != nil {
@@ -70,7 +70,7 @@ func WithObjectIDOnly() Option {
 // source's error (for the sources in package node,
 // [node.ErrNoNodeID]); a node the layout cannot hold wraps
 // [ErrInvalidOption]. A plugin registered on several *gorm.DB asks src once.
-func WithNodeSource(src node.Source, opts ...generator.Option) Option {
+func WithNodeSource(src node.Source, opts ...generator.SnowflakeOption) Option {
 	return func(p *Plugin) error {
 		if src == nil {
 			return fmt.Errorf("%w: nil node source", ErrInvalidOption)

@@ -36,7 +36,7 @@ type Plugin struct {
 	objectID     *generator.ObjectID
 	objectIDOnly bool
 	nodeSource   node.Source
-	nodeOpts     []generator.Option
+	nodeOpts     []generator.SnowflakeOption
 	err          error
 	initMu       sync.Mutex
 

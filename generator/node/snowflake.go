@@ -39,7 +39,7 @@ import (
 // Other errors are those of [generator.NewSnowflake]. Close the lease, not
 // the generator, when done; one lease should serve one generator, since
 // Close records the last time of the generator tracked last.
-func NewSnowflake(ctx context.Context, l *Lease, opts ...generator.Option) (*generator.Snowflake, error) {
+func NewSnowflake(ctx context.Context, l *Lease, opts ...generator.SnowflakeOption) (*generator.Snowflake, error) {
 	o := l.o
 	floor := l.NotBefore()
 	for {
