@@ -2,8 +2,9 @@
 // ([Twitter], [Sonyflake], [Discord] or one built with [NewLayout]) from
 // [NewSnowflake], and MongoDB-style ObjectIDs from [NewObjectID].
 //
-// Every generator is a value with its own configuration, set by [Option]
-// values passed to its constructor; nothing is configured through package
+// Every generator is a value with its own configuration, set by options
+// passed to its constructor ([SnowflakeOption], [ObjectIDOption]; an option
+// of the other generator does not compile); nothing is configured through package
 // variables. The preset layouts are returned by functions, so no code can
 // change them for others. Time comes from an injectable [Clock], so tests
 // can drive a generator with a [FakeClock].
