@@ -52,7 +52,7 @@ type ObjectID struct {
 // ignored.
 //
 // It returns an error wrapping [ErrNodeOutOfRange] for a [WithWorkerID]
-// outside [0, MaxObjectIDWorker], and [ErrInvalidOption] for a nil clock or
+// outside [0, MaxObjectIDWorker], and [ErrInvalidConfig] for a nil clock or
 // a per-CPU block outside [1, MaxPerCPUBlock].
 func NewObjectID(opts ...ObjectIDOption) (*ObjectID, error) {
 	cfg := config{block: 1}
@@ -64,9 +64,9 @@ func NewObjectID(opts ...ObjectIDOption) (*ObjectID, error) {
 	var c objectidgen.Config
 	switch {
 	case cfg.clockSet && cfg.clock == nil:
-		return nil, fmt.Errorf("%w: nil clock", ErrInvalidOption)
+		return nil, fmt.Errorf("%w: nil clock", ErrInvalidConfig)
 	case cfg.block < 1 || cfg.block > MaxPerCPUBlock:
-		return nil, fmt.Errorf("%w: per-CPU block of %d not in [1, %d]", ErrInvalidOption, cfg.block, MaxPerCPUBlock)
+		return nil, fmt.Errorf("%w: per-CPU block of %d not in [1, %d]", ErrInvalidConfig, cfg.block, MaxPerCPUBlock)
 	case cfg.worker != nil && (*cfg.worker < 0 || *cfg.worker > MaxObjectIDWorker):
 		return nil, fmt.Errorf("%w: ObjectID worker %d not in [0, %d]", ErrNodeOutOfRange, *cfg.worker, int64(MaxObjectIDWorker))
 	}

@@ -11,7 +11,7 @@ import "time"
 // of the same kind, except [WithFence] and [WithNotBefore], which combine
 // (every fence must pass; the latest floor holds). A nil option is
 // ignored. An option never fails nor panics: the constructor validates the
-// values and returns an error wrapping [ErrInvalidOption] (or the more
+// values and returns an error wrapping [ErrInvalidConfig] (or the more
 // specific sentinel the option names) for an unusable one.
 type SnowflakeOption interface{ applySnowflake(*config) }
 
@@ -64,7 +64,7 @@ const MaxPerCPUBlock = 1 << 16
 // A [Snowflake] generator reads it for every ID's tick and sleeps on it when
 // it must wait for a later tick; an [ObjectID] generator reads its second
 // and sleeps on it when one second's counter values are used up. The
-// constructor rejects a nil clock with [ErrInvalidOption].
+// constructor rejects a nil clock with [ErrInvalidConfig].
 func WithClock(clock Clock) SharedOption {
 	return sharedOption(func(c *config) { c.clock, c.clockSet = clock, true })
 }
@@ -91,7 +91,7 @@ func WithClock(clock Clock) SharedOption {
 // holds up to n values per P fewer than 2^24 IDs.
 //
 // n = 1 keeps the default; the constructor rejects n outside
-// [1, MaxPerCPUBlock] with [ErrInvalidOption].
+// [1, MaxPerCPUBlock] with [ErrInvalidConfig].
 func WithPerCPUBlocks(n int) SharedOption {
 	return sharedOption(func(c *config) { c.block = n })
 }
@@ -109,7 +109,7 @@ func WithLayout(l Layout) SnowflakeOption {
 // goes on issuing IDs from later ticks, up to max (rounded down to whole
 // ticks) ahead of the clock, and waits only when that bound is reached; a
 // burst then costs no latency, at the price of ID times up to max in the
-// future. NewSnowflake rejects a negative max with [ErrInvalidOption].
+// future. NewSnowflake rejects a negative max with [ErrInvalidConfig].
 func WithBorrowAhead(max time.Duration) SnowflakeOption {
 	return snowflakeOption(func(c *config) { c.borrowAhead = max })
 }
@@ -124,7 +124,7 @@ func WithBorrowAhead(max time.Duration) SnowflakeOption {
 // once, without waiting; once the clock has caught up, Next succeeds again
 // with IDs above all earlier ones. With d = 0 any step back beyond the
 // borrow-ahead allowance fails. NewSnowflake rejects a negative d with
-// [ErrInvalidOption].
+// [ErrInvalidConfig].
 func WithBackwardTolerance(d time.Duration) SnowflakeOption {
 	return snowflakeOption(func(c *config) { c.tolerance = d })
 }

@@ -40,11 +40,11 @@ func TestOptionsRejected(t *testing.T) {
 		objectID  []generator.ObjectIDOption  // rejected by NewObjectID
 		want      error
 	}{
-		{"nil clock", []generator.SnowflakeOption{generator.WithClock(nil)}, []generator.ObjectIDOption{generator.WithClock(nil)}, generator.ErrInvalidOption},
-		{"block 0", []generator.SnowflakeOption{generator.WithPerCPUBlocks(0)}, []generator.ObjectIDOption{generator.WithPerCPUBlocks(0)}, generator.ErrInvalidOption},
+		{"nil clock", []generator.SnowflakeOption{generator.WithClock(nil)}, []generator.ObjectIDOption{generator.WithClock(nil)}, generator.ErrInvalidConfig},
+		{"block 0", []generator.SnowflakeOption{generator.WithPerCPUBlocks(0)}, []generator.ObjectIDOption{generator.WithPerCPUBlocks(0)}, generator.ErrInvalidConfig},
 		{"block too big",
 			[]generator.SnowflakeOption{generator.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)},
-			[]generator.ObjectIDOption{generator.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)}, generator.ErrInvalidOption},
+			[]generator.ObjectIDOption{generator.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)}, generator.ErrInvalidConfig},
 		{"worker out of range", nil, []generator.ObjectIDOption{generator.WithWorkerID(-1)}, generator.ErrNodeOutOfRange},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -74,7 +74,7 @@ type Snowflake struct {
 //
 // It returns an error wrapping [ErrNodeOutOfRange] if node is negative or
 // above the layout's [Layout.MaxNode] (it is never masked to fit),
-// [ErrInvalidLayout] for the zero Layout, [ErrInvalidOption] for a nil
+// [ErrInvalidLayout] for the zero Layout, [ErrInvalidConfig] for a nil
 // clock, a negative duration or a per-CPU block outside [1, MaxPerCPUBlock],
 // and [ErrTimeOverflow] for
 // a [WithNotBefore] time at or after the layout's end.
@@ -95,13 +95,13 @@ func NewSnowflake(node int64, opts ...SnowflakeOption) (*Snowflake, error) {
 	case l.IsZero():
 		return nil, fmt.Errorf("%w: zero layout", ErrInvalidLayout)
 	case cfg.clock == nil:
-		return nil, fmt.Errorf("%w: nil clock", ErrInvalidOption)
+		return nil, fmt.Errorf("%w: nil clock", ErrInvalidConfig)
 	case cfg.borrowAhead < 0:
-		return nil, fmt.Errorf("%w: negative borrow-ahead %v", ErrInvalidOption, cfg.borrowAhead)
+		return nil, fmt.Errorf("%w: negative borrow-ahead %v", ErrInvalidConfig, cfg.borrowAhead)
 	case cfg.tolerance < 0:
-		return nil, fmt.Errorf("%w: negative backward tolerance %v", ErrInvalidOption, cfg.tolerance)
+		return nil, fmt.Errorf("%w: negative backward tolerance %v", ErrInvalidConfig, cfg.tolerance)
 	case cfg.block < 1 || cfg.block > MaxPerCPUBlock:
-		return nil, fmt.Errorf("%w: per-CPU block of %d not in [1, %d]", ErrInvalidOption, cfg.block, MaxPerCPUBlock)
+		return nil, fmt.Errorf("%w: per-CPU block of %d not in [1, %d]", ErrInvalidConfig, cfg.block, MaxPerCPUBlock)
 	case node < 0 || node > l.MaxNode():
 		return nil, fmt.Errorf("%w: node %d not in [0, %d] of %s", ErrNodeOutOfRange, node, l.MaxNode(), l.name)
 	}

@@ -28,11 +28,11 @@ func TestNewSnowflakeValidation(t *testing.T) {
 		{"node above sonyflake's 16 bits", 1 << 16, []generator.SnowflakeOption{generator.WithLayout(generator.Sonyflake())}, generator.ErrNodeOutOfRange},
 		{"node bits above int64 shift", 1 << 40, nil, generator.ErrNodeOutOfRange},
 		{"zero layout", 0, []generator.SnowflakeOption{generator.WithLayout(generator.Layout{})}, generator.ErrInvalidLayout},
-		{"nil clock", 0, []generator.SnowflakeOption{generator.WithClock(nil)}, generator.ErrInvalidOption},
-		{"negative borrow-ahead", 0, []generator.SnowflakeOption{generator.WithBorrowAhead(-time.Millisecond)}, generator.ErrInvalidOption},
-		{"negative tolerance", 0, []generator.SnowflakeOption{generator.WithBackwardTolerance(-1)}, generator.ErrInvalidOption},
-		{"zero per-CPU block", 0, []generator.SnowflakeOption{generator.WithPerCPUBlocks(0)}, generator.ErrInvalidOption},
-		{"per-CPU block too big", 0, []generator.SnowflakeOption{generator.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)}, generator.ErrInvalidOption},
+		{"nil clock", 0, []generator.SnowflakeOption{generator.WithClock(nil)}, generator.ErrInvalidConfig},
+		{"negative borrow-ahead", 0, []generator.SnowflakeOption{generator.WithBorrowAhead(-time.Millisecond)}, generator.ErrInvalidConfig},
+		{"negative tolerance", 0, []generator.SnowflakeOption{generator.WithBackwardTolerance(-1)}, generator.ErrInvalidConfig},
+		{"zero per-CPU block", 0, []generator.SnowflakeOption{generator.WithPerCPUBlocks(0)}, generator.ErrInvalidConfig},
+		{"per-CPU block too big", 0, []generator.SnowflakeOption{generator.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)}, generator.ErrInvalidConfig},
 		{"floor at the layout's end", 0, []generator.SnowflakeOption{generator.WithNotBefore(generator.Twitter().End())}, generator.ErrTimeOverflow},
 	}
 	for _, tt := range tests {

@@ -72,7 +72,7 @@ func (p *Plugin) Name() string { return "idkit" }
 // Initialize registers the plugin's callbacks on db (on the Create
 // processor, and [KeyConditionCallback] on Query, Row, Update and Delete);
 // db.Use calls it. It
-// returns the options' errors (wrapping [ErrInvalidOption]),
+// returns the options' errors (wrapping [ErrInvalidConfig]),
 // [ErrNoSnowflakeGenerator] when no Snowflake generator was configured and
 // [WithObjectIDOnly] was not given (or the [WithNodeSource] source failed), and GORM's errors registering callbacks.
 func (p *Plugin) Initialize(db *gorm.DB) error {
@@ -127,7 +127,7 @@ func (p *Plugin) snowflakeFromSource(db *gorm.DB) error {
 	}
 	g, err := generator.NewSnowflake(id, p.nodeOpts...)
 	if err != nil {
-		return fmt.Errorf("%w: %w", ErrInvalidOption, err)
+		return fmt.Errorf("%w: %w", ErrInvalidConfig, err)
 	}
 	p.snowflake = g
 	return nil

@@ -64,7 +64,7 @@ type Generator struct {
 // Option configures [New]. Options are applied in order; a later option
 // overrides an earlier one of the same kind. A nil option is ignored. An
 // option never fails nor panics: New validates the values and returns an
-// error wrapping [generator.ErrInvalidOption] (or the more specific sentinel the
+// error wrapping [generator.ErrInvalidConfig] (or the more specific sentinel the
 // option names) for an unusable one. Meteor has its own Option type because
 // its layout is a [Layout] of this package, not a [generator.Layout].
 type Option func(*config)
@@ -81,7 +81,7 @@ type config struct {
 func WithLayout(l Layout) Option { return func(c *config) { c.layout = l } }
 
 // WithClock sets the clock read once at start; the default is
-// [generator.SystemClock]. A nil clock is rejected with [generator.ErrInvalidOption].
+// [generator.SystemClock]. A nil clock is rejected with [generator.ErrInvalidConfig].
 func WithClock(clk generator.Clock) Option { return func(c *config) { c.clock = clk } }
 
 // WithSeed fixes the key of the random low bits, for reproducible tests;
@@ -101,12 +101,12 @@ func WithSeed(seed uint64) Option { return func(c *config) { c.seed = &seed } }
 // there until that P makes IDs again, however long that is, and the time
 // part reads from the counter, so such IDs can also carry an older time
 // part. n = 1 keeps the default; n outside [1, generator.MaxPerCPUBlock] is rejected
-// with [generator.ErrInvalidOption].
+// with [generator.ErrInvalidConfig].
 func WithPerCPUBlocks(n int) Option { return func(c *config) { c.block = n } }
 
 // New returns a generator for nodeID, reading the clock once. It returns an
 // error wrapping [generator.ErrNodeOutOfRange] for a node outside [0, MaxNode],
-// [generator.ErrInvalidLayout] for the zero Layout, [generator.ErrInvalidOption] for a nil
+// [generator.ErrInvalidLayout] for the zero Layout, [generator.ErrInvalidConfig] for a nil
 // clock, and [generator.ErrTimeOverflow] when the clock reads before the epoch or at
 // or after the layout's end.
 func New(nodeID int64, opts ...Option) (*Generator, error) {
@@ -121,9 +121,9 @@ func New(nodeID int64, opts ...Option) (*Generator, error) {
 	case l.IsZero():
 		return nil, fmt.Errorf("%w: zero layout", generator.ErrInvalidLayout)
 	case c.clock == nil:
-		return nil, fmt.Errorf("%w: nil clock", generator.ErrInvalidOption)
+		return nil, fmt.Errorf("%w: nil clock", generator.ErrInvalidConfig)
 	case c.block < 1 || c.block > generator.MaxPerCPUBlock:
-		return nil, fmt.Errorf("%w: per-CPU block of %d not in [1, %d]", generator.ErrInvalidOption, c.block, generator.MaxPerCPUBlock)
+		return nil, fmt.Errorf("%w: per-CPU block of %d not in [1, %d]", generator.ErrInvalidConfig, c.block, generator.MaxPerCPUBlock)
 	case nodeID < 0 || nodeID > l.MaxNode():
 		return nil, fmt.Errorf("%w: node %d not in [0, %d]", generator.ErrNodeOutOfRange, nodeID, l.MaxNode())
 	}

@@ -161,9 +161,9 @@ func TestLimits(t *testing.T) {
 	}{
 		{"node too big", nil, meteor.Default().MaxNode() + 1, generator.ErrNodeOutOfRange},
 		{"negative node", nil, -1, generator.ErrNodeOutOfRange},
-		{"nil clock", []meteor.Option{meteor.WithClock(nil)}, 1, generator.ErrInvalidOption},
-		{"zero per-CPU block", []meteor.Option{meteor.WithPerCPUBlocks(0)}, 1, generator.ErrInvalidOption},
-		{"per-CPU block too big", []meteor.Option{meteor.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)}, 1, generator.ErrInvalidOption},
+		{"nil clock", []meteor.Option{meteor.WithClock(nil)}, 1, generator.ErrInvalidConfig},
+		{"zero per-CPU block", []meteor.Option{meteor.WithPerCPUBlocks(0)}, 1, generator.ErrInvalidConfig},
+		{"per-CPU block too big", []meteor.Option{meteor.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)}, 1, generator.ErrInvalidConfig},
 		{"zero layout", []meteor.Option{meteor.WithLayout(meteor.Layout{})}, 1, generator.ErrInvalidLayout},
 		{"before epoch", []meteor.Option{meteor.WithClock(generator.NewFakeClock(meteor.Default().Epoch().Add(-time.Second)))}, 1, generator.ErrTimeOverflow},
 		{"after end", []meteor.Option{meteor.WithClock(generator.NewFakeClock(meteor.Default().End()))}, 1, generator.ErrTimeOverflow},
