@@ -97,7 +97,10 @@ func TestHexObjectIDJSON(t *testing.T) {
 }
 
 func TestColumnTypes(t *testing.T) {
-	tests := []struct{ dialect, objectID, hex, snowflake string }{
+	tests := []struct {
+		dialect                  sqltypes.Dialect
+		objectID, hex, snowflake string
+	}{
 		{sqltypes.DialectPostgres, "bytea", "char(24)", "bigint"},
 		{sqltypes.DialectMySQL, "binary(12)", "char(24)", "bigint"},
 		{sqltypes.DialectSQLite, "blob", "text", "bigint"},
@@ -105,7 +108,7 @@ func TestColumnTypes(t *testing.T) {
 		{"oracle", "", "", "bigint"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.dialect, func(t *testing.T) {
+		t.Run(string(tt.dialect), func(t *testing.T) {
 			assert.Equal(t, tt.objectID, sqltypes.ObjectIDColumnType(tt.dialect))
 			assert.Equal(t, tt.hex, sqltypes.HexObjectIDColumnType(tt.dialect))
 			assert.Equal(t, tt.snowflake, sqltypes.SnowflakeColumnType(tt.dialect))
