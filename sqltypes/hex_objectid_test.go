@@ -16,20 +16,20 @@ import (
 const hexID = "6b0268de83cd1eebc0d73dca"
 
 func TestHexObjectIDValue(t *testing.T) {
-	h := sqltypes.HexObjectID(types.MustObjectIDFromHex(hexID))
+	h := sqltypes.HexObjectID(types.MustParseObjectID(hexID))
 	v, err := h.Value()
 	require.NoError(t, err)
 	assert.Equal(t, hexID, v)
 	_, err = sqltypes.HexObjectID{}.Value()
 	assert.ErrorIs(t, err, types.ErrZeroID)
 	assert.Equal(t, hexID, h.String())
-	assert.Equal(t, types.MustObjectIDFromHex(hexID), h.ObjectID())
+	assert.Equal(t, types.MustParseObjectID(hexID), h.ObjectID())
 	assert.True(t, sqltypes.HexObjectID{}.IsZero())
 	assert.False(t, h.IsZero())
 }
 
 func TestHexObjectIDScan(t *testing.T) {
-	want := types.MustObjectIDFromHex(hexID)
+	want := types.MustParseObjectID(hexID)
 	tests := []struct {
 		name    string
 		src     any
@@ -78,7 +78,7 @@ func TestHexObjectIDJSON(t *testing.T) {
 		B sqltypes.NullHexObjectID `json:"b"`
 		C sqltypes.NullHexObjectID `json:"c"`
 	}
-	id := sqltypes.HexObjectID(types.MustObjectIDFromHex(hexID))
+	id := sqltypes.HexObjectID(types.MustParseObjectID(hexID))
 	in := doc{A: id, B: sqltypes.NullHexObjectID{ID: id, Valid: true}}
 	b, err := json.Marshal(in)
 	require.NoError(t, err)

@@ -63,7 +63,7 @@ func TestGoldenObjectIDs(t *testing.T) {
 	g := loadGolden(t)
 	for _, v := range g.ObjectID.Valid {
 		t.Run(v.Hex, func(t *testing.T) {
-			id, err := types.ObjectIDFromHex(v.Hex)
+			id, err := types.ParseObjectID(v.Hex)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -89,12 +89,12 @@ func TestGoldenObjectIDs(t *testing.T) {
 	}
 	for _, v := range g.ObjectID.Invalid {
 		t.Run("invalid/"+v.Why, func(t *testing.T) {
-			id, err := types.ObjectIDFromHex(v.Input)
+			id, err := types.ParseObjectID(v.Input)
 			if !errors.Is(err, types.ErrInvalidObjectID) {
-				t.Fatalf("ObjectIDFromHex(%q) err = %v, want ErrInvalidObjectID", v.Input, err)
+				t.Fatalf("ParseObjectID(%q) err = %v, want ErrInvalidObjectID", v.Input, err)
 			}
 			if !id.IsZero() {
-				t.Errorf("ObjectIDFromHex(%q) = %v on error, want zero", v.Input, id)
+				t.Errorf("ParseObjectID(%q) = %v on error, want zero", v.Input, id)
 			}
 			var scanned types.ObjectID
 			if err := scanned.Scan(v.Input); err == nil {
