@@ -165,7 +165,7 @@ func TestErrorMessagesQuoteABoundedPrefix(t *testing.T) {
 		},
 		"Snowflake.Scan string":  func() error { var s types.Snowflake; return s.Scan(big) },
 		"Snowflake.Scan bytes":   func() error { var s types.Snowflake; return s.Scan([]byte(big)) },
-		"ParseObjectID":        func() error { _, err := types.ParseObjectID(bigHex); return err },
+		"ParseObjectID":          func() error { _, err := types.ParseObjectID(bigHex); return err },
 		"ObjectID.UnmarshalText": func() error { var id types.ObjectID; return id.UnmarshalText([]byte(bigHex)) },
 		"ObjectID.UnmarshalJSON": func() error { var id types.ObjectID; return id.UnmarshalJSON([]byte(`"` + bigHex + `"`)) },
 		"ObjectID.UnmarshalJSON obj": func() error {
