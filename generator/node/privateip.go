@@ -28,7 +28,7 @@ func FromPrivateIP(layout generator.Layout, check func(ctx context.Context, id i
 		if err != nil {
 			return 0, fmt.Errorf("%w: %w", ErrNoNodeID, err)
 		}
-		id, err := PrivateIPNode(addrs, layout.NodeBits())
+		id, err := privateIPNode(addrs, layout.NodeBits())
 		if err != nil {
 			return 0, err
 		}
@@ -41,13 +41,13 @@ func FromPrivateIP(layout generator.Layout, check func(ctx context.Context, id i
 	})
 }
 
-// PrivateIPNode is the rule of [FromPrivateIP] applied to addrs (as from
+// privateIPNode is the rule of [FromPrivateIP] applied to addrs (as from
 // [net.InterfaceAddrs]): the low nodeBits bits of the first private IPv4
 // address. It returns an error wrapping [ErrNoNodeID] if there is none or
 // nodeBits is 0 or above 32, and one wrapping [generator.ErrNodeOutOfRange]
 // if that address's host part needs more than nodeBits bits. Addresses
 // given as [*net.IPAddr] (no netmask) are treated as /32 host routes.
-func PrivateIPNode(addrs []net.Addr, nodeBits uint8) (int64, error) {
+func privateIPNode(addrs []net.Addr, nodeBits uint8) (int64, error) {
 	if nodeBits == 0 || nodeBits > 32 {
 		return 0, fmt.Errorf("%w: %d node bits cannot hold an IPv4-derived id", ErrNoNodeID, nodeBits)
 	}
