@@ -21,7 +21,7 @@ var (
 func benchGenerators(b *testing.B) map[string]*generator.Snowflake {
 	b.Helper()
 	wide, err := generator.NewLayout(generator.LayoutSpec{Name: "wide", TimeBits: 41, NodeBits: 1, SequenceBits: 21,
-		Unit: time.Millisecond, Epoch: generator.Twitter().Epoch()})
+		Unit: time.Millisecond, Epoch: generator.Twitter().Spec().Epoch})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 // after a wait starts at random.
 func TestClaimRandomSequenceStartBounds(t *testing.T) {
 	l, err := generator.NewLayout(generator.LayoutSpec{TimeBits: 41, NodeBits: 10, SequenceBits: 4,
-		Unit: time.Millisecond, Epoch: generator.Twitter().Epoch()})
+		Unit: time.Millisecond, Epoch: generator.Twitter().Spec().Epoch})
 	require.NoError(t, err)
 	for name, borrow := range map[string]time.Duration{"wait": 0, "borrow": time.Second} {
 		t.Run(name, func(t *testing.T) {
@@ -74,7 +74,7 @@ func TestClaimRandomSequenceStartNoSpread(t *testing.T) {
 	})
 	t.Run("1-bit sequence", func(t *testing.T) {
 		l, err := generator.NewLayout(generator.LayoutSpec{TimeBits: 41, NodeBits: 10, SequenceBits: 1,
-			Unit: time.Millisecond, Epoch: generator.Twitter().Epoch()})
+			Unit: time.Millisecond, Epoch: generator.Twitter().Spec().Epoch})
 		require.NoError(t, err)
 		clock := generator.NewFakeClock(sfBase)
 		g, err := generator.NewSnowflake(5, generator.WithLayout(l), generator.WithClock(clock),

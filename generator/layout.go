@@ -148,29 +148,6 @@ func TwitterNode(datacenter, worker int64) (int64, error) {
 	return datacenter<<5 | worker, nil
 }
 
-// Name returns the layout's name ("twitter", "sonyflake", "discord", or the
-// spec's Name).
-func (l Layout) Name() string { return l.name }
-
-// TimeBits returns the width of the time field.
-func (l Layout) TimeBits() uint8 { return l.timeBits }
-
-// NodeBits returns the width of the node field; it may be 0.
-func (l Layout) NodeBits() uint8 { return l.nodeBits }
-
-// SequenceBits returns the width of the sequence field.
-func (l Layout) SequenceBits() uint8 { return l.sequenceBits }
-
-// SequenceAboveNode reports whether the layout uses Sonyflake order
-// (time | sequence | node) rather than Twitter order (time | node | sequence).
-func (l Layout) SequenceAboveNode() bool { return l.sequenceAboveNode }
-
-// Unit returns the duration of one tick of the time field.
-func (l Layout) Unit() time.Duration { return l.unit }
-
-// Epoch returns the time of tick 0, in UTC.
-func (l Layout) Epoch() time.Time { return l.epoch }
-
 // MaxNode returns the largest node ID the layout holds, 2^NodeBits-1.
 func (l Layout) MaxNode() int64 { return 1<<l.nodeBits - 1 }
 
@@ -193,7 +170,8 @@ func (l Layout) End() time.Time {
 // IsZero reports whether l is the zero Layout, which is not usable.
 func (l Layout) IsZero() bool { return l.timeBits == 0 }
 
-// Spec returns the [LayoutSpec] that [NewLayout] turns into l, for deriving
+// Spec returns the [LayoutSpec] that [NewLayout] turns into l: its name,
+// field widths, order, unit and epoch (in UTC), and the way to derive
 // variants of a layout.
 func (l Layout) Spec() LayoutSpec {
 	return LayoutSpec{

@@ -60,7 +60,7 @@ func (c *recordingClock) Sleeps() []time.Duration {
 func tinyLayout(t testing.TB) generator.Layout {
 	t.Helper()
 	l, err := generator.NewLayout(generator.LayoutSpec{Name: "tiny", TimeBits: 41, NodeBits: 10, SequenceBits: 2,
-		Unit: time.Millisecond, Epoch: generator.Twitter().Epoch()})
+		Unit: time.Millisecond, Epoch: generator.Twitter().Spec().Epoch})
 	require.NoError(t, err)
 	return l
 }
@@ -287,8 +287,8 @@ func TestNotBefore(t *testing.T) {
 		assert.Empty(t, clock.Sleeps())
 	})
 	t.Run("zero time and pre-epoch floors are no floor", func(t *testing.T) {
-		for _, floor := range []time.Time{{}, l.Epoch().Add(-time.Hour)} {
-			clock := newRecordingClock(l.Epoch())
+		for _, floor := range []time.Time{{}, l.Spec().Epoch.Add(-time.Hour)} {
+			clock := newRecordingClock(l.Spec().Epoch)
 			g, err := generator.NewSnowflake(0, generator.WithLayout(l), generator.WithClock(clock),
 				generator.WithNotBefore(floor))
 			require.NoError(t, err)
@@ -446,7 +446,7 @@ func TestHugeDurationsDoNotOverflow(t *testing.T) {
 		generator.WithBorrowAhead(time.Duration(math.MaxInt64)))
 	require.NoError(t, err)
 	prev, _ := nextParts(t, g)
-	clock.Set(generator.Twitter().Epoch().Add(time.Millisecond)) // far behind, but tolerated
+	clock.Set(generator.Twitter().Spec().Epoch.Add(time.Millisecond)) // far behind, but tolerated
 	id, p := nextParts(t, g)
 	assert.Greater(t, id, prev)
 	assert.Equal(t, mustTickOf(t, generator.Twitter(), sfBase), p.Tick)

@@ -115,9 +115,9 @@ func TestPerCPUBlocksAfterGOMAXPROCSGrows(t *testing.T) {
 	lists, _ := nextConcurrently(t, workers, each, g.Next)
 	issued := checkUnique(t, lists)
 	l := g.Layout()
-	first := mustTickOf(t, l, sfBase) << l.SequenceBits()
+	first := mustTickOf(t, l, sfBase) << l.Spec().SequenceBits
 	// The state's last value: every value from the first to it was reserved.
-	reserved := mustTickOf(t, l, g.LastTime())<<l.SequenceBits() + l.MaxSequence() - first + 1
+	reserved := mustTickOf(t, l, g.LastTime())<<l.Spec().SequenceBits + l.MaxSequence() - first + 1
 	t.Logf("reserved %d issued %d", reserved, issued)
 	assert.LessOrEqual(t, reserved, int64(issued+block*procs+int(l.MaxSequence())+1),
 		"%d values reserved for %d IDs", reserved, issued)

@@ -56,7 +56,7 @@ func TestNewSnowflakeValidation(t *testing.T) {
 func TestNextEncodesClockNodeAndSequence(t *testing.T) {
 	at := time.Date(2024, 1, 2, 3, 4, 5, 678_900_000, time.UTC)
 	for _, l := range []generator.Layout{generator.Twitter(), generator.Sonyflake(), generator.Discord()} {
-		t.Run(l.Name(), func(t *testing.T) {
+		t.Run(l.Spec().Name, func(t *testing.T) {
 			node := l.MaxNode() - 5
 			g, err := generator.NewSnowflake(node, generator.WithLayout(l), generator.WithClock(generator.NewFakeClock(at)))
 			require.NoError(t, err)
@@ -80,7 +80,7 @@ func TestNextEncodesClockNodeAndSequence(t *testing.T) {
 func TestNextNeverReturnsZero(t *testing.T) {
 	// At the epoch itself, node 0's first ID would be 0 if tick 0
 	// sequence 0 were issued; the generator starts at sequence 1.
-	g, err := generator.NewSnowflake(0, generator.WithClock(generator.NewFakeClock(generator.Twitter().Epoch())))
+	g, err := generator.NewSnowflake(0, generator.WithClock(generator.NewFakeClock(generator.Twitter().Spec().Epoch)))
 	require.NoError(t, err)
 	id, err := g.Next()
 	require.NoError(t, err)
@@ -242,7 +242,7 @@ func TestConcurrentNextWithErraticClock(t *testing.T) {
 	const workers, perWorker = 8, 50_000
 	base := time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
 	small, err := generator.NewLayout(generator.LayoutSpec{Name: "small", TimeBits: 41, NodeBits: 10, SequenceBits: 4,
-		Unit: time.Millisecond, Epoch: generator.Twitter().Epoch()})
+		Unit: time.Millisecond, Epoch: generator.Twitter().Spec().Epoch})
 	require.NoError(t, err)
 	for _, tc := range []struct {
 		name              string
@@ -300,7 +300,7 @@ func TestLastTime(t *testing.T) {
 	clock := generator.NewFakeClock(at)
 	g, err := generator.NewSnowflake(1, generator.WithClock(clock), generator.WithLayout(generator.Sonyflake()))
 	require.NoError(t, err)
-	assert.Equal(t, generator.Sonyflake().Epoch(), g.LastTime(), "before the first ID")
+	assert.Equal(t, generator.Sonyflake().Spec().Epoch, g.LastTime(), "before the first ID")
 	_, err = g.Next()
 	require.NoError(t, err)
 	assert.Equal(t, at, g.LastTime())

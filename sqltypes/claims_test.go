@@ -30,9 +30,9 @@ func TestClaimSnowflakeRangeBounds(t *testing.T) {
 	assert.ErrorIs(t, err, sqltypes.ErrInvalidRange)
 	assert.ErrorIs(t, err, generator.ErrTimeOverflow)
 
-	r, err := sqltypes.NewSnowflakeRange(l, l.Epoch().Add(-time.Hour), l.Epoch().Add(time.Second))
+	r, err := sqltypes.NewSnowflakeRange(l, l.Spec().Epoch.Add(-time.Hour), l.Spec().Epoch.Add(time.Second))
 	require.NoError(t, err)
-	want, err := l.MinID(l.Epoch().Add(time.Second))
+	want, err := l.MinID(l.Spec().Epoch.Add(time.Second))
 	require.NoError(t, err)
 	assert.Equal(t, sqltypes.SnowflakeRange{From: 0, To: want}, r)
 }

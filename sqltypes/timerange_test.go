@@ -33,7 +33,7 @@ func TestNewSnowflakeRange(t *testing.T) {
 			sqltypes.SnowflakeRange{From: lo, To: hi}, nil},
 		{"empty", base, base, sqltypes.SnowflakeRange{From: lo, To: lo}, nil},
 		{"reversed is empty", base, base.Add(-time.Hour), sqltypes.SnowflakeRange{From: lo, To: lo}, nil},
-		{"from before epoch", l.Epoch().Add(-time.Hour), l.Epoch(), sqltypes.SnowflakeRange{}, nil},
+		{"from before epoch", l.Spec().Epoch.Add(-time.Hour), l.Spec().Epoch, sqltypes.SnowflakeRange{}, nil},
 		{"to after end", base, l.End().Add(time.Hour), sqltypes.SnowflakeRange{},
 			[]error{sqltypes.ErrInvalidRange, generator.ErrTimeOverflow}},
 	}

@@ -78,9 +78,9 @@ func TestNextUniqueConcurrent(t *testing.T) {
 
 func TestPerCPUBlocksStopAtLayoutEnd(t *testing.T) {
 	t.Parallel()
-	small, err := meteor.NewLayout(meteor.LayoutSpec{TimeBits: 2, NodeBits: 4, SequenceBits: 3, RandomBits: 1, Epoch: meteor.Default().Epoch()})
+	small, err := meteor.NewLayout(meteor.LayoutSpec{TimeBits: 2, NodeBits: 4, SequenceBits: 3, RandomBits: 1, Epoch: meteor.Default().Spec().Epoch})
 	require.NoError(t, err)
-	clk := generator.NewFakeClock(meteor.Default().Epoch().Add(2 * time.Second))
+	clk := generator.NewFakeClock(meteor.Default().Spec().Epoch.Add(2 * time.Second))
 	g, err := meteor.New(3, meteor.WithLayout(small), meteor.WithClock(clk), meteor.WithPerCPUBlocks(5))
 	require.NoError(t, err)
 	seen := map[types.Snowflake]bool{}
@@ -141,9 +141,9 @@ func TestRandomBitsSpreadIDs(t *testing.T) {
 
 func TestLimits(t *testing.T) {
 	t.Parallel()
-	small, err := meteor.NewLayout(meteor.LayoutSpec{TimeBits: 2, NodeBits: 4, SequenceBits: 3, RandomBits: 1, Epoch: meteor.Default().Epoch()})
+	small, err := meteor.NewLayout(meteor.LayoutSpec{TimeBits: 2, NodeBits: 4, SequenceBits: 3, RandomBits: 1, Epoch: meteor.Default().Spec().Epoch})
 	require.NoError(t, err)
-	clk := generator.NewFakeClock(meteor.Default().Epoch().Add(2 * time.Second))
+	clk := generator.NewFakeClock(meteor.Default().Spec().Epoch.Add(2 * time.Second))
 	g, err := meteor.New(3, meteor.WithLayout(small), meteor.WithClock(clk))
 	require.NoError(t, err)
 	for range 2 * 8 { // seconds 2 and 3 of a 2-bit time part
@@ -165,7 +165,7 @@ func TestLimits(t *testing.T) {
 		{"zero per-CPU block", []meteor.Option{meteor.WithPerCPUBlocks(0)}, 1, generator.ErrInvalidConfig},
 		{"per-CPU block too big", []meteor.Option{meteor.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)}, 1, generator.ErrInvalidConfig},
 		{"zero layout", []meteor.Option{meteor.WithLayout(meteor.Layout{})}, 1, generator.ErrInvalidLayout},
-		{"before epoch", []meteor.Option{meteor.WithClock(generator.NewFakeClock(meteor.Default().Epoch().Add(-time.Second)))}, 1, generator.ErrTimeOverflow},
+		{"before epoch", []meteor.Option{meteor.WithClock(generator.NewFakeClock(meteor.Default().Spec().Epoch.Add(-time.Second)))}, 1, generator.ErrTimeOverflow},
 		{"after end", []meteor.Option{meteor.WithClock(generator.NewFakeClock(meteor.Default().End()))}, 1, generator.ErrTimeOverflow},
 	}
 	for _, c := range cases {
@@ -178,7 +178,7 @@ func TestLimits(t *testing.T) {
 
 func TestNewLayoutRules(t *testing.T) {
 	t.Parallel()
-	e := meteor.Default().Epoch()
+	e := meteor.Default().Spec().Epoch
 	cases := []struct {
 		name string
 		spec meteor.LayoutSpec

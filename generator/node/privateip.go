@@ -11,7 +11,7 @@ import (
 // FromPrivateIP returns a [Source] that derives the node ID from this
 // host's first private IPv4 address (10/8, 172.16/12, 192.168/16, or
 // 100.64/10), as sony/sonyflake does, but sized to the layout: the ID is the
-// low layout.NodeBits() bits of the address (16 for [generator.Sonyflake]).
+// low layout.Spec().NodeBits bits of the address (16 for [generator.Sonyflake]).
 //
 // The ID is unique among hosts of one subnet only if no host bits are
 // dropped, so NodeID fails with an error wrapping
@@ -28,7 +28,7 @@ func FromPrivateIP(layout generator.Layout, check func(ctx context.Context, id i
 		if err != nil {
 			return 0, fmt.Errorf("%w: %w", ErrNoNodeID, err)
 		}
-		id, err := privateIPNode(addrs, layout.NodeBits())
+		id, err := privateIPNode(addrs, layout.Spec().NodeBits)
 		if err != nil {
 			return 0, err
 		}

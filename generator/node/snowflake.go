@@ -51,7 +51,7 @@ func NewSnowflake(ctx context.Context, l *Lease, opts ...generator.SnowflakeOpti
 			return nil, fmt.Errorf("node: waiting for the clock to pass the high-water mark %s: %w",
 				floor.UTC().Format(time.RFC3339Nano), err)
 		}
-		o.Clock.Sleep(min(floor.Sub(now)+o.Layout.Unit(), 50*time.Millisecond))
+		o.Clock.Sleep(min(floor.Sub(now)+o.Layout.Spec().Unit, 50*time.Millisecond))
 	}
 	// WithFence and WithNotBefore combine with the caller's; the others
 	// override them.

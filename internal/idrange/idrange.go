@@ -47,8 +47,8 @@ func Snowflakes(layout generator.Layout, from, to time.Time) (lo, hi types.Snowf
 	if layout.IsZero() {
 		return 0, 0, fmt.Errorf("the zero layout: %w", generator.ErrInvalidLayout)
 	}
-	if from.Before(layout.Epoch()) {
-		from = layout.Epoch()
+	if from.Before(layout.Spec().Epoch) {
+		from = layout.Spec().Epoch
 	}
 	if !to.After(from) {
 		to = from

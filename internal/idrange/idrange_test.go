@@ -28,15 +28,15 @@ func TestObjectIDs(t *testing.T) {
 
 func TestSnowflakes(t *testing.T) {
 	l := generator.Twitter()
-	before := l.Epoch().Add(-time.Hour)
-	lo, hi, err := idrange.Snowflakes(l, before, l.Epoch().Add(time.Millisecond))
+	before := l.Spec().Epoch.Add(-time.Hour)
+	lo, hi, err := idrange.Snowflakes(l, before, l.Spec().Epoch.Add(time.Millisecond))
 	if err != nil || lo != 0 || hi != 1<<22 {
 		t.Errorf("from before the epoch: %d, %d, %v; want 0, 1<<22", lo, hi, err)
 	}
-	if _, _, err := idrange.Snowflakes(l, l.Epoch(), l.End().Add(time.Hour)); !errors.Is(err, generator.ErrTimeOverflow) {
+	if _, _, err := idrange.Snowflakes(l, l.Spec().Epoch, l.End().Add(time.Hour)); !errors.Is(err, generator.ErrTimeOverflow) {
 		t.Errorf("to after the end: %v, want ErrTimeOverflow", err)
 	}
-	if _, _, err := idrange.Snowflakes(generator.Layout{}, l.Epoch(), l.End()); !errors.Is(err, generator.ErrInvalidLayout) {
+	if _, _, err := idrange.Snowflakes(generator.Layout{}, l.Spec().Epoch, l.End()); !errors.Is(err, generator.ErrInvalidLayout) {
 		t.Errorf("zero layout: %v, want ErrInvalidLayout", err)
 	}
 }

@@ -109,16 +109,17 @@ func decodeSnowflake(e *Env, in string, id types.Snowflake, l generator.Layout) 
 			r.Worker, r.Process = &a, &b
 		}
 	}
-	used := int(l.TimeBits() + l.NodeBits() + l.SequenceBits())
+	spec := l.Spec()
+	used := int(spec.TimeBits + spec.NodeBits + spec.SequenceBits)
 	r.Fields = append(r.Fields, field{Name: "unused", Bits: 64 - used, Value: 0, group: 4})
-	r.Fields = append(r.Fields, field{Name: "time", Bits: int(l.TimeBits()), Value: uint64(p.Tick), group: 4})
+	r.Fields = append(r.Fields, field{Name: "time", Bits: int(spec.TimeBits), Value: uint64(p.Tick), group: 4})
 	nodeGroup := 4
 	if _, _, ok := splitNode(l); ok {
 		nodeGroup = 5
 	}
-	node := field{Name: nodeName(l), Bits: int(l.NodeBits()), Value: uint64(p.Node), group: nodeGroup}
-	seq := field{Name: "sequence", Bits: int(l.SequenceBits()), Value: uint64(p.Sequence), group: 4}
-	if l.SequenceAboveNode() {
+	node := field{Name: nodeName(l), Bits: int(spec.NodeBits), Value: uint64(p.Node), group: nodeGroup}
+	seq := field{Name: "sequence", Bits: int(spec.SequenceBits), Value: uint64(p.Sequence), group: 4}
+	if spec.SequenceAboveNode {
 		r.Fields = append(r.Fields, seq, node)
 	} else {
 		r.Fields = append(r.Fields, node, seq)

@@ -125,7 +125,7 @@ func newSnowflakes(e *Env, out *bufio.Writer, bar *progress, n int, nodeFlag, la
 	if n > 0 {
 		// Let the clock pass the last tick, so that the next run with this
 		// node starts in a later tick.
-		if d := g.LastTime().Add(layout.Unit()).Sub(time.Now()); d > 0 {
+		if d := g.LastTime().Add(layout.Spec().Unit).Sub(time.Now()); d > 0 {
 			time.Sleep(d)
 		}
 	}
@@ -154,7 +154,7 @@ func parseNode(s string, l generator.Layout) (int64, error) {
 		return 0, fmt.Errorf("not a decimal number")
 	}
 	if v < 0 || v > l.MaxNode() {
-		return 0, fmt.Errorf("out of range: layout %s has node IDs 0 to %d", l.Name(), l.MaxNode())
+		return 0, fmt.Errorf("out of range: layout %s has node IDs 0 to %d", l.Spec().Name, l.MaxNode())
 	}
 	return v, nil
 }
