@@ -5,13 +5,14 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/generatortest"
 )
 
 func ExampleNewObjectID() {
 	// A generator with a fixed process value and clock, for a reproducible
 	// example; production code uses generator.NewObjectID() or
 	// types.NewObjectID().
-	clock := generator.NewFakeClock(time.Date(2026, 11, 22, 8, 0, 0, 0, time.UTC))
+	clock := generatortest.NewFakeClock(time.Date(2026, 11, 22, 8, 0, 0, 0, time.UTC))
 	g, err := generator.NewObjectID(
 		generator.WithClock(clock),
 		generator.WithWorkerID(42),

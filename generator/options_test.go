@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/generatortest"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -33,7 +34,7 @@ func TestOptionsNilIgnored(t *testing.T) {
 }
 
 func TestOptionsRejected(t *testing.T) {
-	clock := generator.NewFakeClock(sfBase)
+	clock := generatortest.NewFakeClock(sfBase)
 	for _, c := range []struct {
 		name      string
 		snowflake []generator.SnowflakeOption // rejected by NewSnowflake
@@ -91,7 +92,7 @@ func TestOptionTypes(t *testing.T) {
 // WithClock and WithPerCPUBlocks mean the same for both generators.
 func TestSharedOptions(t *testing.T) {
 	start := time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)
-	clock := generator.NewFakeClock(start)
+	clock := generatortest.NewFakeClock(start)
 	o, err := generator.NewObjectID(generator.WithClock(clock), generator.WithPerCPUBlocks(16))
 	require.NoError(t, err)
 	assert.Equal(t, start, o.Next().Timestamp().UTC())
@@ -112,7 +113,7 @@ func TestSharedOptions(t *testing.T) {
 func TestRandomSequenceStartSpreadsShards(t *testing.T) {
 	const n, shards = 3200, 16
 	spread := func(opts ...generator.SnowflakeOption) [shards]int {
-		clock := generator.NewFakeClock(sfBase)
+		clock := generatortest.NewFakeClock(sfBase)
 		g, err := generator.NewSnowflake(5, append([]generator.SnowflakeOption{generator.WithClock(clock)}, opts...)...)
 		require.NoError(t, err)
 		var counts [shards]int

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/generatortest"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -20,14 +21,14 @@ var sfBase = time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
 // recordingClock is a FakeClock that records the durations it was asked to
 // sleep, and can run a hook inside one call of Now.
 type recordingClock struct {
-	*generator.FakeClock
+	*generatortest.FakeClock
 	mu     sync.Mutex
 	sleeps []time.Duration
 	onNow  func()
 }
 
 func newRecordingClock(t time.Time) *recordingClock {
-	return &recordingClock{FakeClock: generator.NewFakeClock(t)}
+	return &recordingClock{FakeClock: generatortest.NewFakeClock(t)}
 }
 
 func (c *recordingClock) Now() time.Time {
@@ -409,7 +410,7 @@ func TestTimeOverflow(t *testing.T) {
 }
 
 func TestFakeClock(t *testing.T) {
-	c := generator.NewFakeClock(sfBase)
+	c := generatortest.NewFakeClock(sfBase)
 	assert.Equal(t, sfBase, c.Now())
 	c.Sleep(time.Second)
 	assert.Equal(t, sfBase.Add(time.Second), c.Now())

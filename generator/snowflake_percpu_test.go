@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/generatortest"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -106,7 +107,7 @@ func TestPerCPUBlocksAfterGOMAXPROCSGrows(t *testing.T) {
 	const block = 64
 	// Borrowing far ahead on a fixed clock: no block is dropped for its tick
 	// passing, so every value reserved is issued or still held by a P.
-	clock := generator.NewFakeClock(sfBase)
+	clock := generatortest.NewFakeClock(sfBase)
 	g, err := generator.NewSnowflake(1, generator.WithClock(clock), generator.WithBorrowAhead(time.Hour),
 		generator.WithPerCPUBlocks(block))
 	require.NoError(t, err)

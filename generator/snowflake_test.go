@@ -12,11 +12,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/generatortest"
 	"github.com/idkit-go/idkit/types"
 )
 
 func TestNewSnowflakeValidation(t *testing.T) {
-	clock := generator.NewFakeClock(time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC))
+	clock := generatortest.NewFakeClock(time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC))
 	tests := []struct {
 		name string
 		node int64
@@ -58,7 +59,7 @@ func TestNextEncodesClockNodeAndSequence(t *testing.T) {
 	for _, l := range []generator.Layout{generator.Twitter(), generator.Sonyflake(), generator.Discord()} {
 		t.Run(l.Spec().Name, func(t *testing.T) {
 			node := l.MaxNode() - 5
-			g, err := generator.NewSnowflake(node, generator.WithLayout(l), generator.WithClock(generator.NewFakeClock(at)))
+			g, err := generator.NewSnowflake(node, generator.WithLayout(l), generator.WithClock(generatortest.NewFakeClock(at)))
 			require.NoError(t, err)
 			wantTick, err := l.TickOf(at)
 			require.NoError(t, err)
@@ -80,7 +81,7 @@ func TestNextEncodesClockNodeAndSequence(t *testing.T) {
 func TestNextNeverReturnsZero(t *testing.T) {
 	// At the epoch itself, node 0's first ID would be 0 if tick 0
 	// sequence 0 were issued; the generator starts at sequence 1.
-	g, err := generator.NewSnowflake(0, generator.WithClock(generator.NewFakeClock(generator.Twitter().Spec().Epoch)))
+	g, err := generator.NewSnowflake(0, generator.WithClock(generatortest.NewFakeClock(generator.Twitter().Spec().Epoch)))
 	require.NoError(t, err)
 	id, err := g.Next()
 	require.NoError(t, err)
@@ -89,7 +90,7 @@ func TestNextNeverReturnsZero(t *testing.T) {
 }
 
 func TestMustNext(t *testing.T) {
-	clock := generator.NewFakeClock(time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC))
+	clock := generatortest.NewFakeClock(time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC))
 	g, err := generator.NewSnowflake(7, generator.WithClock(clock))
 	require.NoError(t, err)
 	a := g.MustNext()
@@ -215,7 +216,7 @@ func TestConcurrentNextUniqueAndIncreasing(t *testing.T) {
 
 // latestClock is a FakeClock that records the latest time Now returned.
 type latestClock struct {
-	*generator.FakeClock
+	*generatortest.FakeClock
 	latest atomic.Int64
 }
 
@@ -254,7 +255,7 @@ func TestConcurrentNextWithErraticClock(t *testing.T) {
 		{"wait/per-CPU", 2 * time.Millisecond, 0, 8},
 		{"borrow/per-CPU", 2 * time.Millisecond, 4 * time.Millisecond, 8},
 	} {
-		clock := &latestClock{FakeClock: generator.NewFakeClock(base)}
+		clock := &latestClock{FakeClock: generatortest.NewFakeClock(base)}
 		g, err := generator.NewSnowflake(9, generator.WithLayout(small), generator.WithClock(clock),
 			generator.WithBackwardTolerance(tc.tolerance), generator.WithBorrowAhead(tc.borrow), generator.WithPerCPUBlocks(tc.block))
 		require.NoError(t, err)
@@ -297,7 +298,7 @@ func TestConcurrentNextWithErraticClock(t *testing.T) {
 
 func TestLastTime(t *testing.T) {
 	at := time.Date(2024, 1, 2, 3, 4, 5, 600_000_000, time.UTC)
-	clock := generator.NewFakeClock(at)
+	clock := generatortest.NewFakeClock(at)
 	g, err := generator.NewSnowflake(1, generator.WithClock(clock), generator.WithLayout(generator.Sonyflake()))
 	require.NoError(t, err)
 	assert.Equal(t, generator.Sonyflake().Spec().Epoch, g.LastTime(), "before the first ID")

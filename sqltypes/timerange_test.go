@@ -9,6 +9,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/generatortest"
 	"github.com/idkit-go/idkit/internal/testgorm"
 	"github.com/idkit-go/idkit/sqltypes"
 	"github.com/idkit-go/idkit/types"
@@ -111,7 +112,7 @@ func TestRangesOnDatabases(t *testing.T) {
 			models := []any{&rangeSnow{}, &rangeOID{}, &rangeHex{}}
 			require.NoError(t, db.AutoMigrate(models...))
 
-			clock := generator.NewFakeClock(base)
+			clock := generatortest.NewFakeClock(base)
 			sf, err := generator.NewSnowflake(1, generator.WithClock(clock))
 			require.NoError(t, err)
 			og, err := generator.NewObjectID(generator.WithClock(clock))
