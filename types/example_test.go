@@ -45,14 +45,6 @@ func ExampleObjectIDFromTime() {
 	// true
 }
 
-func ExampleObjectID_Legacy() {
-	// An ObjectID made before MongoDB 3.4: machine hash, process ID, counter.
-	old := types.MustParseObjectID("4df2dcec2cdcd20936a8b817")
-	p := old.Legacy()
-	fmt.Printf("%v machine=%06x pid=%d counter=%d\n", p.Time, p.Machine, p.PID, p.Counter)
-	// Output: 2011-06-11 03:11:40 +0000 UTC machine=2cdcd2 pid=2358 counter=11057175
-}
-
 func ExampleSnowflake_UnmarshalJSON() {
 	type order struct {
 		ID   types.Snowflake `json:"id"`

@@ -20,11 +20,6 @@ type golden struct {
 			Time          string `json:"time"`
 			ProcessUnique string `json:"process_unique"`
 			Counter       uint32 `json:"counter"`
-			Legacy        struct {
-				Machine uint32 `json:"machine"`
-				PID     uint16 `json:"pid"`
-				Counter uint32 `json:"counter"`
-			} `json:"legacy"`
 		} `json:"valid"`
 		Invalid []struct {
 			Input string `json:"input"`
@@ -77,10 +72,6 @@ func TestGoldenObjectIDs(t *testing.T) {
 			}
 			if got := id.Counter(); got != v.Counter {
 				t.Errorf("Counter = %d, want %d", got, v.Counter)
-			}
-			l := id.Legacy()
-			if l.Machine != v.Legacy.Machine || l.PID != v.Legacy.PID || l.Counter != v.Legacy.Counter || !l.Time.Equal(want) {
-				t.Errorf("Legacy = %+v, want %+v at %v", l, v.Legacy, want)
 			}
 			if id.Hex() != v.Hex || id.String() != v.Hex {
 				t.Errorf("Hex = %s, want %s", id.Hex(), v.Hex)
