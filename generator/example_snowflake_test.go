@@ -12,10 +12,8 @@ func ExampleNewSnowflake() {
 	// A fake clock makes the output reproducible; omit WithClock to use the
 	// system clock.
 	clock := generatortest.NewFakeClock(time.Date(2024, 1, 2, 3, 4, 5, 678_000_000, time.UTC))
-	node, err := generator.TwitterNode(1, 2) // datacenter 1, worker 2
-	if err != nil {
-		panic(err)
-	}
+	const datacenter, worker = 1, 2
+	node := int64(datacenter<<5 | worker) // Twitter's 10-bit node: 5 bits each
 	g, err := generator.NewSnowflake(node, generator.WithClock(clock))
 	if err != nil {
 		panic(err)

@@ -117,7 +117,7 @@ var (
 
 // Twitter returns the original Snowflake layout: 41 bits of milliseconds
 // since 2010-11-04T01:42:54.657Z (Unix ms 1288834974657), a 10-bit node
-// (5-bit datacenter and 5-bit worker, see [TwitterNode]) and a 12-bit
+// (a 5-bit datacenter above a 5-bit worker: datacenter<<5 | worker) and a 12-bit
 // sequence, in the order time | node | sequence: 4096 IDs per ms per node,
 // until 2080-07-10T17:30:30.209Z. It is also bwmarrin/snowflake's default,
 // and [NewSnowflake]'s.
@@ -131,22 +131,9 @@ func Sonyflake() Layout { return sonyflake }
 
 // Discord returns Discord's snowflake layout: Twitter's bit split with
 // milliseconds since 2015-01-01T00:00:00Z (Unix ms 1420070400000). Its 10-bit
-// node is Discord's 5-bit internal worker ID above its 5-bit process ID,
-// which [TwitterNode] combines too.
+// node is Discord's 5-bit internal worker ID above its 5-bit process ID
+// (worker<<5 | process).
 func Discord() Layout { return discord }
-
-// TwitterNode combines a 5-bit datacenter ID and a 5-bit worker ID into the
-// 10-bit node ID of the [Twitter] layout (datacenter<<5 | worker). Either
-// value outside [0, 31] gives an error wrapping [ErrNodeOutOfRange].
-func TwitterNode(datacenter, worker int64) (int64, error) {
-	if datacenter < 0 || datacenter > 31 {
-		return 0, fmt.Errorf("%w: datacenter %d not in [0, 31]", ErrNodeOutOfRange, datacenter)
-	}
-	if worker < 0 || worker > 31 {
-		return 0, fmt.Errorf("%w: worker %d not in [0, 31]", ErrNodeOutOfRange, worker)
-	}
-	return datacenter<<5 | worker, nil
-}
 
 // MaxNode returns the largest node ID the layout holds, 2^NodeBits-1.
 func (l Layout) MaxNode() int64 { return 1<<l.nodeBits - 1 }

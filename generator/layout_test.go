@@ -359,19 +359,6 @@ func mustCompose(t testing.TB, l generator.Layout, tick, node, seq int64) types.
 	return id
 }
 
-func TestTwitterNode(t *testing.T) {
-	n, err := generator.TwitterNode(11, 26)
-	require.NoError(t, err)
-	assert.Equal(t, int64(378), n)
-	n, err = generator.TwitterNode(31, 31)
-	require.NoError(t, err)
-	assert.Equal(t, generator.Twitter().MaxNode(), n)
-	for _, bad := range [][2]int64{{-1, 0}, {32, 0}, {0, -1}, {0, 32}} {
-		_, err := generator.TwitterNode(bad[0], bad[1])
-		require.ErrorIs(t, err, generator.ErrNodeOutOfRange, "%v", bad)
-	}
-}
-
 func TestZeroLayout(t *testing.T) {
 	var l generator.Layout
 	assert.True(t, l.IsZero())

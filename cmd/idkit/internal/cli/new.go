@@ -147,7 +147,7 @@ func parseNode(s string, l generator.Layout) (int64, error) {
 		if hi < 0 || hi > 31 || lo < 0 || lo > 31 {
 			return 0, fmt.Errorf("out of range: HI and LO are each 0 to 31")
 		}
-		return generator.TwitterNode(hi, lo)
+		return hi<<5 | lo, nil
 	}
 	v, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
