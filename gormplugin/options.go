@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/idkit-go/idkit/generator"
-	"github.com/idkit-go/idkit/generator/node"
 )
 
 // Option configures a [Plugin]; see [New].
@@ -68,9 +67,9 @@ func WithObjectIDOnly() Option {
 // generator for it, made by [generator.NewSnowflake] with opts. If src
 // fails, db.Use returns an error wrapping [ErrNoSnowflakeGenerator] and the
 // source's error (for the sources in package node,
-// [node.ErrNoNodeID]); a node the layout cannot hold wraps
+// [github.com/idkit-go/idkit/generator/node.ErrNoNodeID]); a node the layout cannot hold wraps
 // [ErrInvalidConfig]. A plugin registered on several *gorm.DB asks src once.
-func WithNodeSource(src node.Source, opts ...generator.SnowflakeOption) Option {
+func WithNodeSource(src generator.NodeSource, opts ...generator.SnowflakeOption) Option {
 	return func(p *Plugin) error {
 		if src == nil {
 			return fmt.Errorf("%w: nil node source", ErrInvalidConfig)

@@ -10,7 +10,6 @@ import (
 	"gorm.io/gorm/schema"
 
 	"github.com/idkit-go/idkit/generator"
-	"github.com/idkit-go/idkit/generator/node"
 )
 
 // SkipSetting is the statement setting that turns the fill off for one
@@ -35,7 +34,7 @@ type Plugin struct {
 	snowflake    *generator.Snowflake
 	objectID     *generator.ObjectID
 	objectIDOnly bool
-	nodeSource   node.Source
+	nodeSource   generator.NodeSource
 	nodeOpts     []generator.SnowflakeOption
 	err          error
 	initMu       sync.Mutex

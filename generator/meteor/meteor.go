@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/generator"
-	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/internal/procpin"
 	"github.com/idkit-go/idkit/types"
 )
@@ -31,7 +30,8 @@ import (
 // generator issued between them (with [WithPerCPUBlocks], how many values
 // it reserved). Uniqueness across generators needs a node
 // ID that is never used twice, not even by a restart of the same process:
-// use [node.Disposable] (a database auto-increment) through
+// use [github.com/idkit-go/idkit/generator/node.Disposable] (a database
+// auto-increment) through
 // [NewFromSource].
 //
 // Limits: one generator issues at most 2^SequenceBits IDs per second of
@@ -163,10 +163,11 @@ func New(nodeID int64, opts ...Option) (*Generator, error) {
 	return g, nil
 }
 
-// NewFromSource takes a node ID from src (normally [node.Disposable], new on
+// NewFromSource takes a node ID from src (normally
+// [github.com/idkit-go/idkit/generator/node.Disposable], new on
 // every start) and returns [New] for it. Errors are src's, wrapped, or
 // New's.
-func NewFromSource(ctx context.Context, src node.Source, opts ...Option) (*Generator, error) {
+func NewFromSource(ctx context.Context, src generator.NodeSource, opts ...Option) (*Generator, error) {
 	id, err := src.NodeID(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("meteor: node id: %w", err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/internal/sqldialect"
 	"github.com/idkit-go/idkit/internal/sqlcol"
 )
@@ -24,7 +25,7 @@ type DisposableOptions struct {
 	MaxNode int64
 }
 
-// Disposable returns a [Source] whose every NodeID call registers a new row
+// Disposable returns a [generator.NodeSource] whose every NodeID call registers a new row
 // in an auto-increment table of db and returns its ID (1, 2, 3, ...), as the
 // Meteor scheme requires: a node ID new on every start, never reused, so a
 // generator that reads the clock only at start cannot repeat an earlier
@@ -34,13 +35,13 @@ type DisposableOptions struct {
 // a non-positive MaxNode, a nil db or an unknown dialect; [ErrExhausted]
 // once the auto-increment passes MaxNode (the node field is used up); and
 // the database error otherwise. It is safe for concurrent use.
-func Disposable(db *sql.DB, opts DisposableOptions) Source {
+func Disposable(db *sql.DB, opts DisposableOptions) generator.NodeSource {
 	// Defaults are filled here, once: the closure below runs concurrently
 	// and only reads opts.
 	if opts.Table == "" {
 		opts.Table = "idkit_node_registry"
 	}
-	return SourceFunc(func(ctx context.Context) (int64, error) {
+	return generator.NodeSourceFunc(func(ctx context.Context) (int64, error) {
 		if db == nil || opts.MaxNode <= 0 || !sqldialect.ValidIdent(opts.Table) {
 			return 0, fmt.Errorf("%w: disposable source needs a db, a plain table name and a positive MaxNode", ErrInvalidConfig)
 		}

@@ -8,7 +8,7 @@ import (
 	"github.com/idkit-go/idkit/generator"
 )
 
-// FromPrivateIP returns a [Source] that derives the node ID from this
+// FromPrivateIP returns a [generator.NodeSource] that derives the node ID from this
 // host's first private IPv4 address (10/8, 172.16/12, 192.168/16, or
 // 100.64/10), as sony/sonyflake does, but sized to the layout: the ID is the
 // low layout.Spec().NodeBits bits of the address (16 for [generator.Sonyflake]).
@@ -22,8 +22,8 @@ import (
 // Sonyflake's CheckMachineID does) and an error from it is returned wrapped
 // in [ErrRejected]. No private address gives an error wrapping
 // [ErrNoNodeID]; so does a layout with no node bits.
-func FromPrivateIP(layout generator.Layout, check func(ctx context.Context, id int64) error) Source {
-	return SourceFunc(func(ctx context.Context) (int64, error) {
+func FromPrivateIP(layout generator.Layout, check func(ctx context.Context, id int64) error) generator.NodeSource {
+	return generator.NodeSourceFunc(func(ctx context.Context) (int64, error) {
 		addrs, err := interfaceAddrs()
 		if err != nil {
 			return 0, fmt.Errorf("%w: %w", ErrNoNodeID, err)
