@@ -16,15 +16,14 @@ func ExampleNewObjectID() {
 	g, err := generator.NewObjectID(
 		generator.WithClock(clock),
 		generator.WithWorkerID(42),
-		generator.WithCounterStart(0),
 	)
 	if err != nil {
 		panic(err)
 	}
-	id := g.Next()
-	fmt.Println(id, id.Timestamp())
-	fmt.Printf("process %x, counter %d\n", id.ProcessUnique(), id.Counter())
+	id := g.Next() // the counter starts at a random value
+	fmt.Println(id.Timestamp())
+	fmt.Printf("process %x\n", id.ProcessUnique())
 	// Output:
-	// 6b02a100000000002a000000 2026-11-22 08:00:00 +0000 UTC
-	// process 000000002a, counter 0
+	// 2026-11-22 08:00:00 +0000 UTC
+	// process 000000002a
 }

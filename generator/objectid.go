@@ -48,8 +48,7 @@ type ObjectID struct {
 // NewObjectID returns an ObjectID generator configured by opts: by default a
 // random process-unique value and counter start, the system clock and strict
 // order (no per-CPU blocks). It accepts [WithClock], [WithPerCPUBlocks],
-// [WithProcessUnique], [WithWorkerID] and [WithCounterStart]; nil options are
-// ignored.
+// [WithProcessUnique] and [WithWorkerID]; nil options are ignored.
 //
 // It returns an error wrapping [ErrNodeOutOfRange] for a [WithWorkerID]
 // outside [0, MaxObjectIDWorker], and [ErrInvalidConfig] for a nil clock or

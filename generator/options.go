@@ -16,10 +16,9 @@ import "time"
 type SnowflakeOption interface{ applySnowflake(*config) }
 
 // ObjectIDOption configures [NewObjectID]: [WithClock], [WithPerCPUBlocks],
-// [WithProcessUnique], [WithWorkerID] and [WithCounterStart]. An option
-// that only a [Snowflake] generator takes is no ObjectIDOption, so passing
-// one to NewObjectID does not compile. Options apply in order as for
-// [SnowflakeOption].
+// [WithProcessUnique] and [WithWorkerID]. An option that only a [Snowflake]
+// generator takes is no ObjectIDOption, so passing one to NewObjectID does
+// not compile. Options apply in order as for [SnowflakeOption].
 type ObjectIDOption interface{ applyObjectID(*config) }
 
 // SharedOption is an option both generators take, with the same meaning:
@@ -219,9 +218,9 @@ func WithWorkerID(id int64) ObjectIDOption {
 	return objectIDOption(func(c *config) { c.worker, c.unique = &id, nil })
 }
 
-// WithCounterStart sets an [ObjectID] generator's first counter value (taken
-// mod 2^24) instead of a random one; it is meant for tests of counter
-// wrap-around.
-func WithCounterStart(start uint32) ObjectIDOption {
+// withCounterStart sets an [ObjectID] generator's first counter value (taken
+// mod 2^24) instead of a random one, for this package's tests of counter
+// wrap-around (export_test.go).
+func withCounterStart(start uint32) ObjectIDOption {
 	return objectIDOption(func(c *config) { c.counterStart = &start })
 }
