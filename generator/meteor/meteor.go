@@ -84,9 +84,9 @@ func WithLayout(l Layout) Option { return func(c *config) { c.layout = l } }
 // [generator.SystemClock]. A nil clock is rejected with [generator.ErrInvalidConfig].
 func WithClock(clk generator.Clock) Option { return func(c *config) { c.clock = clk } }
 
-// WithSeed fixes the key of the random low bits, for reproducible tests;
-// by default it comes from crypto/rand.
-func WithSeed(seed uint64) Option { return func(c *config) { c.seed = &seed } }
+// withSeed fixes the key of the random low bits, for this package's
+// reproducible tests (export_test.go); by default it comes from crypto/rand.
+func withSeed(seed uint64) Option { return func(c *config) { c.seed = &seed } }
 
 // WithPerCPUBlocks makes each P (the Go scheduler's processor, one per core
 // at the default GOMAXPROCS) take n counter values at a time instead of one,
