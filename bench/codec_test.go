@@ -24,7 +24,7 @@ var (
 )
 
 func BenchmarkHexEncode(b *testing.B) {
-	id := types.MustObjectIDFromHex(hexID)
+	id := types.MustParseObjectID(hexID)
 	theirs, _ := v2bson.ObjectIDFromHex(hexID)
 	x, _ := xid.FromString("cc3m6ouln1qboqh2mb50")
 	b.Run("ObjectID/idkit", func(b *testing.B) {
@@ -60,7 +60,7 @@ func BenchmarkHexDecode(b *testing.B) {
 	b.Run("ObjectID/idkit", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			sinkOID, sinkErr = types.ObjectIDFromHex(hexID)
+			sinkOID, sinkErr = types.ParseObjectID(hexID)
 		}
 	})
 	b.Run("ObjectID/mongo-v2", func(b *testing.B) {
@@ -105,7 +105,7 @@ type (
 )
 
 func BenchmarkJSONMarshal(b *testing.B) {
-	id := types.MustObjectIDFromHex(hexID)
+	id := types.MustParseObjectID(hexID)
 	x, _ := xid.FromString("cc3m6ouln1qboqh2mb50")
 	cases := []struct {
 		name string
@@ -155,7 +155,7 @@ func BenchmarkJSONUnmarshal(b *testing.B) {
 }
 
 func BenchmarkValueScan(b *testing.B) {
-	id := types.MustObjectIDFromHex(hexID)
+	id := types.MustParseObjectID(hexID)
 	x, _ := xid.FromString("cc3m6ouln1qboqh2mb50")
 	u := uuid.Must(uuid.NewV7())
 	b.Run("ObjectID/idkit", func(b *testing.B) {
@@ -217,7 +217,7 @@ type (
 )
 
 func BenchmarkBSON(b *testing.B) {
-	id := types.MustObjectIDFromHex(hexID)
+	id := types.MustParseObjectID(hexID)
 	b.Run("ObjectID/idkit", func(b *testing.B) {
 		b.ReportAllocs()
 		d := bsonIdkit{id, "tom"}

@@ -31,7 +31,7 @@ func objectIDGenerators(tb testing.TB) []struct {
 	name string
 	make func() func() oid // a fresh generator per run where the library allows
 } {
-	idkit := func(opts ...generator.Option) func() oid {
+	idkit := func(opts ...generator.ObjectIDOption) func() oid {
 		g, err := generator.NewObjectID(opts...)
 		if err != nil {
 			tb.Fatal(err)

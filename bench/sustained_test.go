@@ -30,7 +30,7 @@ func int64Generators(tb testing.TB) []struct {
 	name string
 	make func() func() int64 // a fresh generator per run
 } {
-	mustSF := func(opts ...generator.Option) func() int64 {
+	mustSF := func(opts ...generator.SnowflakeOption) func() int64 {
 		g, err := generator.NewSnowflake(1, opts...)
 		if err != nil {
 			tb.Fatal(err)

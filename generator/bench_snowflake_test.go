@@ -21,12 +21,12 @@ var (
 func benchGenerators(b *testing.B) map[string]*generator.Snowflake {
 	b.Helper()
 	wide, err := generator.NewLayout(generator.LayoutSpec{Name: "wide", TimeBits: 41, NodeBits: 1, SequenceBits: 21,
-		Unit: time.Millisecond, Epoch: generator.Twitter().Epoch()})
+		Unit: time.Millisecond, Epoch: generator.Twitter().Spec().Epoch})
 	if err != nil {
 		b.Fatal(err)
 	}
 	gens := map[string]*generator.Snowflake{}
-	for name, opts := range map[string][]generator.Option{
+	for name, opts := range map[string][]generator.SnowflakeOption{
 		"twitter":        nil,
 		"twitter-borrow": {generator.WithBorrowAhead(5 * time.Millisecond)},
 		"wide":           {generator.WithLayout(wide)},

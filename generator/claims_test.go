@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/generatortest"
 )
 
 // WithRandomSequenceStart's doc: a new tick starts below half the sequence
@@ -15,11 +16,11 @@ import (
 // after a wait starts at random.
 func TestClaimRandomSequenceStartBounds(t *testing.T) {
 	l, err := generator.NewLayout(generator.LayoutSpec{TimeBits: 41, NodeBits: 10, SequenceBits: 4,
-		Unit: time.Millisecond, Epoch: generator.Twitter().Epoch()})
+		Unit: time.Millisecond, Epoch: generator.Twitter().Spec().Epoch})
 	require.NoError(t, err)
 	for name, borrow := range map[string]time.Duration{"wait": 0, "borrow": time.Second} {
 		t.Run(name, func(t *testing.T) {
-			clock := generator.NewFakeClock(sfBase)
+			clock := generatortest.NewFakeClock(sfBase)
 			g, err := generator.NewSnowflake(3, generator.WithLayout(l), generator.WithClock(clock),
 				generator.WithRandomSequenceStart(), generator.WithBorrowAhead(borrow))
 			require.NoError(t, err)
@@ -63,7 +64,7 @@ func TestClaimRandomSequenceStartBounds(t *testing.T) {
 // node's and do not spread; a 1-bit sequence has nothing to spread.
 func TestClaimRandomSequenceStartNoSpread(t *testing.T) {
 	t.Run("sonyflake order", func(t *testing.T) {
-		clock := generator.NewFakeClock(sfBase)
+		clock := generatortest.NewFakeClock(sfBase)
 		g, err := generator.NewSnowflake(5, generator.WithLayout(generator.Sonyflake()), generator.WithClock(clock),
 			generator.WithRandomSequenceStart())
 		require.NoError(t, err)
@@ -74,9 +75,9 @@ func TestClaimRandomSequenceStartNoSpread(t *testing.T) {
 	})
 	t.Run("1-bit sequence", func(t *testing.T) {
 		l, err := generator.NewLayout(generator.LayoutSpec{TimeBits: 41, NodeBits: 10, SequenceBits: 1,
-			Unit: time.Millisecond, Epoch: generator.Twitter().Epoch()})
+			Unit: time.Millisecond, Epoch: generator.Twitter().Spec().Epoch})
 		require.NoError(t, err)
-		clock := generator.NewFakeClock(sfBase)
+		clock := generatortest.NewFakeClock(sfBase)
 		g, err := generator.NewSnowflake(5, generator.WithLayout(l), generator.WithClock(clock),
 			generator.WithRandomSequenceStart())
 		require.NoError(t, err)

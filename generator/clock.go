@@ -12,7 +12,9 @@ import (
 // Generators read Now for the wall-clock time encoded in IDs and call Sleep
 // only while holding no lock, when they must wait for a later tick; after
 // Sleep they read Now again. A Clock whose time never advances therefore
-// makes such a wait last forever ([FakeClock.Sleep] advances its time).
+// makes such a wait last forever; the test clock
+// [github.com/idkit-go/idkit/generator/generatortest.FakeClock] advances
+// its time in Sleep.
 type Clock interface {
 	Now() time.Time
 	Sleep(d time.Duration)

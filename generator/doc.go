@@ -2,11 +2,12 @@
 // ([Twitter], [Sonyflake], [Discord] or one built with [NewLayout]) from
 // [NewSnowflake], and MongoDB-style ObjectIDs from [NewObjectID].
 //
-// Every generator is a value with its own configuration, set by [Option]
-// values passed to its constructor; nothing is configured through package
+// Every generator is a value with its own configuration, set by options
+// passed to its constructor ([SnowflakeOption], [ObjectIDOption]; an option
+// of the other generator does not compile); nothing is configured through package
 // variables. The preset layouts are returned by functions, so no code can
 // change them for others. Time comes from an injectable [Clock], so tests
-// can drive a generator with a [FakeClock].
+// can drive a generator with [github.com/idkit-go/idkit/generator/generatortest.FakeClock].
 //
 // By default both generators give IDs in the order Next returns them,
 // across goroutines (an ObjectID generator within each second, whose second

@@ -10,10 +10,9 @@ var (
 	// are out of range, or use of the zero [Layout].
 	ErrInvalidLayout = errors.New("generator: invalid layout")
 
-	// ErrInvalidOption reports a generator option with an unusable value,
-	// such as a negative duration or a nil [Clock], or an option that does
-	// not apply to the generator it was given to.
-	ErrInvalidOption = errors.New("generator: invalid option")
+	// ErrInvalidConfig reports a generator option with an unusable value,
+	// such as a negative duration or a nil [Clock].
+	ErrInvalidConfig = errors.New("generator: invalid configuration")
 
 	// ErrNodeOutOfRange reports a node (worker, machine) ID that is negative
 	// or does not fit the layout's node field. Node IDs are never masked to

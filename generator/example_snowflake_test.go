@@ -5,16 +5,15 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/generatortest"
 )
 
 func ExampleNewSnowflake() {
 	// A fake clock makes the output reproducible; omit WithClock to use the
 	// system clock.
-	clock := generator.NewFakeClock(time.Date(2024, 1, 2, 3, 4, 5, 678_000_000, time.UTC))
-	node, err := generator.TwitterNode(1, 2) // datacenter 1, worker 2
-	if err != nil {
-		panic(err)
-	}
+	clock := generatortest.NewFakeClock(time.Date(2024, 1, 2, 3, 4, 5, 678_000_000, time.UTC))
+	const datacenter, worker = 1, 2
+	node := int64(datacenter<<5 | worker) // Twitter's 10-bit node: 5 bits each
 	g, err := generator.NewSnowflake(node, generator.WithClock(clock))
 	if err != nil {
 		panic(err)
@@ -37,7 +36,7 @@ func ExampleNewSnowflake() {
 }
 
 func ExampleNewSnowflake_sonyflake() {
-	clock := generator.NewFakeClock(time.Date(2024, 1, 2, 3, 4, 5, 678_000_000, time.UTC))
+	clock := generatortest.NewFakeClock(time.Date(2024, 1, 2, 3, 4, 5, 678_000_000, time.UTC))
 	g, err := generator.NewSnowflake(0x0A01, generator.WithLayout(generator.Sonyflake()), generator.WithClock(clock))
 	if err != nil {
 		panic(err)

@@ -117,7 +117,7 @@ var (
 
 // Twitter returns the original Snowflake layout: 41 bits of milliseconds
 // since 2010-11-04T01:42:54.657Z (Unix ms 1288834974657), a 10-bit node
-// (5-bit datacenter and 5-bit worker, see [TwitterNode]) and a 12-bit
+// (a 5-bit datacenter above a 5-bit worker: datacenter<<5 | worker) and a 12-bit
 // sequence, in the order time | node | sequence: 4096 IDs per ms per node,
 // until 2080-07-10T17:30:30.209Z. It is also bwmarrin/snowflake's default,
 // and [NewSnowflake]'s.
@@ -131,45 +131,9 @@ func Sonyflake() Layout { return sonyflake }
 
 // Discord returns Discord's snowflake layout: Twitter's bit split with
 // milliseconds since 2015-01-01T00:00:00Z (Unix ms 1420070400000). Its 10-bit
-// node is Discord's 5-bit internal worker ID above its 5-bit process ID,
-// which [TwitterNode] combines too.
+// node is Discord's 5-bit internal worker ID above its 5-bit process ID
+// (worker<<5 | process).
 func Discord() Layout { return discord }
-
-// TwitterNode combines a 5-bit datacenter ID and a 5-bit worker ID into the
-// 10-bit node ID of the [Twitter] layout (datacenter<<5 | worker). Either
-// value outside [0, 31] gives an error wrapping [ErrNodeOutOfRange].
-func TwitterNode(datacenter, worker int64) (int64, error) {
-	if datacenter < 0 || datacenter > 31 {
-		return 0, fmt.Errorf("%w: datacenter %d not in [0, 31]", ErrNodeOutOfRange, datacenter)
-	}
-	if worker < 0 || worker > 31 {
-		return 0, fmt.Errorf("%w: worker %d not in [0, 31]", ErrNodeOutOfRange, worker)
-	}
-	return datacenter<<5 | worker, nil
-}
-
-// Name returns the layout's name ("twitter", "sonyflake", "discord", or the
-// spec's Name).
-func (l Layout) Name() string { return l.name }
-
-// TimeBits returns the width of the time field.
-func (l Layout) TimeBits() uint8 { return l.timeBits }
-
-// NodeBits returns the width of the node field; it may be 0.
-func (l Layout) NodeBits() uint8 { return l.nodeBits }
-
-// SequenceBits returns the width of the sequence field.
-func (l Layout) SequenceBits() uint8 { return l.sequenceBits }
-
-// SequenceAboveNode reports whether the layout uses Sonyflake order
-// (time | sequence | node) rather than Twitter order (time | node | sequence).
-func (l Layout) SequenceAboveNode() bool { return l.sequenceAboveNode }
-
-// Unit returns the duration of one tick of the time field.
-func (l Layout) Unit() time.Duration { return l.unit }
-
-// Epoch returns the time of tick 0, in UTC.
-func (l Layout) Epoch() time.Time { return l.epoch }
 
 // MaxNode returns the largest node ID the layout holds, 2^NodeBits-1.
 func (l Layout) MaxNode() int64 { return 1<<l.nodeBits - 1 }
@@ -193,7 +157,8 @@ func (l Layout) End() time.Time {
 // IsZero reports whether l is the zero Layout, which is not usable.
 func (l Layout) IsZero() bool { return l.timeBits == 0 }
 
-// Spec returns the [LayoutSpec] that [NewLayout] turns into l, for deriving
+// Spec returns the [LayoutSpec] that [NewLayout] turns into l: its name,
+// field widths, order, unit and epoch (in UTC), and the way to derive
 // variants of a layout.
 func (l Layout) Spec() LayoutSpec {
 	return LayoutSpec{

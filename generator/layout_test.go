@@ -47,18 +47,18 @@ func TestPresets(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			l := tt.layout
-			assert.Equal(t, tt.name, l.Name())
-			assert.Equal(t, tt.timeBits, l.TimeBits())
-			assert.Equal(t, tt.node, l.NodeBits())
-			assert.Equal(t, tt.seq, l.SequenceBits())
-			assert.Equal(t, tt.unit, l.Unit())
-			assert.True(t, mustTime(t, tt.epoch).Equal(l.Epoch()), "epoch %v", l.Epoch())
-			assert.Equal(t, time.UTC, l.Epoch().Location())
+			assert.Equal(t, tt.name, l.Spec().Name)
+			assert.Equal(t, tt.timeBits, l.Spec().TimeBits)
+			assert.Equal(t, tt.node, l.Spec().NodeBits)
+			assert.Equal(t, tt.seq, l.Spec().SequenceBits)
+			assert.Equal(t, tt.unit, l.Spec().Unit)
+			assert.True(t, mustTime(t, tt.epoch).Equal(l.Spec().Epoch), "epoch %v", l.Spec().Epoch)
+			assert.Equal(t, time.UTC, l.Spec().Epoch.Location())
 			assert.True(t, mustTime(t, tt.end).Equal(l.End()), "end %v", l.End())
 			assert.Equal(t, tt.maxNode, l.MaxNode())
 			assert.Equal(t, tt.maxSeq, l.MaxSequence())
 			assert.Equal(t, int64(1)<<tt.timeBits-1, l.MaxTick())
-			assert.Equal(t, tt.sequenceAboveNode, l.SequenceAboveNode())
+			assert.Equal(t, tt.sequenceAboveNode, l.Spec().SequenceAboveNode)
 			assert.False(t, l.IsZero())
 			assert.Equal(t, tt.str, l.String())
 			again, err := generator.NewLayout(l.Spec())
@@ -66,8 +66,8 @@ func TestPresets(t *testing.T) {
 			assert.Equal(t, l, again, "NewLayout(l.Spec()) must give l back")
 		})
 	}
-	assert.Equal(t, int64(1288834974657), generator.Twitter().Epoch().UnixMilli())
-	assert.Equal(t, int64(1420070400000), generator.Discord().Epoch().UnixMilli())
+	assert.Equal(t, int64(1288834974657), generator.Twitter().Spec().Epoch.UnixMilli())
+	assert.Equal(t, int64(1420070400000), generator.Discord().Spec().Epoch.UnixMilli())
 }
 
 func TestNewLayoutValidation(t *testing.T) {
@@ -112,11 +112,11 @@ func TestNewLayoutValidation(t *testing.T) {
 			l, err := generator.NewLayout(spec)
 			require.NoError(t, err)
 			assert.False(t, l.IsZero())
-			assert.Equal(t, spec.TimeBits, l.TimeBits())
-			assert.Equal(t, "custom", l.Name())
+			assert.Equal(t, spec.TimeBits, l.Spec().TimeBits)
+			assert.Equal(t, "custom", l.Spec().Name)
 			// End must be representable and after the epoch.
-			assert.True(t, l.End().After(l.Epoch()))
-			assert.Equal(t, time.Duration(1<<spec.TimeBits)*spec.Unit, l.End().Sub(l.Epoch()))
+			assert.True(t, l.End().After(l.Spec().Epoch))
+			assert.Equal(t, time.Duration(1<<spec.TimeBits)*spec.Unit, l.End().Sub(l.Spec().Epoch))
 		})
 	}
 }
@@ -127,8 +127,8 @@ func TestNewLayoutNormalizesEpoch(t *testing.T) {
 	l, err := generator.NewLayout(generator.LayoutSpec{Name: "x", TimeBits: 41, SequenceBits: 12,
 		Unit: time.Millisecond, Epoch: local})
 	require.NoError(t, err)
-	assert.Equal(t, time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC), l.Epoch())
-	assert.Equal(t, "x", l.Name())
+	assert.Equal(t, time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC), l.Spec().Epoch)
+	assert.Equal(t, "x", l.Spec().Name)
 
 	// A monotonic reading is stripped, so equal specs give equal layouts.
 	now := time.Now()
@@ -158,8 +158,8 @@ func testLayouts(t testing.TB) []generator.Layout {
 func TestComposeDecomposeRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, l := range testLayouts(t) {
-		t.Run(l.Name(), func(t *testing.T) {
-			total := l.TimeBits() + l.NodeBits() + l.SequenceBits()
+		t.Run(l.Spec().Name, func(t *testing.T) {
+			total := l.Spec().TimeBits + l.Spec().NodeBits + l.Spec().SequenceBits
 			for range 20000 {
 				tick := r.Int64N(l.MaxTick() + 1)
 				node := r.Int64N(l.MaxNode() + 1)
@@ -255,15 +255,15 @@ func TestDecomposeInvalid(t *testing.T) {
 
 func TestTickOfTimeOf(t *testing.T) {
 	for _, l := range testLayouts(t) {
-		t.Run(l.Name(), func(t *testing.T) {
-			_, err := l.TickOf(l.Epoch().Add(-1))
+		t.Run(l.Spec().Name, func(t *testing.T) {
+			_, err := l.TickOf(l.Spec().Epoch.Add(-1))
 			require.ErrorIs(t, err, generator.ErrTimeOverflow)
 			_, err = l.TickOf(l.End())
 			require.ErrorIs(t, err, generator.ErrTimeOverflow)
 			_, err = l.TickOf(time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(100000000, 0, 0))
 			require.ErrorIs(t, err, generator.ErrTimeOverflow, "a time past Duration's range saturates, never wraps")
 
-			tick, err := l.TickOf(l.Epoch())
+			tick, err := l.TickOf(l.Spec().Epoch)
 			require.NoError(t, err)
 			assert.Zero(t, tick)
 			tick, err = l.TickOf(l.End().Add(-1))
@@ -272,9 +272,9 @@ func TestTickOfTimeOf(t *testing.T) {
 			assert.Equal(t, l.End(), l.TimeOf(l.MaxTick()+1))
 
 			r := rand.New(rand.NewPCG(3, 4))
-			span := l.End().Sub(l.Epoch())
+			span := l.End().Sub(l.Spec().Epoch)
 			for range 1000 {
-				at := l.Epoch().Add(time.Duration(r.Int64N(int64(span))))
+				at := l.Spec().Epoch.Add(time.Duration(r.Int64N(int64(span))))
 				tick, err := l.TickOf(at)
 				require.NoError(t, err)
 				start := l.TimeOf(tick)
@@ -296,11 +296,11 @@ func TestMinMaxIDBracketEveryIDOfTheTick(t *testing.T) {
 		Unit: time.Second, Epoch: time.Unix(0, 0), SequenceAboveNode: true})
 	require.NoError(t, err)
 	for _, l := range []generator.Layout{tiny, tinySony} {
-		t.Run(l.Name(), func(t *testing.T) {
+		t.Run(l.Spec().Name, func(t *testing.T) {
 			// Exhaustively: every ID of a tick lies in [MinID, MaxID], and
 			// every ID of other ticks lies outside.
 			for tick := range l.MaxTick() + 1 {
-				at := l.TimeOf(tick).Add(l.Unit() / 2)
+				at := l.TimeOf(tick).Add(l.Spec().Unit / 2)
 				lo, err := l.MinID(at)
 				require.NoError(t, err)
 				hi, err := l.MaxID(at)
@@ -325,7 +325,7 @@ func TestMinMaxIDBracketEveryIDOfTheTick(t *testing.T) {
 		})
 	}
 	for _, l := range testLayouts(t) {
-		t.Run(l.Name(), func(t *testing.T) {
+		t.Run(l.Spec().Name, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(5, 6))
 			for range 1000 {
 				tick := r.Int64N(l.MaxTick())
@@ -340,13 +340,13 @@ func TestMinMaxIDBracketEveryIDOfTheTick(t *testing.T) {
 				require.NoError(t, err)
 				require.Equal(t, hi+1, next, "ticks are contiguous ranges")
 			}
-			_, err := l.MinID(l.Epoch().Add(-time.Nanosecond))
+			_, err := l.MinID(l.Spec().Epoch.Add(-time.Nanosecond))
 			require.ErrorIs(t, err, generator.ErrTimeOverflow)
 			_, err = l.MaxID(l.End())
 			require.ErrorIs(t, err, generator.ErrTimeOverflow)
 			hi, err := l.MaxID(l.End().Add(-1))
 			require.NoError(t, err)
-			total := l.TimeBits() + l.NodeBits() + l.SequenceBits()
+			total := l.Spec().TimeBits + l.Spec().NodeBits + l.Spec().SequenceBits
 			assert.Equal(t, types.Snowflake(1<<total-1), hi)
 		})
 	}
@@ -357,19 +357,6 @@ func mustCompose(t testing.TB, l generator.Layout, tick, node, seq int64) types.
 	id, err := l.Compose(tick, node, seq)
 	require.NoError(t, err)
 	return id
-}
-
-func TestTwitterNode(t *testing.T) {
-	n, err := generator.TwitterNode(11, 26)
-	require.NoError(t, err)
-	assert.Equal(t, int64(378), n)
-	n, err = generator.TwitterNode(31, 31)
-	require.NoError(t, err)
-	assert.Equal(t, generator.Twitter().MaxNode(), n)
-	for _, bad := range [][2]int64{{-1, 0}, {32, 0}, {0, -1}, {0, 32}} {
-		_, err := generator.TwitterNode(bad[0], bad[1])
-		require.ErrorIs(t, err, generator.ErrNodeOutOfRange, "%v", bad)
-	}
 }
 
 func TestZeroLayout(t *testing.T) {

@@ -45,30 +45,27 @@ type ObjectID struct {
 	g *objectidgen.Generator
 }
 
-// objectIDOptions are the options [NewObjectID] accepts.
-const objectIDOptions = optClock | optBlocks | optUnique | optCounterStart
-
 // NewObjectID returns an ObjectID generator configured by opts: by default a
 // random process-unique value and counter start, the system clock and strict
 // order (no per-CPU blocks). It accepts [WithClock], [WithPerCPUBlocks],
-// [WithProcessUnique], [WithWorkerID] and [WithCounterStart]; nil options are
-// ignored.
+// [WithProcessUnique] and [WithWorkerID]; nil options are ignored.
 //
 // It returns an error wrapping [ErrNodeOutOfRange] for a [WithWorkerID]
-// outside [0, MaxObjectIDWorker], and [ErrInvalidOption] for a nil clock, a
-// per-CPU block outside [1, MaxPerCPUBlock] or an option meant for the
-// Snowflake generator (such as [WithLayout]).
-func NewObjectID(opts ...Option) (*ObjectID, error) {
+// outside [0, MaxObjectIDWorker], and [ErrInvalidConfig] for a nil clock or
+// a per-CPU block outside [1, MaxPerCPUBlock].
+func NewObjectID(opts ...ObjectIDOption) (*ObjectID, error) {
 	cfg := config{block: 1}
-	if name := cfg.apply(opts, objectIDOptions); name != "" {
-		return nil, fmt.Errorf("%w: %s does not apply to an ObjectID generator", ErrInvalidOption, name)
+	for _, o := range opts {
+		if o != nil {
+			o.applyObjectID(&cfg)
+		}
 	}
 	var c objectidgen.Config
 	switch {
-	case cfg.set&optClock != 0 && cfg.clock == nil:
-		return nil, fmt.Errorf("%w: nil clock", ErrInvalidOption)
+	case cfg.clockSet && cfg.clock == nil:
+		return nil, fmt.Errorf("%w: nil clock", ErrInvalidConfig)
 	case cfg.block < 1 || cfg.block > MaxPerCPUBlock:
-		return nil, fmt.Errorf("%w: per-CPU block of %d not in [1, %d]", ErrInvalidOption, cfg.block, MaxPerCPUBlock)
+		return nil, fmt.Errorf("%w: per-CPU block of %d not in [1, %d]", ErrInvalidConfig, cfg.block, MaxPerCPUBlock)
 	case cfg.worker != nil && (*cfg.worker < 0 || *cfg.worker > MaxObjectIDWorker):
 		return nil, fmt.Errorf("%w: ObjectID worker %d not in [0, %d]", ErrNodeOutOfRange, *cfg.worker, int64(MaxObjectIDWorker))
 	}

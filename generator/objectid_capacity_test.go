@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/generatortest"
 )
 
 // TestObjectIDConcurrentSecondCapacity fills one second of a generator with
@@ -21,7 +22,7 @@ func TestObjectIDConcurrentSecondCapacity(t *testing.T) {
 		t.Skip("makes 2^24 IDs")
 	}
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	clock := generator.NewFakeClock(start)
+	clock := generatortest.NewFakeClock(start)
 	for _, block := range []int{1, 64} {
 		clock.Set(start)
 		g, err := generator.NewObjectID(generator.WithClock(clock), generator.WithWorkerID(1), generator.WithCounterStart(0), generator.WithPerCPUBlocks(block))

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/generatortest"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -57,7 +58,7 @@ func TestObjectIDConcurrentUnique(t *testing.T) {
 
 func TestObjectIDCounterExhaustionWaitsForNextSecond(t *testing.T) {
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	clock := generator.NewFakeClock(start)
+	clock := generatortest.NewFakeClock(start)
 	const first = 1<<24 - 1000 // the counter reaches 2^24 - 1 after 1000 IDs
 	g, err := generator.NewObjectID(generator.WithClock(clock), generator.WithWorkerID(7), generator.WithCounterStart(first))
 	if err != nil {
@@ -84,7 +85,7 @@ func TestObjectIDCounterExhaustionWaitsForNextSecond(t *testing.T) {
 
 func TestObjectIDCounterCarriesIntoRandomProcessValue(t *testing.T) {
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	clock := generator.NewFakeClock(start)
+	clock := generatortest.NewFakeClock(start)
 	const first = 1<<24 - 3
 	g, err := generator.NewObjectID(generator.WithClock(clock), generator.WithCounterStart(first))
 	if err != nil {
@@ -116,7 +117,7 @@ func TestObjectIDCounterCarriesIntoRandomProcessValue(t *testing.T) {
 // a second, across goroutines: each goroutine sees its IDs increasing even
 // as it moves between Ps.
 func TestObjectIDDefaultOrder(t *testing.T) {
-	clock := generator.NewFakeClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	clock := generatortest.NewFakeClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
 	// Counter start 0: the 3-byte counter does not wrap within this test.
 	g, err := generator.NewObjectID(generator.WithClock(clock), generator.WithCounterStart(0))
 	if err != nil {
@@ -154,7 +155,7 @@ func TestObjectIDDefaultOrder(t *testing.T) {
 
 func TestObjectIDClockBackwardsKeepsLastSecond(t *testing.T) {
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	clock := generator.NewFakeClock(start)
+	clock := generatortest.NewFakeClock(start)
 	g, _ := generator.NewObjectID(generator.WithClock(clock), generator.WithCounterStart(0))
 	a := g.Next()
 	clock.Set(start.Add(-time.Hour))

@@ -2,24 +2,38 @@ package generator
 
 import "time"
 
-// Option configures a generator in [NewSnowflake] or [NewObjectID]. Options
-// are applied in order; a later option overrides an earlier one of the same
-// kind, except [WithFence] and [WithNotBefore], which combine (every fence
-// must pass; the latest floor holds). A nil option is ignored. An option never fails nor panics: the
-// constructor validates the values and returns an error wrapping
-// [ErrInvalidOption] (or the more specific sentinel the option names) for an
-// unusable one, and also rejects with [ErrInvalidOption] an option that has
-// no meaning for its generator (for example [WithLayout] for an ObjectID
-// generator). [WithClock] and [WithPerCPUBlocks] serve both generators with
-// the same meaning.
-type Option func(*config)
+// SnowflakeOption configures [NewSnowflake] (and a leased node's
+// generator). The With functions of this package return one; an option
+// that only an [ObjectID] generator takes is no SnowflakeOption, so
+// passing one to NewSnowflake does not compile.
+//
+// Options are applied in order; a later option overrides an earlier one
+// of the same kind, except [WithFence] and [WithNotBefore], which combine
+// (every fence must pass; the latest floor holds). A nil option is
+// ignored. An option never fails nor panics: the constructor validates the
+// values and returns an error wrapping [ErrInvalidConfig] (or the more
+// specific sentinel the option names) for an unusable one.
+type SnowflakeOption interface{ applySnowflake(*config) }
 
-// config holds every generator's settings; set records which options were
-// given, so that a constructor can reject those its generator does not use.
+// ObjectIDOption configures [NewObjectID]: [WithClock], [WithPerCPUBlocks],
+// [WithProcessUnique] and [WithWorkerID]. An option that only a [Snowflake]
+// generator takes is no ObjectIDOption, so passing one to NewObjectID does
+// not compile. Options apply in order as for [SnowflakeOption].
+type ObjectIDOption interface{ applyObjectID(*config) }
+
+// SharedOption is an option both generators take, with the same meaning:
+// it is a [SnowflakeOption] and an [ObjectIDOption]. [WithClock] and
+// [WithPerCPUBlocks] return one.
+type SharedOption interface {
+	SnowflakeOption
+	ObjectIDOption
+}
+
+// config holds every generator's settings.
 type config struct {
-	set          optionSet
 	layout       Layout
 	clock        Clock
+	clockSet     bool
 	borrowAhead  time.Duration
 	tolerance    time.Duration
 	notBefore    time.Time
@@ -31,45 +45,16 @@ type config struct {
 	counterStart *uint32
 }
 
-type optionSet uint16
-
-const (
-	optLayout optionSet = 1 << iota
-	optClock
-	optBorrowAhead
-	optTolerance
-	optNotBefore
-	optFence
-	optBlocks
-	optRandomStart
-	optUnique // WithProcessUnique or WithWorkerID
-	optCounterStart
+type (
+	snowflakeOption func(*config)
+	objectIDOption  func(*config)
+	sharedOption    func(*config)
 )
 
-// optionNames names each option, for errors.
-var optionNames = [...]string{
-	"WithLayout", "WithClock", "WithBorrowAhead", "WithBackwardTolerance", "WithNotBefore",
-	"WithFence", "WithPerCPUBlocks", "WithRandomSequenceStart", "WithProcessUnique or WithWorkerID",
-	"WithCounterStart",
-}
-
-// apply applies opts to c, skipping nil ones, and returns the name of the
-// first option given that is not in allowed, or "".
-func (c *config) apply(opts []Option, allowed optionSet) string {
-	for _, o := range opts {
-		if o != nil {
-			o(c)
-		}
-	}
-	if extra := c.set &^ allowed; extra != 0 {
-		for i, name := range optionNames {
-			if extra&(1<<i) != 0 {
-				return name
-			}
-		}
-	}
-	return ""
-}
+func (o snowflakeOption) applySnowflake(c *config) { o(c) }
+func (o objectIDOption) applyObjectID(c *config)   { o(c) }
+func (o sharedOption) applySnowflake(c *config)    { o(c) }
+func (o sharedOption) applyObjectID(c *config)     { o(c) }
 
 // MaxPerCPUBlock is the largest block [WithPerCPUBlocks] accepts.
 const MaxPerCPUBlock = 1 << 16
@@ -78,10 +63,9 @@ const MaxPerCPUBlock = 1 << 16
 // A [Snowflake] generator reads it for every ID's tick and sleeps on it when
 // it must wait for a later tick; an [ObjectID] generator reads its second
 // and sleeps on it when one second's counter values are used up. The
-// constructor rejects a nil clock with [ErrInvalidOption]. For both
-// generators.
-func WithClock(clock Clock) Option {
-	return func(c *config) { c.clock, c.set = clock, c.set|optClock }
+// constructor rejects a nil clock with [ErrInvalidConfig].
+func WithClock(clock Clock) SharedOption {
+	return sharedOption(func(c *config) { c.clock, c.clockSet = clock, true })
 }
 
 // WithPerCPUBlocks makes each P (the Go scheduler's processor, one per core
@@ -106,16 +90,16 @@ func WithClock(clock Clock) Option {
 // holds up to n values per P fewer than 2^24 IDs.
 //
 // n = 1 keeps the default; the constructor rejects n outside
-// [1, MaxPerCPUBlock] with [ErrInvalidOption]. For both generators.
-func WithPerCPUBlocks(n int) Option {
-	return func(c *config) { c.block, c.set = n, c.set|optBlocks }
+// [1, MaxPerCPUBlock] with [ErrInvalidConfig].
+func WithPerCPUBlocks(n int) SharedOption {
+	return sharedOption(func(c *config) { c.block = n })
 }
 
 // WithLayout sets a [Snowflake] generator's bit layout; the default is
 // [Twitter]. The layout is copied. NewSnowflake rejects the zero Layout with
 // [ErrInvalidLayout].
-func WithLayout(l Layout) Option {
-	return func(c *config) { c.layout, c.set = l, c.set|optLayout }
+func WithLayout(l Layout) SnowflakeOption {
+	return snowflakeOption(func(c *config) { c.layout = l })
 }
 
 // WithBorrowAhead sets a [Snowflake] generator's policy for sequence
@@ -124,9 +108,9 @@ func WithLayout(l Layout) Option {
 // goes on issuing IDs from later ticks, up to max (rounded down to whole
 // ticks) ahead of the clock, and waits only when that bound is reached; a
 // burst then costs no latency, at the price of ID times up to max in the
-// future. NewSnowflake rejects a negative max with [ErrInvalidOption].
-func WithBorrowAhead(max time.Duration) Option {
-	return func(c *config) { c.borrowAhead, c.set = max, c.set|optBorrowAhead }
+// future. NewSnowflake rejects a negative max with [ErrInvalidConfig].
+func WithBorrowAhead(max time.Duration) SnowflakeOption {
+	return snowflakeOption(func(c *config) { c.borrowAhead = max })
 }
 
 // WithBackwardTolerance sets how far a [Snowflake] generator's clock may
@@ -139,9 +123,9 @@ func WithBorrowAhead(max time.Duration) Option {
 // once, without waiting; once the clock has caught up, Next succeeds again
 // with IDs above all earlier ones. With d = 0 any step back beyond the
 // borrow-ahead allowance fails. NewSnowflake rejects a negative d with
-// [ErrInvalidOption].
-func WithBackwardTolerance(d time.Duration) Option {
-	return func(c *config) { c.tolerance, c.set = d, c.set|optTolerance }
+// [ErrInvalidConfig].
+func WithBackwardTolerance(d time.Duration) SnowflakeOption {
+	return snowflakeOption(func(c *config) { c.tolerance = d })
 }
 
 // WithNotBefore sets a [Snowflake] generator's floor: it never issues an ID
@@ -159,13 +143,12 @@ func WithBackwardTolerance(d time.Duration) Option {
 // layout's epoch set no floor; NewSnowflake rejects a t at or after the
 // layout's end with [ErrTimeOverflow]. Several WithNotBefore options
 // combine: the latest floor holds.
-func WithNotBefore(t time.Time) Option {
-	return func(c *config) {
+func WithNotBefore(t time.Time) SnowflakeOption {
+	return snowflakeOption(func(c *config) {
 		if t.After(c.notBefore) {
 			c.notBefore = t
 		}
-		c.set |= optNotBefore
-	}
+	})
 }
 
 // WithFence sets a check a [Snowflake] generator makes before each ID is
@@ -177,9 +160,8 @@ func WithNotBefore(t time.Time) Option {
 // be safe for concurrent use and should be fast: it runs on every Next. A
 // nil f sets no fence. Several WithFence options combine: each fence is
 // checked, in the order given, and the first error stops the ID.
-func WithFence(f func() error) Option {
-	return func(c *config) {
-		c.set |= optFence
+func WithFence(f func() error) SnowflakeOption {
+	return snowflakeOption(func(c *config) {
 		switch prev := c.fence; {
 		case f == nil:
 		case prev == nil:
@@ -192,7 +174,7 @@ func WithFence(f func() error) Option {
 				return f()
 			}
 		}
-	}
+	})
 }
 
 // WithRandomSequenceStart makes a [Snowflake] generator start each new tick
@@ -211,16 +193,16 @@ func WithFence(f func() error) Option {
 // 0, and a tick reached after a wait starts at random like any other. With
 // [Sonyflake] order the sequence sits above the node, so the low bits are
 // the node's and do not spread. A 1-bit sequence has nothing to spread.
-func WithRandomSequenceStart() Option {
-	return func(c *config) { c.randomStart, c.set = true, c.set|optRandomStart }
+func WithRandomSequenceStart() SnowflakeOption {
+	return snowflakeOption(func(c *config) { c.randomStart = true })
 }
 
 // WithProcessUnique sets an [ObjectID] generator's 5-byte process-unique
 // value (bytes 4 to 8 of every ID) instead of a random one. Two generators
 // with the same value running at the same time can make the same ID. It
 // overrides an earlier [WithWorkerID].
-func WithProcessUnique(v [5]byte) Option {
-	return func(c *config) { c.unique, c.worker, c.set = &v, nil, c.set|optUnique }
+func WithProcessUnique(v [5]byte) ObjectIDOption {
+	return objectIDOption(func(c *config) { c.unique, c.worker = &v, nil })
 }
 
 // MaxObjectIDWorker is the largest worker ID accepted by [WithWorkerID].
@@ -232,13 +214,13 @@ const MaxObjectIDWorker = 1<<40 - 1
 // assignment rather than by chance. NewObjectID rejects an ID outside
 // [0, MaxObjectIDWorker] with [ErrNodeOutOfRange]. It overrides an earlier
 // [WithProcessUnique].
-func WithWorkerID(id int64) Option {
-	return func(c *config) { c.worker, c.unique, c.set = &id, nil, c.set|optUnique }
+func WithWorkerID(id int64) ObjectIDOption {
+	return objectIDOption(func(c *config) { c.worker, c.unique = &id, nil })
 }
 
-// WithCounterStart sets an [ObjectID] generator's first counter value (taken
-// mod 2^24) instead of a random one; it is meant for tests of counter
-// wrap-around.
-func WithCounterStart(start uint32) Option {
-	return func(c *config) { c.counterStart, c.set = &start, c.set|optCounterStart }
+// withCounterStart sets an [ObjectID] generator's first counter value (taken
+// mod 2^24) instead of a random one, for this package's tests of counter
+// wrap-around (export_test.go).
+func withCounterStart(start uint32) ObjectIDOption {
+	return objectIDOption(func(c *config) { c.counterStart = &start })
 }

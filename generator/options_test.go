@@ -1,6 +1,7 @@
 package generator_test
 
 import (
+	"reflect"
 	"testing"
 	"time"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/generatortest"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -32,35 +34,23 @@ func TestOptionsNilIgnored(t *testing.T) {
 }
 
 func TestOptionsRejected(t *testing.T) {
-	clock := generator.NewFakeClock(sfBase)
+	clock := generatortest.NewFakeClock(sfBase)
 	for _, c := range []struct {
 		name      string
-		snowflake []generator.Option // rejected by NewSnowflake
-		objectID  []generator.Option // rejected by NewObjectID
+		snowflake []generator.SnowflakeOption // rejected by NewSnowflake
+		objectID  []generator.ObjectIDOption  // rejected by NewObjectID
 		want      error
 	}{
-		{"nil clock", []generator.Option{generator.WithClock(nil)}, []generator.Option{generator.WithClock(nil)}, generator.ErrInvalidOption},
-		{"block 0", []generator.Option{generator.WithPerCPUBlocks(0)}, []generator.Option{generator.WithPerCPUBlocks(0)}, generator.ErrInvalidOption},
+		{"nil clock", []generator.SnowflakeOption{generator.WithClock(nil)}, []generator.ObjectIDOption{generator.WithClock(nil)}, generator.ErrInvalidConfig},
+		{"block 0", []generator.SnowflakeOption{generator.WithPerCPUBlocks(0)}, []generator.ObjectIDOption{generator.WithPerCPUBlocks(0)}, generator.ErrInvalidConfig},
 		{"block too big",
-			[]generator.Option{generator.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)},
-			[]generator.Option{generator.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)}, generator.ErrInvalidOption},
-		{"other generator's option",
-			[]generator.Option{generator.WithCounterStart(1)},
-			[]generator.Option{generator.WithLayout(generator.Twitter())}, generator.ErrInvalidOption},
-		{"other generator's option 2",
-			[]generator.Option{generator.WithWorkerID(1)},
-			[]generator.Option{generator.WithBorrowAhead(time.Second)}, generator.ErrInvalidOption},
-		{"other generator's option 3",
-			[]generator.Option{generator.WithProcessUnique([5]byte{1})},
-			[]generator.Option{generator.WithFence(nil)}, generator.ErrInvalidOption},
-		{"other generator's option 4", nil,
-			[]generator.Option{generator.WithRandomSequenceStart(), generator.WithNotBefore(sfBase), generator.WithBackwardTolerance(0)},
-			generator.ErrInvalidOption},
-		{"worker out of range", nil, []generator.Option{generator.WithWorkerID(-1)}, generator.ErrNodeOutOfRange},
+			[]generator.SnowflakeOption{generator.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)},
+			[]generator.ObjectIDOption{generator.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)}, generator.ErrInvalidConfig},
+		{"worker out of range", nil, []generator.ObjectIDOption{generator.WithWorkerID(-1)}, generator.ErrNodeOutOfRange},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if c.snowflake != nil {
-				g, err := generator.NewSnowflake(1, append([]generator.Option{generator.WithClock(clock)}, c.snowflake...)...)
+				g, err := generator.NewSnowflake(1, append([]generator.SnowflakeOption{generator.WithClock(clock)}, c.snowflake...)...)
 				require.ErrorIs(t, err, c.want)
 				assert.Nil(t, g)
 			}
@@ -71,10 +61,38 @@ func TestOptionsRejected(t *testing.T) {
 	}
 }
 
+// Each option satisfies exactly the option types of the generators that
+// take it, so passing it to the other generator does not compile.
+func TestOptionTypes(t *testing.T) {
+	snowflake := reflect.TypeFor[generator.SnowflakeOption]()
+	objectID := reflect.TypeFor[generator.ObjectIDOption]()
+	for _, c := range []struct {
+		name                string
+		opt                 any
+		snowflake, objectID bool
+	}{
+		{"WithClock", generator.WithClock(generator.SystemClock()), true, true},
+		{"WithPerCPUBlocks", generator.WithPerCPUBlocks(2), true, true},
+		{"WithLayout", generator.WithLayout(generator.Twitter()), true, false},
+		{"WithBorrowAhead", generator.WithBorrowAhead(time.Millisecond), true, false},
+		{"WithBackwardTolerance", generator.WithBackwardTolerance(0), true, false},
+		{"WithNotBefore", generator.WithNotBefore(sfBase), true, false},
+		{"WithFence", generator.WithFence(nil), true, false},
+		{"WithRandomSequenceStart", generator.WithRandomSequenceStart(), true, false},
+		{"WithProcessUnique", generator.WithProcessUnique([5]byte{1}), false, true},
+		{"WithWorkerID", generator.WithWorkerID(1), false, true},
+		{"WithCounterStart", generator.WithCounterStart(1), false, true},
+	} {
+		typ := reflect.TypeOf(c.opt)
+		assert.Equal(t, c.snowflake, typ.Implements(snowflake), "%s is a SnowflakeOption", c.name)
+		assert.Equal(t, c.objectID, typ.Implements(objectID), "%s is an ObjectIDOption", c.name)
+	}
+}
+
 // WithClock and WithPerCPUBlocks mean the same for both generators.
 func TestSharedOptions(t *testing.T) {
 	start := time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)
-	clock := generator.NewFakeClock(start)
+	clock := generatortest.NewFakeClock(start)
 	o, err := generator.NewObjectID(generator.WithClock(clock), generator.WithPerCPUBlocks(16))
 	require.NoError(t, err)
 	assert.Equal(t, start, o.Next().Timestamp().UTC())
@@ -94,9 +112,9 @@ func TestSharedOptions(t *testing.T) {
 // WithRandomSequenceStart the shards fill evenly, and IDs stay increasing.
 func TestRandomSequenceStartSpreadsShards(t *testing.T) {
 	const n, shards = 3200, 16
-	spread := func(opts ...generator.Option) [shards]int {
-		clock := generator.NewFakeClock(sfBase)
-		g, err := generator.NewSnowflake(5, append([]generator.Option{generator.WithClock(clock)}, opts...)...)
+	spread := func(opts ...generator.SnowflakeOption) [shards]int {
+		clock := generatortest.NewFakeClock(sfBase)
+		g, err := generator.NewSnowflake(5, append([]generator.SnowflakeOption{generator.WithClock(clock)}, opts...)...)
 		require.NoError(t, err)
 		var counts [shards]int
 		var prev types.Snowflake
@@ -120,12 +138,12 @@ func TestRandomSequenceStartSpreadsShards(t *testing.T) {
 // exhaustion then waits (or borrows) as without it, and nothing repeats.
 func TestRandomSequenceStartExhaustion(t *testing.T) {
 	l := tinyLayout(t) // 4 values per tick: the start is 0 or 1
-	for name, opts := range map[string][]generator.Option{
+	for name, opts := range map[string][]generator.SnowflakeOption{
 		"wait":   nil,
 		"borrow": {generator.WithBorrowAhead(5 * time.Millisecond)},
 	} {
 		clock := newRecordingClock(sfBase)
-		g, err := generator.NewSnowflake(1, append([]generator.Option{generator.WithLayout(l), generator.WithClock(clock),
+		g, err := generator.NewSnowflake(1, append([]generator.SnowflakeOption{generator.WithLayout(l), generator.WithClock(clock),
 			generator.WithRandomSequenceStart()}, opts...)...)
 		require.NoError(t, err)
 		var prev types.Snowflake

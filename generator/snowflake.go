@@ -80,10 +80,6 @@ type Snowflake struct {
 	stats counters
 }
 
-// snowflakeOptions are the options [NewSnowflake] accepts.
-const snowflakeOptions = optLayout | optClock | optBorrowAhead | optTolerance | optNotBefore |
-	optFence | optBlocks | optRandomStart
-
 // NewSnowflake returns a generator for node, configured by opts: by default
 // the [Twitter] layout, [SystemClock], waiting on sequence exhaustion,
 // [DefaultBackwardTolerance], sequence 0 at each new tick, strict order (no
@@ -91,32 +87,34 @@ const snowflakeOptions = optLayout | optClock | optBorrowAhead | optTolerance | 
 //
 // It returns an error wrapping [ErrNodeOutOfRange] if node is negative or
 // above the layout's [Layout.MaxNode] (it is never masked to fit),
-// [ErrInvalidLayout] for the zero Layout, [ErrInvalidOption] for a nil
-// clock, a negative duration, a per-CPU block outside [1, MaxPerCPUBlock]
-// or an option meant for the ObjectID generator, and [ErrTimeOverflow] for
+// [ErrInvalidLayout] for the zero Layout, [ErrInvalidConfig] for a nil
+// clock, a negative duration or a per-CPU block outside [1, MaxPerCPUBlock],
+// and [ErrTimeOverflow] for
 // a [WithNotBefore] time at or after the layout's end.
-func NewSnowflake(node int64, opts ...Option) (*Snowflake, error) {
+func NewSnowflake(node int64, opts ...SnowflakeOption) (*Snowflake, error) {
 	cfg := config{
 		layout:    twitter,
 		clock:     SystemClock(),
 		tolerance: DefaultBackwardTolerance,
 		block:     1,
 	}
-	if name := cfg.apply(opts, snowflakeOptions); name != "" {
-		return nil, fmt.Errorf("%w: %s does not apply to a Snowflake generator", ErrInvalidOption, name)
+	for _, o := range opts {
+		if o != nil {
+			o.applySnowflake(&cfg)
+		}
 	}
 	l := cfg.layout
 	switch {
 	case l.IsZero():
 		return nil, fmt.Errorf("%w: zero layout", ErrInvalidLayout)
 	case cfg.clock == nil:
-		return nil, fmt.Errorf("%w: nil clock", ErrInvalidOption)
+		return nil, fmt.Errorf("%w: nil clock", ErrInvalidConfig)
 	case cfg.borrowAhead < 0:
-		return nil, fmt.Errorf("%w: negative borrow-ahead %v", ErrInvalidOption, cfg.borrowAhead)
+		return nil, fmt.Errorf("%w: negative borrow-ahead %v", ErrInvalidConfig, cfg.borrowAhead)
 	case cfg.tolerance < 0:
-		return nil, fmt.Errorf("%w: negative backward tolerance %v", ErrInvalidOption, cfg.tolerance)
+		return nil, fmt.Errorf("%w: negative backward tolerance %v", ErrInvalidConfig, cfg.tolerance)
 	case cfg.block < 1 || cfg.block > MaxPerCPUBlock:
-		return nil, fmt.Errorf("%w: per-CPU block of %d not in [1, %d]", ErrInvalidOption, cfg.block, MaxPerCPUBlock)
+		return nil, fmt.Errorf("%w: per-CPU block of %d not in [1, %d]", ErrInvalidConfig, cfg.block, MaxPerCPUBlock)
 	case node < 0 || node > l.MaxNode():
 		return nil, fmt.Errorf("%w: node %d not in [0, %d] of %s", ErrNodeOutOfRange, node, l.MaxNode(), l.name)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/generatortest"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -20,14 +21,14 @@ var sfBase = time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
 // recordingClock is a FakeClock that records the durations it was asked to
 // sleep, and can run a hook inside one call of Now.
 type recordingClock struct {
-	*generator.FakeClock
+	*generatortest.FakeClock
 	mu     sync.Mutex
 	sleeps []time.Duration
 	onNow  func()
 }
 
 func newRecordingClock(t time.Time) *recordingClock {
-	return &recordingClock{FakeClock: generator.NewFakeClock(t)}
+	return &recordingClock{FakeClock: generatortest.NewFakeClock(t)}
 }
 
 func (c *recordingClock) Now() time.Time {
@@ -60,7 +61,7 @@ func (c *recordingClock) Sleeps() []time.Duration {
 func tinyLayout(t testing.TB) generator.Layout {
 	t.Helper()
 	l, err := generator.NewLayout(generator.LayoutSpec{Name: "tiny", TimeBits: 41, NodeBits: 10, SequenceBits: 2,
-		Unit: time.Millisecond, Epoch: generator.Twitter().Epoch()})
+		Unit: time.Millisecond, Epoch: generator.Twitter().Spec().Epoch})
 	require.NoError(t, err)
 	return l
 }
@@ -287,8 +288,8 @@ func TestNotBefore(t *testing.T) {
 		assert.Empty(t, clock.Sleeps())
 	})
 	t.Run("zero time and pre-epoch floors are no floor", func(t *testing.T) {
-		for _, floor := range []time.Time{{}, l.Epoch().Add(-time.Hour)} {
-			clock := newRecordingClock(l.Epoch())
+		for _, floor := range []time.Time{{}, l.Spec().Epoch.Add(-time.Hour)} {
+			clock := newRecordingClock(l.Spec().Epoch)
 			g, err := generator.NewSnowflake(0, generator.WithLayout(l), generator.WithClock(clock),
 				generator.WithNotBefore(floor))
 			require.NoError(t, err)
@@ -409,7 +410,7 @@ func TestTimeOverflow(t *testing.T) {
 }
 
 func TestFakeClock(t *testing.T) {
-	c := generator.NewFakeClock(sfBase)
+	c := generatortest.NewFakeClock(sfBase)
 	assert.Equal(t, sfBase, c.Now())
 	c.Sleep(time.Second)
 	assert.Equal(t, sfBase.Add(time.Second), c.Now())
@@ -446,7 +447,7 @@ func TestHugeDurationsDoNotOverflow(t *testing.T) {
 		generator.WithBorrowAhead(time.Duration(math.MaxInt64)))
 	require.NoError(t, err)
 	prev, _ := nextParts(t, g)
-	clock.Set(generator.Twitter().Epoch().Add(time.Millisecond)) // far behind, but tolerated
+	clock.Set(generator.Twitter().Spec().Epoch.Add(time.Millisecond)) // far behind, but tolerated
 	id, p := nextParts(t, g)
 	assert.Greater(t, id, prev)
 	assert.Equal(t, mustTickOf(t, generator.Twitter(), sfBase), p.Tick)
@@ -465,14 +466,14 @@ func TestSystemClockEndedLayout(t *testing.T) {
 		l, err := generator.NewLayout(spec)
 		require.NoError(t, err)
 		require.True(t, l.End().Before(time.Now()))
-		for name, opts := range map[string][]generator.Option{
+		for name, opts := range map[string][]generator.SnowflakeOption{
 			"strict":          nil,
 			"borrow":          {generator.WithBorrowAhead(time.Hour)},
 			"per-CPU":         {generator.WithPerCPUBlocks(64)},
 			"per-CPU, borrow": {generator.WithPerCPUBlocks(64), generator.WithBorrowAhead(time.Hour)},
 			"random sequence": {generator.WithRandomSequenceStart()},
 		} {
-			g, err := generator.NewSnowflake(0, append([]generator.Option{generator.WithLayout(l)}, opts...)...)
+			g, err := generator.NewSnowflake(0, append([]generator.SnowflakeOption{generator.WithLayout(l)}, opts...)...)
 			require.NoError(t, err)
 			for range 3 {
 				id, err := g.Next()

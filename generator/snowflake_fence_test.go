@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/generatortest"
 )
 
 // A fence that closes while an ID is being made (between the check before
@@ -21,7 +22,7 @@ func TestFenceClosingDuringNextDiscardsTheID(t *testing.T) {
 		return nil
 	}
 	g, err := generator.NewSnowflake(1,
-		generator.WithClock(generator.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))),
+		generator.WithClock(generatortest.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))),
 		generator.WithFence(fence))
 	if err != nil {
 		t.Fatal(err)

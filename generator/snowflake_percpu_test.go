@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/generatortest"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -106,7 +107,7 @@ func TestPerCPUBlocksAfterGOMAXPROCSGrows(t *testing.T) {
 	const block = 64
 	// Borrowing far ahead on a fixed clock: no block is dropped for its tick
 	// passing, so every value reserved is issued or still held by a P.
-	clock := generator.NewFakeClock(sfBase)
+	clock := generatortest.NewFakeClock(sfBase)
 	g, err := generator.NewSnowflake(1, generator.WithClock(clock), generator.WithBorrowAhead(time.Hour),
 		generator.WithPerCPUBlocks(block))
 	require.NoError(t, err)
@@ -115,9 +116,9 @@ func TestPerCPUBlocksAfterGOMAXPROCSGrows(t *testing.T) {
 	lists, _ := nextConcurrently(t, workers, each, g.Next)
 	issued := checkUnique(t, lists)
 	l := g.Layout()
-	first := mustTickOf(t, l, sfBase) << l.SequenceBits()
+	first := mustTickOf(t, l, sfBase) << l.Spec().SequenceBits
 	// The state's last value: every value from the first to it was reserved.
-	reserved := mustTickOf(t, l, g.LastTime())<<l.SequenceBits() + l.MaxSequence() - first + 1
+	reserved := mustTickOf(t, l, g.LastTime())<<l.Spec().SequenceBits + l.MaxSequence() - first + 1
 	t.Logf("reserved %d issued %d", reserved, issued)
 	assert.LessOrEqual(t, reserved, int64(issued+block*procs+int(l.MaxSequence())+1),
 		"%d values reserved for %d IDs", reserved, issued)

@@ -12,32 +12,33 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/generatortest"
 	"github.com/idkit-go/idkit/types"
 )
 
 func TestNewSnowflakeValidation(t *testing.T) {
-	clock := generator.NewFakeClock(time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC))
+	clock := generatortest.NewFakeClock(time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC))
 	tests := []struct {
 		name string
 		node int64
-		opts []generator.Option
+		opts []generator.SnowflakeOption
 		want error
 	}{
 		{"negative node", -1, nil, generator.ErrNodeOutOfRange},
 		{"node above twitter's 10 bits", 1024, nil, generator.ErrNodeOutOfRange},
-		{"node above sonyflake's 16 bits", 1 << 16, []generator.Option{generator.WithLayout(generator.Sonyflake())}, generator.ErrNodeOutOfRange},
+		{"node above sonyflake's 16 bits", 1 << 16, []generator.SnowflakeOption{generator.WithLayout(generator.Sonyflake())}, generator.ErrNodeOutOfRange},
 		{"node bits above int64 shift", 1 << 40, nil, generator.ErrNodeOutOfRange},
-		{"zero layout", 0, []generator.Option{generator.WithLayout(generator.Layout{})}, generator.ErrInvalidLayout},
-		{"nil clock", 0, []generator.Option{generator.WithClock(nil)}, generator.ErrInvalidOption},
-		{"negative borrow-ahead", 0, []generator.Option{generator.WithBorrowAhead(-time.Millisecond)}, generator.ErrInvalidOption},
-		{"negative tolerance", 0, []generator.Option{generator.WithBackwardTolerance(-1)}, generator.ErrInvalidOption},
-		{"zero per-CPU block", 0, []generator.Option{generator.WithPerCPUBlocks(0)}, generator.ErrInvalidOption},
-		{"per-CPU block too big", 0, []generator.Option{generator.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)}, generator.ErrInvalidOption},
-		{"floor at the layout's end", 0, []generator.Option{generator.WithNotBefore(generator.Twitter().End())}, generator.ErrTimeOverflow},
+		{"zero layout", 0, []generator.SnowflakeOption{generator.WithLayout(generator.Layout{})}, generator.ErrInvalidLayout},
+		{"nil clock", 0, []generator.SnowflakeOption{generator.WithClock(nil)}, generator.ErrInvalidConfig},
+		{"negative borrow-ahead", 0, []generator.SnowflakeOption{generator.WithBorrowAhead(-time.Millisecond)}, generator.ErrInvalidConfig},
+		{"negative tolerance", 0, []generator.SnowflakeOption{generator.WithBackwardTolerance(-1)}, generator.ErrInvalidConfig},
+		{"zero per-CPU block", 0, []generator.SnowflakeOption{generator.WithPerCPUBlocks(0)}, generator.ErrInvalidConfig},
+		{"per-CPU block too big", 0, []generator.SnowflakeOption{generator.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)}, generator.ErrInvalidConfig},
+		{"floor at the layout's end", 0, []generator.SnowflakeOption{generator.WithNotBefore(generator.Twitter().End())}, generator.ErrTimeOverflow},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g, err := generator.NewSnowflake(tt.node, append([]generator.Option{generator.WithClock(clock)}, tt.opts...)...)
+			g, err := generator.NewSnowflake(tt.node, append([]generator.SnowflakeOption{generator.WithClock(clock)}, tt.opts...)...)
 			require.ErrorIs(t, err, tt.want)
 			assert.Nil(t, g)
 		})
@@ -56,9 +57,9 @@ func TestNewSnowflakeValidation(t *testing.T) {
 func TestNextEncodesClockNodeAndSequence(t *testing.T) {
 	at := time.Date(2024, 1, 2, 3, 4, 5, 678_900_000, time.UTC)
 	for _, l := range []generator.Layout{generator.Twitter(), generator.Sonyflake(), generator.Discord()} {
-		t.Run(l.Name(), func(t *testing.T) {
+		t.Run(l.Spec().Name, func(t *testing.T) {
 			node := l.MaxNode() - 5
-			g, err := generator.NewSnowflake(node, generator.WithLayout(l), generator.WithClock(generator.NewFakeClock(at)))
+			g, err := generator.NewSnowflake(node, generator.WithLayout(l), generator.WithClock(generatortest.NewFakeClock(at)))
 			require.NoError(t, err)
 			wantTick, err := l.TickOf(at)
 			require.NoError(t, err)
@@ -80,7 +81,7 @@ func TestNextEncodesClockNodeAndSequence(t *testing.T) {
 func TestNextNeverReturnsZero(t *testing.T) {
 	// At the epoch itself, node 0's first ID would be 0 if tick 0
 	// sequence 0 were issued; the generator starts at sequence 1.
-	g, err := generator.NewSnowflake(0, generator.WithClock(generator.NewFakeClock(generator.Twitter().Epoch())))
+	g, err := generator.NewSnowflake(0, generator.WithClock(generatortest.NewFakeClock(generator.Twitter().Spec().Epoch)))
 	require.NoError(t, err)
 	id, err := g.Next()
 	require.NoError(t, err)
@@ -89,7 +90,7 @@ func TestNextNeverReturnsZero(t *testing.T) {
 }
 
 func TestMustNext(t *testing.T) {
-	clock := generator.NewFakeClock(time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC))
+	clock := generatortest.NewFakeClock(time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC))
 	g, err := generator.NewSnowflake(7, generator.WithClock(clock))
 	require.NoError(t, err)
 	a := g.MustNext()
@@ -184,7 +185,7 @@ func TestConcurrentNextUniqueAndIncreasing(t *testing.T) {
 	if testing.Short() {
 		total = 1_000_000
 	}
-	for name, opts := range map[string][]generator.Option{
+	for name, opts := range map[string][]generator.SnowflakeOption{
 		"strict":  nil,
 		"per-CPU": {generator.WithBorrowAhead(time.Minute), generator.WithPerCPUBlocks(64)},
 	} {
@@ -215,7 +216,7 @@ func TestConcurrentNextUniqueAndIncreasing(t *testing.T) {
 
 // latestClock is a FakeClock that records the latest time Now returned.
 type latestClock struct {
-	*generator.FakeClock
+	*generatortest.FakeClock
 	latest atomic.Int64
 }
 
@@ -242,7 +243,7 @@ func TestConcurrentNextWithErraticClock(t *testing.T) {
 	const workers, perWorker = 8, 50_000
 	base := time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
 	small, err := generator.NewLayout(generator.LayoutSpec{Name: "small", TimeBits: 41, NodeBits: 10, SequenceBits: 4,
-		Unit: time.Millisecond, Epoch: generator.Twitter().Epoch()})
+		Unit: time.Millisecond, Epoch: generator.Twitter().Spec().Epoch})
 	require.NoError(t, err)
 	for _, tc := range []struct {
 		name              string
@@ -254,7 +255,7 @@ func TestConcurrentNextWithErraticClock(t *testing.T) {
 		{"wait/per-CPU", 2 * time.Millisecond, 0, 8},
 		{"borrow/per-CPU", 2 * time.Millisecond, 4 * time.Millisecond, 8},
 	} {
-		clock := &latestClock{FakeClock: generator.NewFakeClock(base)}
+		clock := &latestClock{FakeClock: generatortest.NewFakeClock(base)}
 		g, err := generator.NewSnowflake(9, generator.WithLayout(small), generator.WithClock(clock),
 			generator.WithBackwardTolerance(tc.tolerance), generator.WithBorrowAhead(tc.borrow), generator.WithPerCPUBlocks(tc.block))
 		require.NoError(t, err)
@@ -297,10 +298,10 @@ func TestConcurrentNextWithErraticClock(t *testing.T) {
 
 func TestLastTime(t *testing.T) {
 	at := time.Date(2024, 1, 2, 3, 4, 5, 600_000_000, time.UTC)
-	clock := generator.NewFakeClock(at)
+	clock := generatortest.NewFakeClock(at)
 	g, err := generator.NewSnowflake(1, generator.WithClock(clock), generator.WithLayout(generator.Sonyflake()))
 	require.NoError(t, err)
-	assert.Equal(t, generator.Sonyflake().Epoch(), g.LastTime(), "before the first ID")
+	assert.Equal(t, generator.Sonyflake().Spec().Epoch, g.LastTime(), "before the first ID")
 	_, err = g.Next()
 	require.NoError(t, err)
 	assert.Equal(t, at, g.LastTime())

@@ -125,7 +125,7 @@ func TestCreatePaths(t *testing.T) {
 			require.NoError(t, db.Create(o).Error)
 			assert.Equal(t, types.Snowflake(424242), o.ID)
 			requireStored(t, db, o)
-			e := &Event{ID: types.MustObjectIDFromHex("0123456789abcdef01234567"), Name: "preset"}
+			e := &Event{ID: types.MustParseObjectID("0123456789abcdef01234567"), Name: "preset"}
 			require.NoError(t, db.Create(e).Error)
 			assert.Equal(t, "0123456789abcdef01234567", e.ID.Hex())
 		})

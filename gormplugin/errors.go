@@ -11,9 +11,9 @@ var (
 	// WithObjectIDOnly (reported on the create).
 	ErrNoSnowflakeGenerator = errors.New("gormplugin: no snowflake generator: give WithSnowflake or WithNode (or WithObjectIDOnly)")
 
-	// ErrInvalidOption reports an unusable option, such as a nil generator
+	// ErrInvalidConfig reports an unusable option, such as a nil generator
 	// or a node the layout cannot hold; the cause is wrapped too.
-	ErrInvalidOption = errors.New("gormplugin: invalid option")
+	ErrInvalidConfig = errors.New("gormplugin: invalid configuration")
 
 	// ErrUnsupportedField reports an idkit tag with an unknown value, or on a
 	// field whose type cannot hold that kind of ID.

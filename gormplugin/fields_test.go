@@ -69,7 +69,7 @@ func TestFieldForms(t *testing.T) {
 			assert.True(t, r.NullO.Valid)
 			assert.False(t, r.Plain.Valid, "untagged non-key filled")
 			assert.Zero(t, r.Fixed, "non-creatable field filled")
-			_, err := types.ObjectIDFromHex(r.Hex)
+			_, err := types.ParseObjectID(r.Hex)
 			require.NoError(t, err)
 
 			var got Tagged

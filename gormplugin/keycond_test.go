@@ -313,7 +313,7 @@ func TestKeyConditionsOtherKeys(t *testing.T) {
 		t.Run("tagged string", func(t *testing.T) {
 			rows := []TextDoc{{Name: "a"}, {Name: "b"}, {Name: "c"}}
 			require.NoError(t, db.Create(&rows).Error)
-			id, err := types.ObjectIDFromHex(rows[1].ID)
+			id, err := types.ParseObjectID(rows[1].ID)
 			require.NoError(t, err)
 			var got TextDoc
 			require.NoError(t, db.First(&got, id).Error)

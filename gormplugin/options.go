@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/idkit-go/idkit/generator"
-	"github.com/idkit-go/idkit/generator/node"
 )
 
 // Option configures a [Plugin]; see [New].
@@ -12,12 +11,12 @@ type Option func(*Plugin) error
 
 // WithSnowflake makes the plugin fill Snowflake keys from g, for example a
 // leased generator from node.NewSnowflake, which keeps the lease's fence and
-// floor. A nil g is an [ErrInvalidOption]
+// floor. A nil g is an [ErrInvalidConfig]
 // error at db.Use.
 func WithSnowflake(g *generator.Snowflake) Option {
 	return func(p *Plugin) error {
 		if g == nil {
-			return fmt.Errorf("%w: nil snowflake generator", ErrInvalidOption)
+			return fmt.Errorf("%w: nil snowflake generator", ErrInvalidConfig)
 		}
 		p.snowflake = g
 		return nil
@@ -28,12 +27,12 @@ func WithSnowflake(g *generator.Snowflake) Option {
 // node, made by [generator.NewSnowflake] with opts (for example
 // [generator.WithLayout]). Its errors (such as
 // [generator.ErrNodeOutOfRange]) are returned by db.Use, wrapped in
-// [ErrInvalidOption].
-func WithNode(node int64, opts ...generator.Option) Option {
+// [ErrInvalidConfig].
+func WithNode(node int64, opts ...generator.SnowflakeOption) Option {
 	return func(p *Plugin) error {
 		g, err := generator.NewSnowflake(node, opts...)
 		if err != nil {
-			return fmt.Errorf("%w: %w", ErrInvalidOption, err)
+			return fmt.Errorf("%w: %w", ErrInvalidConfig, err)
 		}
 		p.snowflake = g
 		return nil
@@ -42,11 +41,11 @@ func WithNode(node int64, opts ...generator.Option) Option {
 
 // WithObjectID makes the plugin fill ObjectID keys from g instead of the
 // process default ([generator.DefaultObjectID]). A nil g is an
-// [ErrInvalidOption] error at db.Use.
+// [ErrInvalidConfig] error at db.Use.
 func WithObjectID(g *generator.ObjectID) Option {
 	return func(p *Plugin) error {
 		if g == nil {
-			return fmt.Errorf("%w: nil objectid generator", ErrInvalidOption)
+			return fmt.Errorf("%w: nil objectid generator", ErrInvalidConfig)
 		}
 		p.objectID = g
 		return nil
@@ -68,12 +67,12 @@ func WithObjectIDOnly() Option {
 // generator for it, made by [generator.NewSnowflake] with opts. If src
 // fails, db.Use returns an error wrapping [ErrNoSnowflakeGenerator] and the
 // source's error (for the sources in package node,
-// [node.ErrNoNodeID]); a node the layout cannot hold wraps
-// [ErrInvalidOption]. A plugin registered on several *gorm.DB asks src once.
-func WithNodeSource(src node.Source, opts ...generator.Option) Option {
+// [github.com/idkit-go/idkit/generator/node.ErrNoNodeID]); a node the layout cannot hold wraps
+// [ErrInvalidConfig]. A plugin registered on several *gorm.DB asks src once.
+func WithNodeSource(src generator.NodeSource, opts ...generator.SnowflakeOption) Option {
 	return func(p *Plugin) error {
 		if src == nil {
-			return fmt.Errorf("%w: nil node source", ErrInvalidOption)
+			return fmt.Errorf("%w: nil node source", ErrInvalidConfig)
 		}
 		p.nodeSource, p.nodeOpts = src, opts
 		return nil

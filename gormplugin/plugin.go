@@ -10,7 +10,6 @@ import (
 	"gorm.io/gorm/schema"
 
 	"github.com/idkit-go/idkit/generator"
-	"github.com/idkit-go/idkit/generator/node"
 )
 
 // SkipSetting is the statement setting that turns the fill off for one
@@ -35,8 +34,8 @@ type Plugin struct {
 	snowflake    *generator.Snowflake
 	objectID     *generator.ObjectID
 	objectIDOnly bool
-	nodeSource   node.Source
-	nodeOpts     []generator.Option
+	nodeSource   generator.NodeSource
+	nodeOpts     []generator.SnowflakeOption
 	err          error
 	initMu       sync.Mutex
 
@@ -72,7 +71,7 @@ func (p *Plugin) Name() string { return "idkit" }
 // Initialize registers the plugin's callbacks on db (on the Create
 // processor, and [KeyConditionCallback] on Query, Row, Update and Delete);
 // db.Use calls it. It
-// returns the options' errors (wrapping [ErrInvalidOption]),
+// returns the options' errors (wrapping [ErrInvalidConfig]),
 // [ErrNoSnowflakeGenerator] when no Snowflake generator was configured and
 // [WithObjectIDOnly] was not given (or the [WithNodeSource] source failed), and GORM's errors registering callbacks.
 func (p *Plugin) Initialize(db *gorm.DB) error {
@@ -127,7 +126,7 @@ func (p *Plugin) snowflakeFromSource(db *gorm.DB) error {
 	}
 	g, err := generator.NewSnowflake(id, p.nodeOpts...)
 	if err != nil {
-		return fmt.Errorf("%w: %w", ErrInvalidOption, err)
+		return fmt.Errorf("%w: %w", ErrInvalidConfig, err)
 	}
 	p.snowflake = g
 	return nil

@@ -28,7 +28,7 @@ type allDoc struct {
 	PNO *types.NullObjectID `bson:"pno"`
 }
 
-var testID = types.MustObjectIDFromHex("6592008029c8c3e4dc76256c")
+var testID = types.MustParseObjectID("6592008029c8c3e4dc76256c")
 
 func fullDoc() allDoc {
 	id, s := testID, types.Snowflake(1<<60+5)

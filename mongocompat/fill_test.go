@@ -11,6 +11,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/generatortest"
 	"github.com/idkit-go/idkit/mongocompat"
 	"github.com/idkit-go/idkit/types"
 )
@@ -164,7 +165,7 @@ func TestFillIDZeroFiller(t *testing.T) {
 }
 
 func TestFillIDGeneratorError(t *testing.T) {
-	clock := generator.NewFakeClock(baseTime)
+	clock := generatortest.NewFakeClock(baseTime)
 	g, err := generator.NewSnowflake(1, generator.WithClock(clock), generator.WithBackwardTolerance(0))
 	require.NoError(t, err)
 	_, err = g.Next()
@@ -178,7 +179,7 @@ func TestFillIDGeneratorError(t *testing.T) {
 }
 
 func TestFillIDObjectIDGenerator(t *testing.T) {
-	clock := generator.NewFakeClock(baseTime)
+	clock := generatortest.NewFakeClock(baseTime)
 	g, err := generator.NewObjectID(generator.WithClock(clock), generator.WithWorkerID(7))
 	require.NoError(t, err)
 	f := mongocompat.NewFiller(mongocompat.WithObjectID(g))

@@ -13,7 +13,7 @@ import (
 // fuzzSeeds adds one {"v": value} seed per BSON type the decoders treat
 // specially, plus malformed ones.
 func fuzzSeeds(f *testing.F) {
-	id := types.MustObjectIDFromHex("6592008029c8c3e4dc76256c")
+	id := types.MustParseObjectID("6592008029c8c3e4dc76256c")
 	f.Add(byte(0x07), id[:])
 	f.Add(byte(0x07), id[:5])
 	f.Add(byte(0x02), bsonString(id.Hex()))

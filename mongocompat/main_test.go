@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/generatortest"
 	"github.com/idkit-go/idkit/internal/testdb"
 	"github.com/idkit-go/idkit/mongocompat/mongotest"
 	"github.com/idkit-go/idkit/types"
@@ -45,7 +46,7 @@ type nullDoc struct {
 // from baseTime, in generation order, made with a fake clock.
 func timedObjectIDs(t *testing.T, seconds, perSecond int) []types.ObjectID {
 	t.Helper()
-	clock := generator.NewFakeClock(baseTime)
+	clock := generatortest.NewFakeClock(baseTime)
 	g, err := generator.NewObjectID(generator.WithClock(clock))
 	require.NoError(t, err)
 	var ids []types.ObjectID
@@ -60,9 +61,9 @@ func timedObjectIDs(t *testing.T, seconds, perSecond int) []types.ObjectID {
 
 // snowflakeGen returns a Snowflake generator for node 1 reading a fake
 // clock that starts at baseTime.
-func snowflakeGen(t *testing.T) (*generator.Snowflake, *generator.FakeClock) {
+func snowflakeGen(t *testing.T) (*generator.Snowflake, *generatortest.FakeClock) {
 	t.Helper()
-	clock := generator.NewFakeClock(baseTime)
+	clock := generatortest.NewFakeClock(baseTime)
 	g, err := generator.NewSnowflake(1, generator.WithClock(clock))
 	require.NoError(t, err)
 	return g, clock

@@ -30,24 +30,24 @@ func TestClaimSnowflakeRangeBounds(t *testing.T) {
 	assert.ErrorIs(t, err, sqltypes.ErrInvalidRange)
 	assert.ErrorIs(t, err, generator.ErrTimeOverflow)
 
-	r, err := sqltypes.NewSnowflakeRange(l, l.Epoch().Add(-time.Hour), l.Epoch().Add(time.Second))
+	r, err := sqltypes.NewSnowflakeRange(l, l.Spec().Epoch.Add(-time.Hour), l.Spec().Epoch.Add(time.Second))
 	require.NoError(t, err)
-	want, err := l.MinID(l.Epoch().Add(time.Second))
+	want, err := l.MinID(l.Spec().Epoch.Add(time.Second))
 	require.NoError(t, err)
 	assert.Equal(t, sqltypes.SnowflakeRange{From: 0, To: want}, r)
 }
 
 // The column-type functions' docs, for each dialect GORM reports.
 func TestClaimColumnTypes(t *testing.T) {
-	for d, want := range map[string][3]string{
+	for d, want := range map[sqltypes.Dialect][3]string{
 		sqltypes.DialectPostgres:  {"bytea", "char(24)", "bigint"},
 		sqltypes.DialectMySQL:     {"binary(12)", "char(24)", "bigint"},
 		sqltypes.DialectSQLite:    {"blob", "text", "bigint"},
 		sqltypes.DialectSQLServer: {"binary(12)", "char(24)", "bigint"},
 		"oracle":                  {"", "", "bigint"},
 	} {
-		assert.Equal(t, want[0], sqltypes.ObjectIDColumnType(d), d)
-		assert.Equal(t, want[1], sqltypes.HexObjectIDColumnType(d), d)
-		assert.Equal(t, want[2], sqltypes.SnowflakeColumnType(d), d)
+		assert.Equal(t, want[0], sqltypes.ObjectIDColumnType(d), string(d))
+		assert.Equal(t, want[1], sqltypes.HexObjectIDColumnType(d), string(d))
+		assert.Equal(t, want[2], sqltypes.SnowflakeColumnType(d), string(d))
 	}
 }

@@ -89,9 +89,9 @@ func (HexObjectID) GormDBDataType(db *gorm.DB, f *schema.Field) string {
 	return hexGormType(dialectOf(db), f)
 }
 
-func dialectOf(db *gorm.DB) string {
+func dialectOf(db *gorm.DB) Dialect {
 	if db == nil || db.Dialector == nil {
 		return ""
 	}
-	return db.Dialector.Name()
+	return Dialect(db.Dialector.Name())
 }

@@ -29,7 +29,7 @@ func TestHexObjectIDZeroValueIsAnError(t *testing.T) {
 }
 
 func TestNullHexObjectIDJSONNoValue(t *testing.T) {
-	id := sqltypes.HexObjectID(types.MustObjectIDFromHex(hexID))
+	id := sqltypes.HexObjectID(types.MustParseObjectID(hexID))
 	for _, in := range []string{"null", " null", "null\n", `""`, ` "" `} {
 		n := sqltypes.NullHexObjectID{ID: id, Valid: true}
 		require.NoError(t, n.UnmarshalJSON([]byte(in)), in)
@@ -48,7 +48,7 @@ func TestNullHexObjectIDJSONNoValue(t *testing.T) {
 }
 
 func TestHexObjectIDScanStringIsHexOnly(t *testing.T) {
-	id := types.MustObjectIDFromHex(hexID)
+	id := types.MustParseObjectID(hexID)
 	var h sqltypes.HexObjectID
 	assert.ErrorIs(t, h.Scan(string(id[:])), types.ErrInvalidObjectID)
 	assert.True(t, h.IsZero())

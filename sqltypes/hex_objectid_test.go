@@ -16,20 +16,20 @@ import (
 const hexID = "6b0268de83cd1eebc0d73dca"
 
 func TestHexObjectIDValue(t *testing.T) {
-	h := sqltypes.HexObjectID(types.MustObjectIDFromHex(hexID))
+	h := sqltypes.HexObjectID(types.MustParseObjectID(hexID))
 	v, err := h.Value()
 	require.NoError(t, err)
 	assert.Equal(t, hexID, v)
 	_, err = sqltypes.HexObjectID{}.Value()
 	assert.ErrorIs(t, err, types.ErrZeroID)
 	assert.Equal(t, hexID, h.String())
-	assert.Equal(t, types.MustObjectIDFromHex(hexID), h.ObjectID())
+	assert.Equal(t, types.MustParseObjectID(hexID), h.ObjectID())
 	assert.True(t, sqltypes.HexObjectID{}.IsZero())
 	assert.False(t, h.IsZero())
 }
 
 func TestHexObjectIDScan(t *testing.T) {
-	want := types.MustObjectIDFromHex(hexID)
+	want := types.MustParseObjectID(hexID)
 	tests := []struct {
 		name    string
 		src     any
@@ -78,7 +78,7 @@ func TestHexObjectIDJSON(t *testing.T) {
 		B sqltypes.NullHexObjectID `json:"b"`
 		C sqltypes.NullHexObjectID `json:"c"`
 	}
-	id := sqltypes.HexObjectID(types.MustObjectIDFromHex(hexID))
+	id := sqltypes.HexObjectID(types.MustParseObjectID(hexID))
 	in := doc{A: id, B: sqltypes.NullHexObjectID{ID: id, Valid: true}}
 	b, err := json.Marshal(in)
 	require.NoError(t, err)
@@ -97,7 +97,10 @@ func TestHexObjectIDJSON(t *testing.T) {
 }
 
 func TestColumnTypes(t *testing.T) {
-	tests := []struct{ dialect, objectID, hex, snowflake string }{
+	tests := []struct {
+		dialect                  sqltypes.Dialect
+		objectID, hex, snowflake string
+	}{
 		{sqltypes.DialectPostgres, "bytea", "char(24)", "bigint"},
 		{sqltypes.DialectMySQL, "binary(12)", "char(24)", "bigint"},
 		{sqltypes.DialectSQLite, "blob", "text", "bigint"},
@@ -105,7 +108,7 @@ func TestColumnTypes(t *testing.T) {
 		{"oracle", "", "", "bigint"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.dialect, func(t *testing.T) {
+		t.Run(string(tt.dialect), func(t *testing.T) {
 			assert.Equal(t, tt.objectID, sqltypes.ObjectIDColumnType(tt.dialect))
 			assert.Equal(t, tt.hex, sqltypes.HexObjectIDColumnType(tt.dialect))
 			assert.Equal(t, tt.snowflake, sqltypes.SnowflakeColumnType(tt.dialect))

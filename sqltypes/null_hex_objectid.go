@@ -8,6 +8,7 @@ import (
 	"gorm.io/gorm"
 	"gorm.io/gorm/schema"
 
+	"github.com/idkit-go/idkit/internal/nullable"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -34,36 +35,16 @@ func (n NullHexObjectID) IsZero() bool { return !n.Valid }
 // Value returns nil for NULL, otherwise [HexObjectID.Value] of n.ID: the 24
 // hex characters, or an error wrapping
 // [github.com/idkit-go/idkit/types.ErrZeroID] for a valid nil ObjectID.
-func (n NullHexObjectID) Value() (driver.Value, error) {
-	if !n.Valid {
-		return nil, nil
-	}
-	return n.ID.Value()
-}
+func (n NullHexObjectID) Value() (driver.Value, error) { return nullable.Value(n.ID, n.Valid) }
 
 // Scan reads NULL as invalid and anything else as [HexObjectID.Scan] does;
 // errors wrap [github.com/idkit-go/idkit/types.ErrInvalidObjectID] and leave
 // n unchanged.
-func (n *NullHexObjectID) Scan(src any) error {
-	if src == nil {
-		*n = NullHexObjectID{}
-		return nil
-	}
-	var id HexObjectID
-	if err := id.Scan(src); err != nil {
-		return err
-	}
-	*n = NullHexObjectID{ID: id, Valid: true}
-	return nil
-}
+func (n *NullHexObjectID) Scan(src any) error { return nullable.Scan(&n.ID, &n.Valid, src) }
 
 // MarshalJSON returns null for NULL, otherwise the ID as a JSON string.
 func (n NullHexObjectID) MarshalJSON() ([]byte, error) {
-	if !n.Valid {
-		return []byte("null"), nil
-	}
-	b, _ := n.ID.MarshalText()
-	return append(append(append(make([]byte, 0, 26), '"'), b...), '"'), nil
+	return nullable.MarshalJSON(types.ObjectID(n.ID), n.Valid) // the same hex text
 }
 
 // UnmarshalJSON follows [types.NullObjectID.UnmarshalJSON]: null and ""
@@ -71,12 +52,7 @@ func (n NullHexObjectID) MarshalJSON() ([]byte, error) {
 // [HexObjectID.UnmarshalJSON] reads it and makes n valid; n is unchanged on
 // error.
 func (n *NullHexObjectID) UnmarshalJSON(b []byte) error {
-	v := types.NullObjectID{ID: types.ObjectID(n.ID), Valid: n.Valid}
-	if err := v.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	*n = NullHexObjectID{ID: HexObjectID(v.ID), Valid: v.Valid}
-	return nil
+	return nullable.UnmarshalJSON(&n.ID, &n.Valid, b)
 }
 
 // GormDataType returns GORM's "string" data type, as [HexObjectID] does.

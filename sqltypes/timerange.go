@@ -2,13 +2,13 @@ package sqltypes
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 
 	"github.com/idkit-go/idkit/generator"
-	"github.com/idkit-go/idkit/internal/idrange"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -30,7 +30,20 @@ type SnowflakeRange struct {
 // [generator.ErrTimeOverflow] when to (or from) is at or after the layout's
 // end, and [generator.ErrInvalidLayout] for the zero Layout.
 func NewSnowflakeRange(layout generator.Layout, from, to time.Time) (SnowflakeRange, error) {
-	lo, hi, err := idrange.Snowflakes(layout, from, to)
+	if layout.IsZero() {
+		return SnowflakeRange{}, fmt.Errorf("%w: the zero layout: %w", ErrInvalidRange, generator.ErrInvalidLayout)
+	}
+	if epoch := layout.Spec().Epoch; from.Before(epoch) {
+		from = epoch // no ID is older
+	}
+	if !to.After(from) {
+		to = from
+	}
+	lo, err := layout.MinID(from)
+	if err != nil {
+		return SnowflakeRange{}, fmt.Errorf("%w: %w", ErrInvalidRange, err)
+	}
+	hi, err := layout.MinID(to)
 	if err != nil {
 		return SnowflakeRange{}, fmt.Errorf("%w: %w", ErrInvalidRange, err)
 	}
@@ -66,11 +79,16 @@ type ObjectIDRange struct {
 // It returns an error wrapping [ErrInvalidRange] when from is before 1970 or
 // to is after the last second an ObjectID can hold (2106-02-07T06:28:15Z).
 func NewObjectIDRange(from, to time.Time) (ObjectIDRange, error) {
-	lo, hi, err := idrange.ObjectIDs(from, to)
-	if err != nil {
-		return ObjectIDRange{}, fmt.Errorf("%w: %w", ErrInvalidRange, err)
+	if !to.After(from) {
+		to = from
 	}
-	return ObjectIDRange{From: lo, To: hi}, nil
+	for _, t := range []time.Time{from, to} {
+		if s := t.Unix(); s < 0 || s > math.MaxUint32 {
+			return ObjectIDRange{}, fmt.Errorf("%w: %s is outside the ObjectID time range 1970-01-01T00:00:00Z to 2106-02-07T06:28:15Z",
+				ErrInvalidRange, t.UTC().Format(time.RFC3339Nano))
+		}
+	}
+	return ObjectIDRange{From: types.ObjectIDFromTime(from), To: types.ObjectIDFromTime(to)}, nil
 }
 
 // Contains reports whether id is in r.

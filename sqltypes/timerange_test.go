@@ -9,6 +9,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/generatortest"
 	"github.com/idkit-go/idkit/internal/testgorm"
 	"github.com/idkit-go/idkit/sqltypes"
 	"github.com/idkit-go/idkit/types"
@@ -33,7 +34,7 @@ func TestNewSnowflakeRange(t *testing.T) {
 			sqltypes.SnowflakeRange{From: lo, To: hi}, nil},
 		{"empty", base, base, sqltypes.SnowflakeRange{From: lo, To: lo}, nil},
 		{"reversed is empty", base, base.Add(-time.Hour), sqltypes.SnowflakeRange{From: lo, To: lo}, nil},
-		{"from before epoch", l.Epoch().Add(-time.Hour), l.Epoch(), sqltypes.SnowflakeRange{}, nil},
+		{"from before epoch", l.Spec().Epoch.Add(-time.Hour), l.Spec().Epoch, sqltypes.SnowflakeRange{}, nil},
 		{"to after end", base, l.End().Add(time.Hour), sqltypes.SnowflakeRange{},
 			[]error{sqltypes.ErrInvalidRange, generator.ErrTimeOverflow}},
 	}
@@ -111,7 +112,7 @@ func TestRangesOnDatabases(t *testing.T) {
 			models := []any{&rangeSnow{}, &rangeOID{}, &rangeHex{}}
 			require.NoError(t, db.AutoMigrate(models...))
 
-			clock := generator.NewFakeClock(base)
+			clock := generatortest.NewFakeClock(base)
 			sf, err := generator.NewSnowflake(1, generator.WithClock(clock))
 			require.NoError(t, err)
 			og, err := generator.NewObjectID(generator.WithClock(clock))

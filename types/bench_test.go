@@ -34,17 +34,17 @@ func BenchmarkNewObjectIDParallel(b *testing.B) {
 }
 
 func BenchmarkObjectIDHex(b *testing.B) {
-	id := types.MustObjectIDFromHex(seedHex)
+	id := types.MustParseObjectID(seedHex)
 	b.ReportAllocs()
 	for b.Loop() {
 		sinkS = id.Hex()
 	}
 }
 
-func BenchmarkObjectIDFromHex(b *testing.B) {
+func BenchmarkParseObjectID(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		sinkID, sinkErr = types.ObjectIDFromHex(seedHex)
+		sinkID, sinkErr = types.ParseObjectID(seedHex)
 	}
 }
 
@@ -55,7 +55,7 @@ type jsonDoc struct {
 }
 
 func BenchmarkJSONMarshal(b *testing.B) {
-	d := jsonDoc{ID: types.MustObjectIDFromHex(seedHex), Seq: 1541815603606036480, Name: "tom"}
+	d := jsonDoc{ID: types.MustParseObjectID(seedHex), Seq: 1541815603606036480, Name: "tom"}
 	b.ReportAllocs()
 	for b.Loop() {
 		sinkB, sinkErr = json.Marshal(d)
@@ -72,7 +72,7 @@ func BenchmarkJSONUnmarshal(b *testing.B) {
 }
 
 func BenchmarkObjectIDValueScan(b *testing.B) {
-	id := types.MustObjectIDFromHex(seedHex)
+	id := types.MustParseObjectID(seedHex)
 	b.ReportAllocs()
 	var back types.ObjectID
 	for b.Loop() {
@@ -92,7 +92,7 @@ func BenchmarkSnowflakeValueScan(b *testing.B) {
 }
 
 func BenchmarkObjectIDBSON(b *testing.B) {
-	id := types.MustObjectIDFromHex(seedHex)
+	id := types.MustParseObjectID(seedHex)
 	b.ReportAllocs()
 	var back types.ObjectID
 	for b.Loop() {
@@ -117,7 +117,7 @@ type nullDoc struct {
 }
 
 func BenchmarkNullJSON(b *testing.B) {
-	d := nullDoc{Ref: types.NewNullObjectID(types.MustObjectIDFromHex(seedHex)), Next: types.NewNullSnowflake(1541815603606036480)}
+	d := nullDoc{Ref: types.NewNullObjectID(types.MustParseObjectID(seedHex)), Next: types.NewNullSnowflake(1541815603606036480)}
 	b.ReportAllocs()
 	var back nullDoc
 	for b.Loop() {
@@ -127,7 +127,7 @@ func BenchmarkNullJSON(b *testing.B) {
 }
 
 func BenchmarkNullValueScan(b *testing.B) {
-	o := types.NewNullObjectID(types.MustObjectIDFromHex(seedHex))
+	o := types.NewNullObjectID(types.MustParseObjectID(seedHex))
 	s := types.NewNullSnowflake(1541815603606036480)
 	b.ReportAllocs()
 	var bo types.NullObjectID
@@ -142,7 +142,7 @@ func BenchmarkNullValueScan(b *testing.B) {
 }
 
 func BenchmarkNullBSON(b *testing.B) {
-	o := types.NewNullObjectID(types.MustObjectIDFromHex(seedHex))
+	o := types.NewNullObjectID(types.MustParseObjectID(seedHex))
 	s := types.NewNullSnowflake(1541815603606036480)
 	b.ReportAllocs()
 	var bo types.NullObjectID

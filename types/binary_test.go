@@ -14,7 +14,7 @@ import (
 )
 
 func TestObjectIDBinary(t *testing.T) {
-	id := types.MustObjectIDFromHex(seedHex)
+	id := types.MustParseObjectID(seedHex)
 	b, err := id.MarshalBinary()
 	if err != nil || !bytes.Equal(b, id[:]) {
 		t.Fatalf("MarshalBinary = %x, %v", b, err)
@@ -124,8 +124,8 @@ func TestEncodingsThatKeepSortOrder(t *testing.T) {
 	if strings.Compare(marshalText(t, types.Snowflake(9)), marshalText(t, types.Snowflake(10))) < 0 {
 		t.Fatal("decimal text of 9 and 10 sorts in value order; the doc says it does not")
 	}
-	lo := types.MustObjectIDFromHex("000000000000000000000000")
-	hi := types.MustObjectIDFromHex("ffffffffffffffffffffffff")
+	lo := types.MustParseObjectID("000000000000000000000000")
+	hi := types.MustParseObjectID("ffffffffffffffffffffffff")
 	if base64.StdEncoding.EncodeToString(lo[:]) < base64.StdEncoding.EncodeToString(hi[:]) {
 		t.Fatal("standard base64 kept the order of these IDs; the doc says it does not")
 	}

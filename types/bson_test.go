@@ -23,7 +23,7 @@ type bsonDoc struct {
 }
 
 func TestBSONIsObjectIdAndInt64(t *testing.T) {
-	id := types.MustObjectIDFromHex(seedHex)
+	id := types.MustParseObjectID(seedHex)
 	raw, err := bson.Marshal(bsonDoc{ID: id, Seq: 1541815603606036480})
 	if err != nil {
 		t.Fatal(err)
@@ -61,7 +61,7 @@ func TestBSONIsObjectIdAndInt64(t *testing.T) {
 }
 
 func TestBSONDecodesWhatTheDriverAccepts(t *testing.T) {
-	id := types.MustObjectIDFromHex(seedHex)
+	id := types.MustParseObjectID(seedHex)
 	tests := []struct {
 		name    string
 		doc     bson.D
@@ -104,7 +104,7 @@ func TestBSONDecodesWhatTheDriverAccepts(t *testing.T) {
 }
 
 func TestUnmarshalBSONValueRejectsMalformedData(t *testing.T) {
-	id := types.MustObjectIDFromHex(seedHex)
+	id := types.MustParseObjectID(seedHex)
 	before := id
 	for _, c := range []struct {
 		typ  byte

@@ -19,7 +19,7 @@ import (
 
 func TestNullFormsEmptyStringIsNull(t *testing.T) {
 	for _, in := range []string{`""`, ` "" `, "\t\"\"\n"} {
-		o := types.NewNullObjectID(types.MustObjectIDFromHex(seedHex))
+		o := types.NewNullObjectID(types.MustParseObjectID(seedHex))
 		if err := o.UnmarshalJSON([]byte(in)); err != nil || o.Valid || !o.ID.IsZero() {
 			t.Errorf("NullObjectID.UnmarshalJSON(%q) = %+v, %v; want NULL", in, o, err)
 		}
@@ -39,7 +39,7 @@ func TestNullFormsEmptyStringIsNull(t *testing.T) {
 
 func TestNullFormsWhitespaceRule(t *testing.T) {
 	for _, in := range []string{"null", " null", "null ", "\t\r\nnull\n"} {
-		o := types.NewNullObjectID(types.MustObjectIDFromHex(seedHex))
+		o := types.NewNullObjectID(types.MustParseObjectID(seedHex))
 		if err := o.UnmarshalJSON([]byte(in)); err != nil || o.Valid {
 			t.Errorf("NullObjectID.UnmarshalJSON(%q) = %+v, %v", in, o, err)
 		}
@@ -50,7 +50,7 @@ func TestNullFormsWhitespaceRule(t *testing.T) {
 	}
 	// Only JSON's four whitespace characters are whitespace.
 	for _, in := range []string{"\u00a0null", "\vnull", "nul l"} {
-		o := types.NewNullObjectID(types.MustObjectIDFromHex(seedHex))
+		o := types.NewNullObjectID(types.MustParseObjectID(seedHex))
 		if err := o.UnmarshalJSON([]byte(in)); !errors.Is(err, types.ErrInvalidObjectID) || !o.Valid {
 			t.Errorf("NullObjectID.UnmarshalJSON(%q) = %+v, %v; want an error", in, o, err)
 		}
@@ -62,7 +62,7 @@ func TestNullFormsWhitespaceRule(t *testing.T) {
 }
 
 func TestObjectIDScanStringMustBeHex(t *testing.T) {
-	id := types.MustObjectIDFromHex(seedHex)
+	id := types.MustParseObjectID(seedHex)
 	got := id
 	err := got.Scan(string(id[:])) // 12 characters of TEXT
 	if !errors.Is(err, types.ErrInvalidObjectID) || got != id {
@@ -194,7 +194,7 @@ func TestErrorMessagesQuoteABoundedPrefix(t *testing.T) {
 		},
 		"Snowflake.Scan string":  func() error { var s types.Snowflake; return s.Scan(big) },
 		"Snowflake.Scan bytes":   func() error { var s types.Snowflake; return s.Scan([]byte(big)) },
-		"ObjectIDFromHex":        func() error { _, err := types.ObjectIDFromHex(bigHex); return err },
+		"ParseObjectID":          func() error { _, err := types.ParseObjectID(bigHex); return err },
 		"ObjectID.UnmarshalText": func() error { var id types.ObjectID; return id.UnmarshalText([]byte(bigHex)) },
 		"ObjectID.UnmarshalJSON": func() error { var id types.ObjectID; return id.UnmarshalJSON([]byte(`"` + bigHex + `"`)) },
 		"ObjectID.UnmarshalJSON obj": func() error {

@@ -10,15 +10,15 @@ import (
 	"github.com/idkit-go/idkit/types"
 )
 
-func ExampleObjectIDFromHex() {
-	id, err := types.ObjectIDFromHex("632c6d93d65f74baeb22a2c9")
+func ExampleParseObjectID() {
+	id, err := types.ParseObjectID("632c6d93d65f74baeb22a2c9")
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println(id.Timestamp())
 	fmt.Printf("%x %d\n", id.ProcessUnique(), id.Counter())
 
-	_, err = types.ObjectIDFromHex("not-an-id")
+	_, err = types.ParseObjectID("not-an-id")
 	fmt.Println(errors.Is(err, types.ErrInvalidObjectID))
 	// Output:
 	// 2022-09-22 14:13:39 +0000 UTC
@@ -37,20 +37,12 @@ func ExampleObjectIDFromTime() {
 	// Bounds for "created on 2022-09-22 (UTC)" as a primary-key range.
 	from := types.ObjectIDFromTime(time.Date(2022, 9, 22, 0, 0, 0, 0, time.UTC))
 	to := types.ObjectIDFromTime(time.Date(2022, 9, 23, 0, 0, 0, 0, time.UTC))
-	id := types.MustObjectIDFromHex("632c6d93d65f74baeb22a2c9")
+	id := types.MustParseObjectID("632c6d93d65f74baeb22a2c9")
 	fmt.Println(from, to)
 	fmt.Println(id.Compare(from) >= 0 && id.Compare(to) < 0)
 	// Output:
 	// 632ba5800000000000000000 632cf7000000000000000000
 	// true
-}
-
-func ExampleObjectID_Legacy() {
-	// An ObjectID made before MongoDB 3.4: machine hash, process ID, counter.
-	old := types.MustObjectIDFromHex("4df2dcec2cdcd20936a8b817")
-	p := old.Legacy()
-	fmt.Printf("%v machine=%06x pid=%d counter=%d\n", p.Time, p.Machine, p.PID, p.Counter)
-	// Output: 2011-06-11 03:11:40 +0000 UTC machine=2cdcd2 pid=2358 counter=11057175
 }
 
 func ExampleSnowflake_UnmarshalJSON() {

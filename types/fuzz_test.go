@@ -23,7 +23,7 @@ func addObjectIDSeeds(f *testing.F) {
 	}
 }
 
-var sentinelID = types.MustObjectIDFromHex("4df2dcec2cdcd20936a8b817")
+var sentinelID = types.MustParseObjectID("4df2dcec2cdcd20936a8b817")
 
 func checkObjectID(t *testing.T, what string, in []byte, got types.ObjectID, err error) {
 	t.Helper()
@@ -36,24 +36,24 @@ func checkObjectID(t *testing.T, what string, in []byte, got types.ObjectID, err
 		}
 		return
 	}
-	back, perr := types.ObjectIDFromHex(got.Hex())
+	back, perr := types.ParseObjectID(got.Hex())
 	if perr != nil || back != got {
 		t.Fatalf("%s(%q) = %v does not round trip through Hex", what, in, got)
 	}
 }
 
-func FuzzObjectIDFromHex(f *testing.F) {
+func FuzzParseObjectID(f *testing.F) {
 	addObjectIDSeeds(f)
 	f.Fuzz(func(t *testing.T, in []byte) {
-		id, err := types.ObjectIDFromHex(string(in))
+		id, err := types.ParseObjectID(string(in))
 		if err != nil {
 			if !errors.Is(err, types.ErrInvalidObjectID) || !id.IsZero() {
-				t.Fatalf("ObjectIDFromHex(%q) = %v, %v", in, id, err)
+				t.Fatalf("ParseObjectID(%q) = %v, %v", in, id, err)
 			}
 			return
 		}
 		if !strings.EqualFold(id.Hex(), string(in)) {
-			t.Fatalf("ObjectIDFromHex(%q).Hex() = %s", in, id.Hex())
+			t.Fatalf("ParseObjectID(%q).Hex() = %s", in, id.Hex())
 		}
 	})
 }

@@ -20,11 +20,6 @@ type golden struct {
 			Time          string `json:"time"`
 			ProcessUnique string `json:"process_unique"`
 			Counter       uint32 `json:"counter"`
-			Legacy        struct {
-				Machine uint32 `json:"machine"`
-				PID     uint16 `json:"pid"`
-				Counter uint32 `json:"counter"`
-			} `json:"legacy"`
 		} `json:"valid"`
 		Invalid []struct {
 			Input string `json:"input"`
@@ -63,7 +58,7 @@ func TestGoldenObjectIDs(t *testing.T) {
 	g := loadGolden(t)
 	for _, v := range g.ObjectID.Valid {
 		t.Run(v.Hex, func(t *testing.T) {
-			id, err := types.ObjectIDFromHex(v.Hex)
+			id, err := types.ParseObjectID(v.Hex)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -78,10 +73,6 @@ func TestGoldenObjectIDs(t *testing.T) {
 			if got := id.Counter(); got != v.Counter {
 				t.Errorf("Counter = %d, want %d", got, v.Counter)
 			}
-			l := id.Legacy()
-			if l.Machine != v.Legacy.Machine || l.PID != v.Legacy.PID || l.Counter != v.Legacy.Counter || !l.Time.Equal(want) {
-				t.Errorf("Legacy = %+v, want %+v at %v", l, v.Legacy, want)
-			}
 			if id.Hex() != v.Hex || id.String() != v.Hex {
 				t.Errorf("Hex = %s, want %s", id.Hex(), v.Hex)
 			}
@@ -89,12 +80,12 @@ func TestGoldenObjectIDs(t *testing.T) {
 	}
 	for _, v := range g.ObjectID.Invalid {
 		t.Run("invalid/"+v.Why, func(t *testing.T) {
-			id, err := types.ObjectIDFromHex(v.Input)
+			id, err := types.ParseObjectID(v.Input)
 			if !errors.Is(err, types.ErrInvalidObjectID) {
-				t.Fatalf("ObjectIDFromHex(%q) err = %v, want ErrInvalidObjectID", v.Input, err)
+				t.Fatalf("ParseObjectID(%q) err = %v, want ErrInvalidObjectID", v.Input, err)
 			}
 			if !id.IsZero() {
-				t.Errorf("ObjectIDFromHex(%q) = %v on error, want zero", v.Input, id)
+				t.Errorf("ParseObjectID(%q) = %v on error, want zero", v.Input, id)
 			}
 			var scanned types.ObjectID
 			if err := scanned.Scan(v.Input); err == nil {

@@ -74,11 +74,11 @@ func (NullObjectID) GormDBDataType(db *gorm.DB, f *schema.Field) string {
 	return gormType(sqlcol.ObjectID(dialect(db)), f)
 }
 
-func dialect(db *gorm.DB) string {
+func dialect(db *gorm.DB) sqlcol.Dialect {
 	if db == nil || db.Dialector == nil {
 		return ""
 	}
-	return db.Dialector.Name()
+	return sqlcol.Dialect(db.Dialector.Name())
 }
 
 func gormType(typ string, f *schema.Field) string {

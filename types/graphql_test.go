@@ -61,7 +61,7 @@ func gqlWrite(m gqlMarshaler) string {
 }
 
 func TestObjectIDGraphQL(t *testing.T) {
-	id := types.MustObjectIDFromHex(seedHex)
+	id := types.MustParseObjectID(seedHex)
 	if got := gqlWrite(id); got != `"`+seedHex+`"` {
 		t.Fatalf("MarshalGQL = %s", got)
 	}
@@ -152,7 +152,7 @@ func TestSnowflakeGraphQL(t *testing.T) {
 }
 
 func TestNullFormsGraphQL(t *testing.T) {
-	id := types.MustObjectIDFromHex(seedHex)
+	id := types.MustParseObjectID(seedHex)
 	if got := gqlWrite(types.NullObjectID{}); got != "null" {
 		t.Fatalf("NULL NullObjectID MarshalGQL = %s", got)
 	}

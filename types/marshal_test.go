@@ -11,7 +11,7 @@ import (
 const seedHex = "632c6d93d65f74baeb22a2c9"
 
 func TestObjectIDJSON(t *testing.T) {
-	id := types.MustObjectIDFromHex(seedHex)
+	id := types.MustParseObjectID(seedHex)
 	b, err := json.Marshal(struct {
 		ID types.ObjectID `json:"id"`
 	}{id})
@@ -40,7 +40,7 @@ func TestObjectIDJSON(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			got := types.MustObjectIDFromHex("4df2dcec2cdcd20936a8b817") // must survive errors
+			got := types.MustParseObjectID("4df2dcec2cdcd20936a8b817") // must survive errors
 			before := got
 			err := got.UnmarshalJSON([]byte(tt.in))
 			if tt.wantErr {
@@ -60,7 +60,7 @@ func TestObjectIDJSON(t *testing.T) {
 }
 
 func TestObjectIDText(t *testing.T) {
-	id := types.MustObjectIDFromHex(seedHex)
+	id := types.MustParseObjectID(seedHex)
 	b, err := id.MarshalText()
 	if err != nil || string(b) != seedHex {
 		t.Fatalf("MarshalText = %s, %v", b, err)
@@ -157,7 +157,7 @@ func TestNullJSON(t *testing.T) {
 	if err != nil || string(b) != `{"a":null,"b":null}` {
 		t.Fatalf("Marshal(empty) = %s, %v", b, err)
 	}
-	full := doc{A: types.NewNullObjectID(types.MustObjectIDFromHex(seedHex)), B: types.NewNullSnowflake(9), C: types.NewNullObjectID(types.NilObjectID)}
+	full := doc{A: types.NewNullObjectID(types.MustParseObjectID(seedHex)), B: types.NewNullSnowflake(9), C: types.NewNullObjectID(types.NilObjectID)}
 	b, _ = json.Marshal(full)
 	var back doc
 	if err := json.Unmarshal(b, &back); err != nil || back != full {

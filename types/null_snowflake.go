@@ -5,6 +5,8 @@ import (
 	"database/sql/driver"
 	"encoding/json"
 	"io"
+
+	"github.com/idkit-go/idkit/internal/nullable"
 )
 
 var (
@@ -37,41 +39,41 @@ func (n NullSnowflake) IsZero() bool { return !n.Valid }
 // Value implements [database/sql/driver.Valuer]: nil (SQL NULL) when not
 // valid, else [Snowflake.Value] of n.ID, which is an error wrapping
 // [ErrZeroID] for a valid zero ID.
-func (n NullSnowflake) Value() (driver.Value, error) { return nullValue(n.ID, n.Valid) }
+func (n NullSnowflake) Value() (driver.Value, error) { return nullable.Value(n.ID, n.Valid) }
 
 // Scan implements [database/sql.Scanner]: nil sets n to NULL; anything else
 // is scanned as by [Snowflake.Scan]. On error n is left unchanged.
-func (n *NullSnowflake) Scan(src any) error { return nullScan(&n.ID, &n.Valid, src) }
+func (n *NullSnowflake) Scan(src any) error { return nullable.Scan(&n.ID, &n.Valid, src) }
 
 // MarshalJSON implements [encoding/json.Marshaler]: null when not valid, else
 // the decimal string.
-func (n NullSnowflake) MarshalJSON() ([]byte, error) { return nullMarshalJSON(n.ID, n.Valid) }
+func (n NullSnowflake) MarshalJSON() ([]byte, error) { return nullable.MarshalJSON(n.ID, n.Valid) }
 
 // UnmarshalJSON implements [encoding/json.Unmarshaler]: null and "" (with
 // any JSON whitespace around them) set n to NULL; anything else is decoded
 // as by [Snowflake.UnmarshalJSON] and makes n valid. On error n is left
 // unchanged.
 func (n *NullSnowflake) UnmarshalJSON(data []byte) error {
-	return nullUnmarshalJSON(&n.ID, &n.Valid, data)
+	return nullable.UnmarshalJSON(&n.ID, &n.Valid, data)
 }
 
 // MarshalBSONValue encodes n as BSON null when not valid, else as an
 // int64. The signature is that of mongo-driver v2's bson.ValueMarshaler.
 func (n NullSnowflake) MarshalBSONValue() (typ byte, data []byte, err error) {
-	return nullMarshalBSONValue(n.ID, n.Valid)
+	return nullable.MarshalBSONValue(n.ID, n.Valid)
 }
 
 // UnmarshalBSONValue decodes BSON null as NULL and anything else as by
 // [Snowflake.UnmarshalBSONValue]. On error n is left unchanged.
 func (n *NullSnowflake) UnmarshalBSONValue(typ byte, data []byte) error {
-	return nullUnmarshalBSONValue(&n.ID, &n.Valid, typ, data)
+	return nullable.UnmarshalBSONValue(&n.ID, &n.Valid, typ, data)
 }
 
 // MarshalGQL writes n for gqlgen: null when not valid, else as
 // [Snowflake.MarshalGQL] does.
-func (n NullSnowflake) MarshalGQL(w io.Writer) { nullMarshalGQL(n.ID, n.Valid, w) }
+func (n NullSnowflake) MarshalGQL(w io.Writer) { nullable.MarshalGQL(n.ID, n.Valid, w) }
 
 // UnmarshalGQL reads a gqlgen input value: nil and "" set n to NULL;
 // anything else is read as by [Snowflake.UnmarshalGQL] and makes n valid. On
 // error n is left unchanged.
-func (n *NullSnowflake) UnmarshalGQL(v any) error { return nullUnmarshalGQL(&n.ID, &n.Valid, v) }
+func (n *NullSnowflake) UnmarshalGQL(v any) error { return nullable.UnmarshalGQL(&n.ID, &n.Valid, v) }

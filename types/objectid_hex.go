@@ -29,11 +29,11 @@ var hexValue = func() (t [256]uint64) {
 	return t
 }()
 
-// ObjectIDFromHex parses the 24-digit hex form of an ObjectID, as the MongoDB
-// drivers' function of the same name does. Upper- and lower-case digits are
+// ParseObjectID parses the 24-digit hex form of an ObjectID, as the MongoDB
+// drivers' ObjectIDFromHex does. Upper- and lower-case digits are
 // accepted. Any other input returns [NilObjectID] and an error wrapping
 // [ErrInvalidObjectID].
-func ObjectIDFromHex(s string) (ObjectID, error) {
+func ParseObjectID(s string) (ObjectID, error) {
 	var id ObjectID
 	if err := decodeHex(&id, s); err != nil {
 		return NilObjectID, err
@@ -41,10 +41,10 @@ func ObjectIDFromHex(s string) (ObjectID, error) {
 	return id, nil
 }
 
-// MustObjectIDFromHex is like [ObjectIDFromHex] but panics on bad input. It is
+// MustParseObjectID is like [ParseObjectID] but panics on bad input. It is
 // meant for constants in tests and examples.
-func MustObjectIDFromHex(s string) ObjectID {
-	id, err := ObjectIDFromHex(s)
+func MustParseObjectID(s string) ObjectID {
+	id, err := ParseObjectID(s)
 	if err != nil {
 		panic(err)
 	}

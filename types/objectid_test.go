@@ -52,7 +52,7 @@ func TestObjectIDFromTime(t *testing.T) {
 	if !id.Timestamp().Equal(at.Truncate(time.Second)) {
 		t.Errorf("Timestamp = %v", id.Timestamp())
 	}
-	seed := types.MustObjectIDFromHex("632c6d93d65f74baeb22a2c9")
+	seed := types.MustParseObjectID("632c6d93d65f74baeb22a2c9")
 	next := types.ObjectIDFromTime(at.Add(time.Second))
 	if !(id.Compare(seed) < 0 && seed.Compare(next) < 0) {
 		t.Errorf("%s not within [%s, %s)", seed, id, next)
@@ -60,7 +60,7 @@ func TestObjectIDFromTime(t *testing.T) {
 }
 
 func TestObjectIDFromBytes(t *testing.T) {
-	want := types.MustObjectIDFromHex("5fd049327fbb28868f4660a5")
+	want := types.MustParseObjectID("5fd049327fbb28868f4660a5")
 	got, err := types.ObjectIDFromBytes(want.Bytes())
 	if err != nil || got != want {
 		t.Fatalf("ObjectIDFromBytes = %v, %v", got, err)
@@ -77,14 +77,14 @@ func TestObjectIDFromBytes(t *testing.T) {
 	}
 }
 
-func TestObjectIDFromHexAcceptsUpperCase(t *testing.T) {
-	id, err := types.ObjectIDFromHex("5FD049327FBB28868F4660A5")
+func TestParseObjectIDAcceptsUpperCase(t *testing.T) {
+	id, err := types.ParseObjectID("5FD049327FBB28868F4660A5")
 	if err != nil || id.Hex() != "5fd049327fbb28868f4660a5" {
 		t.Fatalf("got %v, %v", id, err)
 	}
 }
 
-func TestMustObjectIDFromHexPanics(t *testing.T) {
+func TestMustParseObjectIDPanics(t *testing.T) {
 	defer func() {
 		if r := recover(); r == nil {
 			t.Fatal("no panic")
@@ -92,13 +92,13 @@ func TestMustObjectIDFromHexPanics(t *testing.T) {
 			t.Fatalf("panic value %v", r)
 		}
 	}()
-	types.MustObjectIDFromHex("nope")
+	types.MustParseObjectID("nope")
 }
 
 func TestObjectIDCompareAndZero(t *testing.T) {
-	a := types.MustObjectIDFromHex("4df2dcec2cdcd20936a8b817")
-	b := types.MustObjectIDFromHex("5fd049327fbb28868f4660a5")
-	c := types.MustObjectIDFromHex("632c6d93d65f74baeb22a2c9")
+	a := types.MustParseObjectID("4df2dcec2cdcd20936a8b817")
+	b := types.MustParseObjectID("5fd049327fbb28868f4660a5")
+	c := types.MustParseObjectID("632c6d93d65f74baeb22a2c9")
 	list := []types.ObjectID{c, a, b}
 	sort.Slice(list, func(i, j int) bool { return list[i].Compare(list[j]) < 0 })
 	if list[0] != a || list[1] != b || list[2] != c || a.Compare(a) != 0 {
@@ -111,13 +111,13 @@ func TestObjectIDCompareAndZero(t *testing.T) {
 
 // Every byte value at every position: accepted exactly when it is a hex
 // digit, and decoded to the digit's value.
-func TestObjectIDFromHexEveryByte(t *testing.T) {
+func TestParseObjectIDEveryByte(t *testing.T) {
 	const digits = "0123456789abcdefABCDEF"
 	for pos := range 24 {
 		for c := range 256 {
 			in := []byte(seedHex)
 			in[pos] = byte(c)
-			id, err := types.ObjectIDFromHex(string(in))
+			id, err := types.ParseObjectID(string(in))
 			valid := strings.IndexByte(digits, byte(c)) >= 0
 			if valid != (err == nil) {
 				t.Fatalf("position %d byte %#x: err = %v", pos, c, err)

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+
+	"github.com/idkit-go/idkit/internal/nullable"
 )
 
 var (
@@ -49,7 +51,7 @@ func (id *ObjectID) UnmarshalText(text []byte) error {
 // ObjectID does, with JSON whitespace around any of them. Other input
 // returns an error wrapping [ErrInvalidObjectID] and leaves id unchanged.
 func (id *ObjectID) UnmarshalJSON(data []byte) error {
-	data = trimJSONSpace(data)
+	data = nullable.TrimJSONSpace(data)
 	switch {
 	case len(data) == 26 && data[0] == '"' && data[25] == '"':
 		return decodeHexBytes(id, data[1:25])

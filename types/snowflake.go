@@ -24,9 +24,6 @@ type Snowflake int64
 // IsZero reports whether s is the zero (unset) Snowflake.
 func (s Snowflake) IsZero() bool { return s == 0 }
 
-// Int64 returns s as an int64.
-func (s Snowflake) Int64() int64 { return int64(s) }
-
 // ParseSnowflake parses the decimal form of a Snowflake: 1 to 19 ASCII
 // digits with no sign or spaces, at most math.MaxInt64. A Snowflake is never
 // negative, so "-5" is an error that says so. Any other input returns zero

@@ -15,7 +15,7 @@ func TestSnowflakeStringParse(t *testing.T) {
 		if err != nil || p != s {
 			t.Errorf("ParseSnowflake(%q) = %d, %v", s.String(), p, err)
 		}
-		if s.Int64() != v || s.IsZero() != (v == 0) {
+		if int64(s) != v || s.IsZero() != (v == 0) {
 			t.Errorf("Int64/IsZero wrong for %d", v)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+
+	"github.com/idkit-go/idkit/internal/nullable"
 )
 
 var (
@@ -50,7 +52,7 @@ func (s *Snowflake) UnmarshalText(text []byte) error {
 // them. Negative numbers, fractions, exponents and other input return an
 // error wrapping [ErrInvalidSnowflake] and leave s unchanged.
 func (s *Snowflake) UnmarshalJSON(data []byte) error {
-	data = trimJSONSpace(data)
+	data = nullable.TrimJSONSpace(data)
 	if string(data) == "null" {
 		*s = 0
 		return nil

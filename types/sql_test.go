@@ -11,7 +11,7 @@ import (
 )
 
 func TestObjectIDValue(t *testing.T) {
-	id := types.MustObjectIDFromHex(seedHex)
+	id := types.MustParseObjectID(seedHex)
 	v, err := id.Value()
 	if b, ok := v.([]byte); err != nil || !ok || string(b) != string(id[:]) {
 		t.Fatalf("Value = %#v, %v", v, err)
@@ -22,7 +22,7 @@ func TestObjectIDValue(t *testing.T) {
 }
 
 func TestObjectIDScan(t *testing.T) {
-	id := types.MustObjectIDFromHex(seedHex)
+	id := types.MustParseObjectID(seedHex)
 	tests := []struct {
 		name     string
 		src      any
@@ -50,7 +50,7 @@ func TestObjectIDScan(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := types.MustObjectIDFromHex("4df2dcec2cdcd20936a8b817")
+			got := types.MustParseObjectID("4df2dcec2cdcd20936a8b817")
 			before := got
 			err := got.Scan(tt.src)
 			if tt.wantErr {
@@ -132,7 +132,7 @@ func TestNullSQL(t *testing.T) {
 	if v, err := n.Value(); v != nil || err != nil {
 		t.Fatalf("invalid Value = %#v, %v", v, err)
 	}
-	id := types.MustObjectIDFromHex(seedHex)
+	id := types.MustParseObjectID(seedHex)
 	if err := n.Scan(id[:]); err != nil || !n.Valid || n.ID != id {
 		t.Fatalf("Scan = %+v, %v", n, err)
 	}

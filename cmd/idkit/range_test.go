@@ -56,11 +56,11 @@ func TestRangeErrors(t *testing.T) {
 		{[]string{"--from", "2022-01-02", "--to", "later"}, 2, `--to: bad time: "later"`},
 		// Every bad flag value is a bad command line: exit status 2.
 		{[]string{"--from", "yesterday"}, 2, `--from: bad time: "yesterday"`},
-		{[]string{"--from", "1960-01-01"}, 2, "1960-01-01T00:00:00Z is outside the ObjectID time range 1970-01-01T00:00:00Z to 2106-02-07T06:28:15Z"},
-		{[]string{"--from", "1969-12-31"}, 2, "1969-12-31T00:00:00Z is outside the ObjectID time range"},
-		{[]string{"--from", "2200-01-01"}, 2, "2200-01-01T00:00:00Z is outside the ObjectID time range"},
+		{[]string{"--from", "1960-01-01"}, 2, "invalid time range: 1960-01-01T00:00:00Z is outside the ObjectID time range 1970-01-01T00:00:00Z to 2106-02-07T06:28:15Z"},
+		{[]string{"--from", "1969-12-31"}, 2, "invalid time range: 1969-12-31T00:00:00Z is outside the ObjectID time range"},
+		{[]string{"--from", "2200-01-01"}, 2, "invalid time range: 2200-01-01T00:00:00Z is outside the ObjectID time range"},
 		{[]string{"--from", "2000-01-01", "--layout", "twitter"}, 2, "time out of layout range: 2000-01-01T00:00:00Z is before the twitter epoch"},
-		{[]string{"--from", "2000-01-01", "--to", "2300-01-01", "--layout", "twitter"}, 2, "time out of layout range"},
+		{[]string{"--from", "2000-01-01", "--to", "2300-01-01", "--layout", "twitter"}, 2, "invalid time range: time out of layout range: 2300-01-01T00:00:00Z is at or after the twitter end"},
 		{[]string{"--from", "2000-01-01", "--kind", "objectid", "--layout", "twitter"}, 2, "--layout is for --kind snowflake"},
 		{[]string{"--from", "now", "extra"}, 2, `unexpected argument "extra"`},
 	} {

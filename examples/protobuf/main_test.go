@@ -38,7 +38,7 @@ var (
 )
 
 func mustHex(s string) types.ObjectID {
-	id, err := types.ObjectIDFromHex(s)
+	id, err := types.ParseObjectID(s)
 	if err != nil {
 		panic(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"gorm.io/sharding"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/generatortest"
 	"github.com/idkit-go/idkit/gormplugin"
 	"github.com/idkit-go/idkit/internal/testgorm"
 	"github.com/idkit-go/idkit/types"
@@ -86,7 +87,7 @@ func TestSharding(t *testing.T) {
 func testSharding(t *testing.T, db *gorm.DB) {
 	// The user IDs are made at low traffic (one every 100 ms: sequence 0),
 	// the case where id % shards fails.
-	clock := generator.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	clock := generatortest.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	users, err := generator.NewSnowflake(1, generator.WithClock(clock))
 	if err != nil {
 		t.Fatal(err)

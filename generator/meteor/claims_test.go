@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/generatortest"
 	"github.com/idkit-go/idkit/generator/meteor"
 	"github.com/idkit-go/idkit/types"
 )
@@ -64,7 +64,7 @@ func TestDefaultLayoutClaims(t *testing.T) {
 	assert.Equal(t, int64(262143), l.MaxNode())
 	assert.Equal(t, int64(2048), l.PerSecond())
 	assert.Equal(t, "meteor(31/18/11/3, epoch 2025-01-01T00:00:00Z)", l.String())
-	g, err := meteor.New(1, meteor.WithClock(generator.NewFakeClock(l.Epoch().Add(time.Hour))))
+	g, err := meteor.New(1, meteor.WithClock(generatortest.NewFakeClock(l.Spec().Epoch.Add(time.Hour))))
 	require.NoError(t, err)
 	assert.Equal(t, l, g.Layout(), "New's default layout")
 }

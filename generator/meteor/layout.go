@@ -71,7 +71,8 @@ func NewLayout(spec LayoutSpec) (Layout, error) {
 	return Layout{spec.TimeBits, spec.NodeBits, spec.SequenceBits, spec.RandomBits, spec.Epoch.Truncate(time.Second).UTC()}, nil
 }
 
-// Spec returns the [LayoutSpec] of l.
+// Spec returns the [LayoutSpec] of l: its field widths and its epoch (time
+// part 0, in UTC).
 func (l Layout) Spec() LayoutSpec {
 	return LayoutSpec{l.timeBits, l.nodeBits, l.seqBits, l.randBits, l.epoch}
 }
@@ -86,9 +87,6 @@ func (l Layout) MaxNode() int64 { return 1<<l.nodeBits - 1 }
 // 2^SequenceBits: above this sustained rate a generator's time part runs
 // ahead of real time.
 func (l Layout) PerSecond() int64 { return 1 << l.seqBits }
-
-// Epoch returns the time of time part 0, in UTC.
-func (l Layout) Epoch() time.Time { return l.epoch }
 
 // End returns the first second the time part cannot hold.
 func (l Layout) End() time.Time { return l.epoch.Add(time.Duration(1<<l.timeBits) * time.Second) }

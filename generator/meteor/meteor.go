@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/generator"
-	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/internal/procpin"
 	"github.com/idkit-go/idkit/types"
 )
@@ -31,7 +30,8 @@ import (
 // generator issued between them (with [WithPerCPUBlocks], how many values
 // it reserved). Uniqueness across generators needs a node
 // ID that is never used twice, not even by a restart of the same process:
-// use [node.Disposable] (a database auto-increment) through
+// use [github.com/idkit-go/idkit/generator/node.Disposable] (a database
+// auto-increment) through
 // [NewFromSource].
 //
 // Limits: one generator issues at most 2^SequenceBits IDs per second of
@@ -64,7 +64,7 @@ type Generator struct {
 // Option configures [New]. Options are applied in order; a later option
 // overrides an earlier one of the same kind. A nil option is ignored. An
 // option never fails nor panics: New validates the values and returns an
-// error wrapping [generator.ErrInvalidOption] (or the more specific sentinel the
+// error wrapping [generator.ErrInvalidConfig] (or the more specific sentinel the
 // option names) for an unusable one. Meteor has its own Option type because
 // its layout is a [Layout] of this package, not a [generator.Layout].
 type Option func(*config)
@@ -81,12 +81,12 @@ type config struct {
 func WithLayout(l Layout) Option { return func(c *config) { c.layout = l } }
 
 // WithClock sets the clock read once at start; the default is
-// [generator.SystemClock]. A nil clock is rejected with [generator.ErrInvalidOption].
+// [generator.SystemClock]. A nil clock is rejected with [generator.ErrInvalidConfig].
 func WithClock(clk generator.Clock) Option { return func(c *config) { c.clock = clk } }
 
-// WithSeed fixes the key of the random low bits, for reproducible tests;
-// by default it comes from crypto/rand.
-func WithSeed(seed uint64) Option { return func(c *config) { c.seed = &seed } }
+// withSeed fixes the key of the random low bits, for this package's
+// reproducible tests (export_test.go); by default it comes from crypto/rand.
+func withSeed(seed uint64) Option { return func(c *config) { c.seed = &seed } }
 
 // WithPerCPUBlocks makes each P (the Go scheduler's processor, one per core
 // at the default GOMAXPROCS) take n counter values at a time instead of one,
@@ -101,12 +101,12 @@ func WithSeed(seed uint64) Option { return func(c *config) { c.seed = &seed } }
 // there until that P makes IDs again, however long that is, and the time
 // part reads from the counter, so such IDs can also carry an older time
 // part. n = 1 keeps the default; n outside [1, generator.MaxPerCPUBlock] is rejected
-// with [generator.ErrInvalidOption].
+// with [generator.ErrInvalidConfig].
 func WithPerCPUBlocks(n int) Option { return func(c *config) { c.block = n } }
 
 // New returns a generator for nodeID, reading the clock once. It returns an
 // error wrapping [generator.ErrNodeOutOfRange] for a node outside [0, MaxNode],
-// [generator.ErrInvalidLayout] for the zero Layout, [generator.ErrInvalidOption] for a nil
+// [generator.ErrInvalidLayout] for the zero Layout, [generator.ErrInvalidConfig] for a nil
 // clock, and [generator.ErrTimeOverflow] when the clock reads before the epoch or at
 // or after the layout's end.
 func New(nodeID int64, opts ...Option) (*Generator, error) {
@@ -121,9 +121,9 @@ func New(nodeID int64, opts ...Option) (*Generator, error) {
 	case l.IsZero():
 		return nil, fmt.Errorf("%w: zero layout", generator.ErrInvalidLayout)
 	case c.clock == nil:
-		return nil, fmt.Errorf("%w: nil clock", generator.ErrInvalidOption)
+		return nil, fmt.Errorf("%w: nil clock", generator.ErrInvalidConfig)
 	case c.block < 1 || c.block > generator.MaxPerCPUBlock:
-		return nil, fmt.Errorf("%w: per-CPU block of %d not in [1, %d]", generator.ErrInvalidOption, c.block, generator.MaxPerCPUBlock)
+		return nil, fmt.Errorf("%w: per-CPU block of %d not in [1, %d]", generator.ErrInvalidConfig, c.block, generator.MaxPerCPUBlock)
 	case nodeID < 0 || nodeID > l.MaxNode():
 		return nil, fmt.Errorf("%w: node %d not in [0, %d]", generator.ErrNodeOutOfRange, nodeID, l.MaxNode())
 	}
@@ -163,10 +163,11 @@ func New(nodeID int64, opts ...Option) (*Generator, error) {
 	return g, nil
 }
 
-// NewFromSource takes a node ID from src (normally [node.Disposable], new on
+// NewFromSource takes a node ID from src (normally
+// [github.com/idkit-go/idkit/generator/node.Disposable], new on
 // every start) and returns [New] for it. Errors are src's, wrapped, or
 // New's.
-func NewFromSource(ctx context.Context, src node.Source, opts ...Option) (*Generator, error) {
+func NewFromSource(ctx context.Context, src generator.NodeSource, opts ...Option) (*Generator, error) {
 	id, err := src.NodeID(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("meteor: node id: %w", err)

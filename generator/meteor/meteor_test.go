@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/generatortest"
 	"github.com/idkit-go/idkit/generator/meteor"
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/internal/testdb"
@@ -18,7 +19,7 @@ import (
 
 // countingClock counts Now calls and reads a FakeClock.
 type countingClock struct {
-	*generator.FakeClock
+	*generatortest.FakeClock
 	mu    sync.Mutex
 	reads int
 }
@@ -78,9 +79,9 @@ func TestNextUniqueConcurrent(t *testing.T) {
 
 func TestPerCPUBlocksStopAtLayoutEnd(t *testing.T) {
 	t.Parallel()
-	small, err := meteor.NewLayout(meteor.LayoutSpec{TimeBits: 2, NodeBits: 4, SequenceBits: 3, RandomBits: 1, Epoch: meteor.Default().Epoch()})
+	small, err := meteor.NewLayout(meteor.LayoutSpec{TimeBits: 2, NodeBits: 4, SequenceBits: 3, RandomBits: 1, Epoch: meteor.Default().Spec().Epoch})
 	require.NoError(t, err)
-	clk := generator.NewFakeClock(meteor.Default().Epoch().Add(2 * time.Second))
+	clk := generatortest.NewFakeClock(meteor.Default().Spec().Epoch.Add(2 * time.Second))
 	g, err := meteor.New(3, meteor.WithLayout(small), meteor.WithClock(clk), meteor.WithPerCPUBlocks(5))
 	require.NoError(t, err)
 	seen := map[types.Snowflake]bool{}
@@ -102,7 +103,7 @@ func TestPerCPUBlocksStopAtLayoutEnd(t *testing.T) {
 func TestClockReadOnceAndRollbackIgnored(t *testing.T) {
 	t.Parallel()
 	start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	clk := &countingClock{FakeClock: generator.NewFakeClock(start)}
+	clk := &countingClock{FakeClock: generatortest.NewFakeClock(start)}
 	g, err := meteor.New(7, meteor.WithClock(clk), meteor.WithSeed(1))
 	require.NoError(t, err)
 	prev := g.MustNext()
@@ -141,9 +142,9 @@ func TestRandomBitsSpreadIDs(t *testing.T) {
 
 func TestLimits(t *testing.T) {
 	t.Parallel()
-	small, err := meteor.NewLayout(meteor.LayoutSpec{TimeBits: 2, NodeBits: 4, SequenceBits: 3, RandomBits: 1, Epoch: meteor.Default().Epoch()})
+	small, err := meteor.NewLayout(meteor.LayoutSpec{TimeBits: 2, NodeBits: 4, SequenceBits: 3, RandomBits: 1, Epoch: meteor.Default().Spec().Epoch})
 	require.NoError(t, err)
-	clk := generator.NewFakeClock(meteor.Default().Epoch().Add(2 * time.Second))
+	clk := generatortest.NewFakeClock(meteor.Default().Spec().Epoch.Add(2 * time.Second))
 	g, err := meteor.New(3, meteor.WithLayout(small), meteor.WithClock(clk))
 	require.NoError(t, err)
 	for range 2 * 8 { // seconds 2 and 3 of a 2-bit time part
@@ -161,12 +162,12 @@ func TestLimits(t *testing.T) {
 	}{
 		{"node too big", nil, meteor.Default().MaxNode() + 1, generator.ErrNodeOutOfRange},
 		{"negative node", nil, -1, generator.ErrNodeOutOfRange},
-		{"nil clock", []meteor.Option{meteor.WithClock(nil)}, 1, generator.ErrInvalidOption},
-		{"zero per-CPU block", []meteor.Option{meteor.WithPerCPUBlocks(0)}, 1, generator.ErrInvalidOption},
-		{"per-CPU block too big", []meteor.Option{meteor.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)}, 1, generator.ErrInvalidOption},
+		{"nil clock", []meteor.Option{meteor.WithClock(nil)}, 1, generator.ErrInvalidConfig},
+		{"zero per-CPU block", []meteor.Option{meteor.WithPerCPUBlocks(0)}, 1, generator.ErrInvalidConfig},
+		{"per-CPU block too big", []meteor.Option{meteor.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)}, 1, generator.ErrInvalidConfig},
 		{"zero layout", []meteor.Option{meteor.WithLayout(meteor.Layout{})}, 1, generator.ErrInvalidLayout},
-		{"before epoch", []meteor.Option{meteor.WithClock(generator.NewFakeClock(meteor.Default().Epoch().Add(-time.Second)))}, 1, generator.ErrTimeOverflow},
-		{"after end", []meteor.Option{meteor.WithClock(generator.NewFakeClock(meteor.Default().End()))}, 1, generator.ErrTimeOverflow},
+		{"before epoch", []meteor.Option{meteor.WithClock(generatortest.NewFakeClock(meteor.Default().Spec().Epoch.Add(-time.Second)))}, 1, generator.ErrTimeOverflow},
+		{"after end", []meteor.Option{meteor.WithClock(generatortest.NewFakeClock(meteor.Default().End()))}, 1, generator.ErrTimeOverflow},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -178,7 +179,7 @@ func TestLimits(t *testing.T) {
 
 func TestNewLayoutRules(t *testing.T) {
 	t.Parallel()
-	e := meteor.Default().Epoch()
+	e := meteor.Default().Spec().Epoch
 	cases := []struct {
 		name string
 		spec meteor.LayoutSpec

@@ -23,3 +23,7 @@ func SetHostname(t testing.TB, f func() (string, error)) {
 
 // HostnameOrdinal is hostnameOrdinal, for the fuzz test.
 var HostnameOrdinal = hostnameOrdinal
+
+// PrivateIPNode is privateIPNode, the rule of FromPrivateIP, for its table
+// and fuzz tests.
+var PrivateIPNode = privateIPNode

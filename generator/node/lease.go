@@ -133,7 +133,7 @@ func startLease(ctx context.Context, b Store, o LeaseOptions) (*Lease, error) {
 // bound is the high-water mark recorded by a request started when the
 // clock read c0: no ID issued under it can have a later time.
 func (l *Lease) bound(c0 time.Time) int64 {
-	return c0.Add(l.o.TTL + l.o.BorrowAhead + l.o.Layout.Unit()).UnixNano()
+	return c0.Add(l.o.TTL + l.o.BorrowAhead + l.o.Layout.Spec().Unit).UnixNano()
 }
 
 // extend trusts the lease until t0 + TTL - Margin (monotonic) and c0 + TTL

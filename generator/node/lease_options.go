@@ -8,24 +8,12 @@ import (
 
 	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/internal/sqldialect"
+	"github.com/idkit-go/idkit/internal/sqlcol"
 )
 
 // Default lease timings, used when the [LeaseOptions] field is zero.
 const (
 	DefaultTTL = 10 * time.Second
-)
-
-// Dialect selects the SQL dialect of a lease or disposable table. The zero
-// value, [Auto], detects it from the [database/sql.DB]'s driver (pgx,
-// lib/pq, go-sql-driver/mysql, mattn/go-sqlite3, modernc.org/sqlite).
-type Dialect = sqldialect.Dialect
-
-// The SQL dialects. MySQL covers MariaDB.
-const (
-	Auto     = sqldialect.Auto
-	Postgres = sqldialect.Postgres
-	MySQL    = sqldialect.MySQL
-	SQLite   = sqldialect.SQLite
 )
 
 // LeaseOptions configures [NewSQLLease], [NewLease] and package
@@ -77,8 +65,11 @@ type LeaseOptions struct {
 	// Default "idkit_node_leases". Ignored by Redis.
 	Table string
 
-	// Dialect of the SQL database; default [Auto]. Ignored by Redis.
-	Dialect Dialect
+	// Dialect of the SQL database, a [github.com/idkit-go/idkit/sqltypes.Dialect]
+	// ("postgres", "mysql" for MySQL and MariaDB, "sqlite"); the zero
+	// value detects it from the driver (pgx, lib/pq, go-sql-driver/mysql,
+	// mattn/go-sqlite3, modernc.org/sqlite). Ignored by Redis.
+	Dialect sqlcol.Dialect
 
 	// Key is the Redis hash that holds the leases, for package redislease
 	// (which fills in its default, "idkit:node_leases"). Ignored by SQL.

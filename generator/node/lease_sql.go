@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/generator/internal/sqldialect"
+	"github.com/idkit-go/idkit/internal/sqlcol"
 )
 
 // NewSQLLease claims a node ID in the lease table of db (created if
@@ -54,7 +55,7 @@ func createTable(ctx context.Context, db *sql.DB, create, table string) error {
 
 type sqlBackend struct {
 	db *sql.DB
-	d  Dialect
+	d  sqlcol.Dialect
 	s  sqlStmts
 }
 
@@ -96,7 +97,7 @@ type querier interface {
 func (b *sqlBackend) claimOnce(ctx context.Context, owner string, ttl time.Duration, maxNode, bound int64) (node, floor int64, err error) {
 	var q querier
 	var commit, rollback func() error
-	if b.d == SQLite {
+	if b.d == sqlcol.SQLite {
 		conn, err := b.db.Conn(ctx)
 		if err != nil {
 			return 0, 0, err

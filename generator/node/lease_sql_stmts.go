@@ -3,6 +3,8 @@ package node
 import (
 	"fmt"
 	"time"
+
+	"github.com/idkit-go/idkit/internal/sqlcol"
 )
 
 // sqlStmts are the lease statements for one dialect and table. Expiry is
@@ -20,10 +22,10 @@ type sqlStmts struct {
 	ttlArg  func(time.Duration) int64
 }
 
-func leaseStmts(d Dialect, t string) sqlStmts {
+func leaseStmts(d sqlcol.Dialect, t string) sqlStmts {
 	var s sqlStmts
 	switch d {
-	case Postgres:
+	case sqlcol.Postgres:
 		now, exp := "clock_timestamp()", "clock_timestamp() + $%d::bigint * interval '1 microsecond'"
 		gone := "clock_timestamp() - interval '1 second'"
 		s.create = `CREATE TABLE IF NOT EXISTS ` + t + ` (
@@ -39,7 +41,7 @@ func leaseStmts(d Dialect, t string) sqlStmts {
 		s.release = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = $1 WHERE node = $2 AND owner = $3`
 		s.raise = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = GREATEST(hwm_ns, $1) WHERE node = $2 AND owner = $3`
 		s.ttlArg = func(d time.Duration) int64 { return d.Microseconds() }
-	case MySQL:
+	case sqlcol.MySQL:
 		now, exp := "UTC_TIMESTAMP(6)", "UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND"
 		gone := "UTC_TIMESTAMP(6) - INTERVAL 1 SECOND"
 		s.create = `CREATE TABLE IF NOT EXISTS ` + t + ` (
@@ -55,7 +57,7 @@ func leaseStmts(d Dialect, t string) sqlStmts {
 		s.release = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = ? WHERE node = ? AND owner = ?`
 		s.raise = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = GREATEST(hwm_ns, ?) WHERE node = ? AND owner = ?`
 		s.ttlArg = func(d time.Duration) int64 { return d.Microseconds() }
-	case SQLite:
+	case sqlcol.SQLite:
 		now := "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"
 		exp, gone := "("+now+" + ?)", "0"
 		s.create = `CREATE TABLE IF NOT EXISTS ` + t + ` (

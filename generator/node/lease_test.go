@@ -18,6 +18,7 @@ import (
 	"github.com/idkit-go/idkit/generator/node/internal/testclock"
 	"github.com/idkit-go/idkit/generator/node/redislease"
 	"github.com/idkit-go/idkit/internal/testdb"
+	"github.com/idkit-go/idkit/sqltypes"
 )
 
 // store is one lease backend under test.
@@ -33,19 +34,19 @@ type store struct {
 	broken func(t *testing.T, o node.LeaseOptions) (*node.Lease, func())
 }
 
-func sqlStore(t *testing.T, name string, db *sql.DB, open func(t testing.TB) *sql.DB, d node.Dialect) store {
+func sqlStore(t *testing.T, name string, db *sql.DB, open func(t testing.TB) *sql.DB, d sqltypes.Dialect) store {
 	table := testdb.Name("lease")
 	t.Cleanup(func() { _, _ = db.Exec("DROP TABLE IF EXISTS " + table) })
 	p := func(i int) string {
-		if d == node.Postgres {
+		if d == sqltypes.DialectPostgres {
 			return fmt.Sprintf("$%d", i)
 		}
 		return "?"
 	}
-	past := map[node.Dialect]string{
-		node.Postgres: "now() - interval '1 hour'",
-		node.MySQL:    "UTC_TIMESTAMP(6) - INTERVAL 1 HOUR",
-		node.SQLite:   "0",
+	past := map[sqltypes.Dialect]string{
+		sqltypes.DialectPostgres: "now() - interval '1 hour'",
+		sqltypes.DialectMySQL:    "UTC_TIMESTAMP(6) - INTERVAL 1 HOUR",
+		sqltypes.DialectSQLite:   "0",
 	}[d]
 	exec := func(t *testing.T, q string, args ...any) {
 		t.Helper()
@@ -119,9 +120,11 @@ type storeMaker struct {
 func stores() []storeMaker {
 	return []storeMaker{
 		{"postgres", func(t *testing.T) store {
-			return sqlStore(t, "postgres", testdb.Postgres(t), testdb.Postgres, node.Postgres)
+			return sqlStore(t, "postgres", testdb.Postgres(t), testdb.Postgres, sqltypes.DialectPostgres)
 		}},
-		{"mariadb", func(t *testing.T) store { return sqlStore(t, "mariadb", testdb.MySQL(t), testdb.MySQL, node.MySQL) }},
+		{"mariadb", func(t *testing.T) store {
+			return sqlStore(t, "mariadb", testdb.MySQL(t), testdb.MySQL, sqltypes.DialectMySQL)
+		}},
 		{"sqlite", sqlite},
 		{"redis", redisStore},
 	}
@@ -135,7 +138,7 @@ func sqlite(t *testing.T) store {
 		t.Cleanup(func() { db.Close() })
 		return db
 	}
-	return sqlStore(t, "sqlite", open(t), open, node.SQLite)
+	return sqlStore(t, "sqlite", open(t), open, sqltypes.DialectSQLite)
 }
 
 // layout is a Twitter-like layout with the given node bits.

@@ -8,10 +8,10 @@ import (
 	"github.com/idkit-go/idkit/generator"
 )
 
-// FromPrivateIP returns a [Source] that derives the node ID from this
+// FromPrivateIP returns a [generator.NodeSource] that derives the node ID from this
 // host's first private IPv4 address (10/8, 172.16/12, 192.168/16, or
 // 100.64/10), as sony/sonyflake does, but sized to the layout: the ID is the
-// low layout.NodeBits() bits of the address (16 for [generator.Sonyflake]).
+// low layout.Spec().NodeBits bits of the address (16 for [generator.Sonyflake]).
 //
 // The ID is unique among hosts of one subnet only if no host bits are
 // dropped, so NodeID fails with an error wrapping
@@ -22,13 +22,13 @@ import (
 // Sonyflake's CheckMachineID does) and an error from it is returned wrapped
 // in [ErrRejected]. No private address gives an error wrapping
 // [ErrNoNodeID]; so does a layout with no node bits.
-func FromPrivateIP(layout generator.Layout, check func(ctx context.Context, id int64) error) Source {
-	return SourceFunc(func(ctx context.Context) (int64, error) {
+func FromPrivateIP(layout generator.Layout, check func(ctx context.Context, id int64) error) generator.NodeSource {
+	return generator.NodeSourceFunc(func(ctx context.Context) (int64, error) {
 		addrs, err := interfaceAddrs()
 		if err != nil {
 			return 0, fmt.Errorf("%w: %w", ErrNoNodeID, err)
 		}
-		id, err := PrivateIPNode(addrs, layout.NodeBits())
+		id, err := privateIPNode(addrs, layout.Spec().NodeBits)
 		if err != nil {
 			return 0, err
 		}
@@ -41,13 +41,13 @@ func FromPrivateIP(layout generator.Layout, check func(ctx context.Context, id i
 	})
 }
 
-// PrivateIPNode is the rule of [FromPrivateIP] applied to addrs (as from
+// privateIPNode is the rule of [FromPrivateIP] applied to addrs (as from
 // [net.InterfaceAddrs]): the low nodeBits bits of the first private IPv4
 // address. It returns an error wrapping [ErrNoNodeID] if there is none or
 // nodeBits is 0 or above 32, and one wrapping [generator.ErrNodeOutOfRange]
 // if that address's host part needs more than nodeBits bits. Addresses
 // given as [*net.IPAddr] (no netmask) are treated as /32 host routes.
-func PrivateIPNode(addrs []net.Addr, nodeBits uint8) (int64, error) {
+func privateIPNode(addrs []net.Addr, nodeBits uint8) (int64, error) {
 	if nodeBits == 0 || nodeBits > 32 {
 		return 0, fmt.Errorf("%w: %d node bits cannot hold an IPv4-derived id", ErrNoNodeID, nodeBits)
 	}

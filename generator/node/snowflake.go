@@ -43,7 +43,7 @@ import (
 // Other errors are those of [generator.NewSnowflake]. Close the lease, not
 // the generator, when done; one lease should serve one generator, since
 // Close records the last time of the generator tracked last.
-func NewSnowflake(ctx context.Context, l *Lease, opts ...generator.Option) (*generator.Snowflake, error) {
+func NewSnowflake(ctx context.Context, l *Lease, opts ...generator.SnowflakeOption) (*generator.Snowflake, error) {
 	o := l.o
 	floor := l.NotBefore()
 	for {
@@ -55,7 +55,7 @@ func NewSnowflake(ctx context.Context, l *Lease, opts ...generator.Option) (*gen
 			return nil, fmt.Errorf("node: waiting for the clock to pass the high-water mark %s: %w",
 				floor.UTC().Format(time.RFC3339Nano), err)
 		}
-		o.Clock.Sleep(min(floor.Sub(now)+o.Layout.Unit(), 50*time.Millisecond))
+		o.Clock.Sleep(min(floor.Sub(now)+o.Layout.Spec().Unit, 50*time.Millisecond))
 	}
 	// The node and floor are read, and the generator joins those a heal
 	// moves, under genMu, so that a heal moves it too or happened before.

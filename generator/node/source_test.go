@@ -20,7 +20,7 @@ func TestStaticAndEnv(t *testing.T) {
 	cases := []struct {
 		name string
 		env  *string
-		src  node.Source
+		src  generator.NodeSource
 		want int64
 		err  error
 	}{

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/idkit-go/idkit/generator"
 )
 
 // StatefulSetOptions configures [FromStatefulSet].
@@ -31,7 +33,7 @@ type StatefulSetOptions struct {
 	Size int64
 }
 
-// FromStatefulSet returns a [Source] that yields a Kubernetes StatefulSet
+// FromStatefulSet returns a [generator.NodeSource] that yields a Kubernetes StatefulSet
 // pod's ordinal plus opts.Offset, read on each NodeID call from the
 // environment variable opts.IndexEnv if set, or else from the hostname's
 // "-N" suffix. Kubernetes runs at most one pod per ordinal of a
@@ -48,8 +50,8 @@ type StatefulSetOptions struct {
 // ordinal is not below a positive Size, or the sum overflows. Range against
 // a layout is checked by the generator (generator.ErrNodeOutOfRange). It is
 // safe for concurrent use.
-func FromStatefulSet(opts StatefulSetOptions) Source {
-	return SourceFunc(func(context.Context) (int64, error) {
+func FromStatefulSet(opts StatefulSetOptions) generator.NodeSource {
+	return generator.NodeSourceFunc(func(context.Context) (int64, error) {
 		if opts.Offset < 0 || opts.Size < 0 {
 			return 0, fmt.Errorf("%w: negative offset %d or size %d", ErrInvalidConfig, opts.Offset, opts.Size)
 		}

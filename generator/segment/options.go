@@ -5,18 +5,7 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/generator/internal/sqldialect"
-)
-
-// Dialect selects the SQL dialect. The zero value, [Auto], detects it from
-// the [database/sql.DB]'s driver.
-type Dialect = sqldialect.Dialect
-
-// The SQL dialects. MySQL covers MariaDB.
-const (
-	Auto     = sqldialect.Auto
-	Postgres = sqldialect.Postgres
-	MySQL    = sqldialect.MySQL
-	SQLite   = sqldialect.SQLite
+	"github.com/idkit-go/idkit/internal/sqlcol"
 )
 
 // Options configures [New]. Zero fields take the defaults shown.
@@ -24,8 +13,10 @@ type Options struct {
 	// Table is the segment table, created if missing; a plain identifier.
 	// Default "idkit_segments".
 	Table string
-	// Dialect of the database; default [Auto].
-	Dialect Dialect
+	// Dialect of the database, a [github.com/idkit-go/idkit/sqltypes.Dialect]
+	// ("postgres", "mysql" for MySQL and MariaDB, "sqlite"); the zero
+	// value detects it from the driver.
+	Dialect sqlcol.Dialect
 	// Step is the first and smallest segment size. Default 1000.
 	Step int64
 	// MaxStep is the largest segment size. Default 1,000,000 (at least Step).

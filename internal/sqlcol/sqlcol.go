@@ -1,21 +1,28 @@
-// Package sqlcol holds the SQL column types of the idkit ID types per
-// dialect, in one place for package types (GORM's AutoMigrate) and package
-// sqltypes (hand-written DDL). It imports nothing.
+// Package sqlcol holds the SQL dialect type and the SQL column types of
+// the idkit ID types per dialect, in one place for package types (GORM's
+// AutoMigrate), package sqltypes (hand-written DDL, where the type is
+// exported as sqltypes.Dialect) and the SQL-backed generators. It imports
+// nothing, so that the generators name the dialect without compiling GORM.
 package sqlcol
 
-// Dialect names as GORM's dialectors report them (Dialector.Name()).
+// Dialect is an SQL dialect, named as GORM's dialectors name themselves
+// (Dialector.Name()). The zero value means "detect from the driver" where
+// a driver is at hand.
+type Dialect string
+
+// The dialects.
 const (
-	Postgres  = "postgres"
-	MySQL     = "mysql" // also MariaDB
-	SQLite    = "sqlite"
-	SQLServer = "sqlserver"
+	Postgres  Dialect = "postgres"
+	MySQL     Dialect = "mysql" // also MariaDB
+	SQLite    Dialect = "sqlite"
+	SQLServer Dialect = "sqlserver"
 )
 
 // ObjectID returns the column type of a raw 12-byte ObjectID: bytea
 // (PostgreSQL), binary(12) (MySQL/MariaDB, SQL Server), blob (SQLite), and
 // "" for a dialect it does not know.
-func ObjectID(dialect string) string {
-	switch dialect {
+func ObjectID(d Dialect) string {
+	switch d {
 	case Postgres:
 		return "bytea"
 	case MySQL, SQLServer:
@@ -29,8 +36,8 @@ func ObjectID(dialect string) string {
 // HexObjectID returns the column type of an ObjectID stored as 24 hex
 // characters: char(24) (PostgreSQL, MySQL/MariaDB, SQL Server), text
 // (SQLite), and "" for a dialect it does not know.
-func HexObjectID(dialect string) string {
-	switch dialect {
+func HexObjectID(d Dialect) string {
+	switch d {
 	case Postgres, MySQL, SQLServer:
 		return "char(24)"
 	case SQLite:
@@ -41,7 +48,7 @@ func HexObjectID(dialect string) string {
 
 // Snowflake returns the column type of a Snowflake: bigint in every
 // dialect (no sequence, identity or AUTO_INCREMENT).
-func Snowflake(string) string { return "bigint" }
+func Snowflake(Dialect) string { return "bigint" }
 
 // Gorm returns typ as the type GORM's AutoMigrate should write for a field:
 // a primary key not already tagged not null gets " NOT NULL", because

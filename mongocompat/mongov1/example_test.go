@@ -16,7 +16,7 @@ func ExampleRegistry() {
 		ID   types.ObjectID  `bson:"_id"`
 		Seq  types.Snowflake `bson:"seq"`
 		Name string          `bson:"name"`
-	}{types.MustObjectIDFromHex("6592008029c8c3e4dc76256c"), 42, "widget"}
+	}{types.MustParseObjectID("6592008029c8c3e4dc76256c"), 42, "widget"}
 	data, _ := bsonv1.MarshalWithRegistry(mongov1.Registry(), doc)
 	raw := bsonv1.Raw(data)
 	fmt.Println(raw.Lookup("_id").Type, raw.Lookup("seq").Type)

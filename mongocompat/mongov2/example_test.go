@@ -12,7 +12,7 @@ import (
 // With the v2 driver an idkit ObjectID is a BSON ObjectId without any
 // registration, in structs, bson.M and filters alike.
 func Example() {
-	id := types.MustObjectIDFromHex("6592008029c8c3e4dc76256c")
+	id := types.MustParseObjectID("6592008029c8c3e4dc76256c")
 	data, _ := bson.Marshal(bson.M{"_id": bson.M{"$gte": id}})
 	v := bson.Raw(data).Lookup("_id", "$gte")
 	fmt.Println(v.Type, v.ObjectID().Hex())
@@ -20,7 +20,7 @@ func Example() {
 }
 
 func ExampleToObjectID() {
-	id := types.MustObjectIDFromHex("6592008029c8c3e4dc76256c")
+	id := types.MustParseObjectID("6592008029c8c3e4dc76256c")
 	oid := mongov2.ToObjectID(id)
 	fmt.Println(oid.Hex(), mongov2.FromObjectID(oid) == id)
 	// Output: 6592008029c8c3e4dc76256c true

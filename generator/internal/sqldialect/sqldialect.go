@@ -1,6 +1,7 @@
 // Package sqldialect holds what the SQL-backed generators (node leases and
-// segments) need to know about a database: which dialect it speaks, how to
-// write a placeholder, and whether a table name is safe to splice into SQL.
+// segments) need to know about a database: which dialect it speaks and
+// whether a table name is safe to splice into SQL. The dialect type itself
+// is [sqlcol.Dialect], exported as sqltypes.Dialect.
 package sqldialect
 
 import (
@@ -10,58 +11,32 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/idkit-go/idkit/internal/sqlcol"
 )
 
-// Dialect is an SQL dialect: [Postgres], [MySQL] (also MariaDB) or
-// [SQLite]. The zero value, [Auto], means "detect from the driver".
-type Dialect int
-
-// The dialects.
-const (
-	Auto Dialect = iota
-	Postgres
-	MySQL
-	SQLite
-)
-
-// String returns the dialect's name.
-func (d Dialect) String() string {
+// Resolve returns d, or for the zero Dialect the dialect detected from db's
+// driver type name (pgx, lib/pq, go-sql-driver/mysql, mattn/go-sqlite3,
+// modernc.org/sqlite). ok is false when it cannot tell, or when d is not
+// one the generators speak (PostgreSQL, MySQL/MariaDB, SQLite).
+func Resolve(db *sql.DB, d sqlcol.Dialect) (sqlcol.Dialect, bool) {
 	switch d {
-	case Postgres:
-		return "postgres"
-	case MySQL:
-		return "mysql"
-	case SQLite:
-		return "sqlite"
-	}
-	return "auto"
-}
-
-// Resolve returns d, or for [Auto] the dialect detected from db's driver
-// type name (pgx, lib/pq, go-sql-driver/mysql, mattn/go-sqlite3,
-// modernc.org/sqlite). ok is false when it cannot tell.
-func Resolve(db *sql.DB, d Dialect) (Dialect, bool) {
-	if d != Auto {
-		return d, d >= Postgres && d <= SQLite
+	case sqlcol.Postgres, sqlcol.MySQL, sqlcol.SQLite:
+		return d, true
+	case "":
+	default:
+		return d, false
 	}
 	name := strings.ToLower(fmt.Sprintf("%T", db.Driver()))
 	switch {
 	case strings.Contains(name, "pgx"), strings.Contains(name, "stdlib"), strings.Contains(name, "pq."):
-		return Postgres, true
+		return sqlcol.Postgres, true
 	case strings.Contains(name, "mysql"):
-		return MySQL, true
+		return sqlcol.MySQL, true
 	case strings.Contains(name, "sqlite"):
-		return SQLite, true
+		return sqlcol.SQLite, true
 	}
-	return Auto, false
-}
-
-// P returns the i-th (1-based) placeholder: $i on PostgreSQL, ? elsewhere.
-func (d Dialect) P(i int) string {
-	if d == Postgres {
-		return fmt.Sprintf("$%d", i)
-	}
-	return "?"
+	return "", false
 }
 
 var ident = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,62}$`)

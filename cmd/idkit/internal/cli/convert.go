@@ -197,7 +197,7 @@ func decodeForm(s, from string, kind parse.Kind) (parse.ID, error) {
 
 func decodeHex(h, orig string) (parse.ID, error) {
 	if len(h) == 24 {
-		oid, err := types.ObjectIDFromHex(h)
+		oid, err := types.ParseObjectID(h)
 		return parse.ID{Kind: parse.KindObjectID, ObjectID: oid}, err
 	}
 	if len(h) == 0 || len(h) > 16 {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/hex"
-	"fmt"
 	"time"
 
 	"github.com/idkit-go/idkit/cmd/idkit/internal/parse"
@@ -18,11 +17,24 @@ type field struct {
 	group int    // bit grouping in the diagram
 }
 
-// legacy is the pre-3.4 reading of an ObjectID.
+// legacy is the reading of an ObjectID in the layout used before MongoDB
+// 3.4: a 4-byte Unix second, a 3-byte machine identifier (usually a hash of
+// the host name), a 2-byte process ID and a 3-byte counter. The layout is
+// obsolete, but IDs made with it are still found in old data. Any 12 bytes
+// decode, so it is shown beside the current reading, never instead of it.
 type legacy struct {
-	Machine string `json:"machine"` // 6 hex digits
-	PID     uint16 `json:"pid"`
-	Counter uint32 `json:"counter"`
+	Machine string `json:"machine"` // 6 hex digits, bytes 4 to 6
+	PID     uint16 `json:"pid"`     // bytes 7 and 8, big-endian
+	Counter uint32 `json:"counter"` // bytes 9 to 11
+}
+
+// legacyOf decodes id with the pre-3.4 layout.
+func legacyOf(id types.ObjectID) *legacy {
+	return &legacy{
+		Machine: hex.EncodeToString(id[4:7]),
+		PID:     uint16(id[7])<<8 | uint16(id[8]),
+		Counter: id.Counter(),
+	}
 }
 
 // record is everything inspect prints about one ID; it is also the JSON
@@ -67,12 +79,11 @@ func decodeObjectID(e *Env, in string, id types.ObjectID) record {
 	t := id.Timestamp()
 	unix, counter := t.Unix(), id.Counter()
 	pu := id.ProcessUnique()
-	leg := id.Legacy()
 	r := record{
 		Input: in, Kind: parse.KindObjectID.String(), ID: id.Hex(),
 		Time: t.Format(time.RFC3339Nano), Local: formatLocal(t, e.Local),
 		Unix: &unix, ProcessUnique: hex.EncodeToString(pu[:]), Counter: &counter,
-		Legacy: &legacy{Machine: fmt.Sprintf("%06x", leg.Machine), PID: leg.PID, Counter: leg.Counter},
+		Legacy: legacyOf(id),
 		Fields: []field{
 			{Name: "time", Bits: 32, Value: uint64(unix), group: 8},
 			{Name: "process", Bits: 40, Value: uint64(pu[0])<<32 | uint64(pu[1])<<24 | uint64(pu[2])<<16 | uint64(pu[3])<<8 | uint64(pu[4]), group: 8},
@@ -109,16 +120,17 @@ func decodeSnowflake(e *Env, in string, id types.Snowflake, l generator.Layout) 
 			r.Worker, r.Process = &a, &b
 		}
 	}
-	used := int(l.TimeBits() + l.NodeBits() + l.SequenceBits())
+	spec := l.Spec()
+	used := int(spec.TimeBits + spec.NodeBits + spec.SequenceBits)
 	r.Fields = append(r.Fields, field{Name: "unused", Bits: 64 - used, Value: 0, group: 4})
-	r.Fields = append(r.Fields, field{Name: "time", Bits: int(l.TimeBits()), Value: uint64(p.Tick), group: 4})
+	r.Fields = append(r.Fields, field{Name: "time", Bits: int(spec.TimeBits), Value: uint64(p.Tick), group: 4})
 	nodeGroup := 4
 	if _, _, ok := splitNode(l); ok {
 		nodeGroup = 5
 	}
-	node := field{Name: nodeName(l), Bits: int(l.NodeBits()), Value: uint64(p.Node), group: nodeGroup}
-	seq := field{Name: "sequence", Bits: int(l.SequenceBits()), Value: uint64(p.Sequence), group: 4}
-	if l.SequenceAboveNode() {
+	node := field{Name: nodeName(l), Bits: int(spec.NodeBits), Value: uint64(p.Node), group: nodeGroup}
+	seq := field{Name: "sequence", Bits: int(spec.SequenceBits), Value: uint64(p.Sequence), group: 4}
+	if spec.SequenceAboveNode {
 		r.Fields = append(r.Fields, seq, node)
 	} else {
 		r.Fields = append(r.Fields, node, seq)

@@ -125,7 +125,7 @@ func newSnowflakes(e *Env, out *bufio.Writer, bar *progress, n int, nodeFlag, la
 	if n > 0 {
 		// Let the clock pass the last tick, so that the next run with this
 		// node starts in a later tick.
-		if d := g.LastTime().Add(layout.Unit()).Sub(time.Now()); d > 0 {
+		if d := g.LastTime().Add(layout.Spec().Unit).Sub(time.Now()); d > 0 {
 			time.Sleep(d)
 		}
 	}
@@ -147,14 +147,14 @@ func parseNode(s string, l generator.Layout) (int64, error) {
 		if hi < 0 || hi > 31 || lo < 0 || lo > 31 {
 			return 0, fmt.Errorf("out of range: HI and LO are each 0 to 31")
 		}
-		return generator.TwitterNode(hi, lo)
+		return hi<<5 | lo, nil
 	}
 	v, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
 		return 0, fmt.Errorf("not a decimal number")
 	}
 	if v < 0 || v > l.MaxNode() {
-		return 0, fmt.Errorf("out of range: layout %s has node IDs 0 to %d", l.Name(), l.MaxNode())
+		return 0, fmt.Errorf("out of range: layout %s has node IDs 0 to %d", l.Spec().Name, l.MaxNode())
 	}
 	return v, nil
 }

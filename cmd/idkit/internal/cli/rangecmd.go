@@ -9,7 +9,7 @@ import (
 
 	"github.com/idkit-go/idkit/cmd/idkit/internal/parse"
 	"github.com/idkit-go/idkit/generator"
-	"github.com/idkit-go/idkit/internal/idrange"
+	"github.com/idkit-go/idkit/sqltypes"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -138,11 +138,11 @@ func oidRange(from, to time.Time) (lo, hi bound, err error) {
 	if to.IsZero() {
 		to = time.Unix(from.Unix()+1, 0)
 	}
-	l, h, err := idrange.ObjectIDs(from, to)
+	r, err := sqltypes.NewObjectIDRange(from, to)
 	if err != nil {
 		return lo, hi, err
 	}
-	return oidBound(l), oidBound(h), nil
+	return oidBound(r.From), oidBound(r.To), nil
 }
 
 // sfRange returns the bounds of layout l's IDs of [from, to), or of from's
@@ -155,11 +155,11 @@ func sfRange(l generator.Layout, from, to time.Time) (lo, hi bound, err error) {
 		}
 		to = l.TimeOf(tick + 1)
 	}
-	a, b, err := idrange.Snowflakes(l, from, to)
+	r, err := sqltypes.NewSnowflakeRange(l, from, to)
 	if err != nil {
 		return lo, hi, err
 	}
-	return sfBound(a), sfBound(b), nil
+	return sfBound(r.From), sfBound(r.To), nil
 }
 
 func writeRange(w io.Writer, what string, kind parse.Kind, from, to time.Time, lo, hi bound, table, column, coll string) {

@@ -69,7 +69,7 @@ func ParseID(s string) (ID, error) {
 	case in == "":
 		return ID{}, fmt.Errorf("%w: %q is empty", ErrID, s)
 	case len(in) == 24 && isHex(in):
-		oid, err := types.ObjectIDFromHex(in)
+		oid, err := types.ParseObjectID(in)
 		if err != nil { // unreachable: checked above
 			return ID{}, fmt.Errorf("%w: %w", ErrID, err)
 		}

@@ -159,13 +159,14 @@ func epochTime(val string) (time.Time, error) {
 func FormatLayout(l generator.Layout) string {
 	for _, p := range []generator.Layout{generator.Twitter(), generator.Sonyflake(), generator.Discord()} {
 		if l == p {
-			return p.Name()
+			return p.Spec().Name
 		}
 	}
+	s := l.Spec()
 	order := ""
-	if l.SequenceAboveNode() {
+	if s.SequenceAboveNode {
 		order = ",order=seq-node"
 	}
 	return fmt.Sprintf("custom:time=%d,node=%d,seq=%d,unit=%s,epoch=%s%s",
-		l.TimeBits(), l.NodeBits(), l.SequenceBits(), l.Unit(), l.Epoch().Format(time.RFC3339Nano), order)
+		s.TimeBits, s.NodeBits, s.SequenceBits, s.Unit, s.Epoch.Format(time.RFC3339Nano), order)
 }

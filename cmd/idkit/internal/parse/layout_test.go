@@ -20,8 +20,8 @@ func TestLayoutPresets(t *testing.T) {
 		if err != nil || l != want {
 			t.Errorf("Layout(%q) = %v, %v; want %v", in, l, err, want)
 		}
-		if got := parse.FormatLayout(l); got != want.Name() {
-			t.Errorf("FormatLayout(%v) = %q, want %q", l, got, want.Name())
+		if got := parse.FormatLayout(l); got != want.Spec().Name {
+			t.Errorf("FormatLayout(%v) = %q, want %q", l, got, want.Spec().Name)
 		}
 	}
 }

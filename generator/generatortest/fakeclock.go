@@ -1,11 +1,19 @@
-package generator
+// Package generatortest holds what tests of code that uses idkit's
+// generators need and programs do not: a [FakeClock] to drive a
+// generator's time by hand.
+package generatortest
 
 import (
 	"sync"
 	"time"
+
+	"github.com/idkit-go/idkit/generator"
 )
 
-// FakeClock is a manually driven [Clock] for tests. Its time moves only when
+var _ generator.Clock = (*FakeClock)(nil)
+
+// FakeClock is a manually driven [generator.Clock] for tests, given to a
+// generator with [generator.WithClock]. Its time moves only when
 // Set, Add or Sleep is called; Sleep advances the time by its argument
 // instead of blocking, so a generator that waits for a later tick never
 // hangs. A FakeClock is safe for concurrent use. Create one with

@@ -1,0 +1,4 @@
+package meteor
+
+// WithSeed is withSeed, for reproducible tests.
+var WithSeed = withSeed

@@ -1,0 +1,147 @@
+// Command apicount prints, for each public idkit package, how many exported
+// declarations `go doc -all` shows for it: every exported package-level
+// constant, variable, function and type (each name in a grouped const or var
+// declaration counts once), plus every exported method of an exported type,
+// including methods go doc lists as promoted from an unexported embedded
+// field. Struct fields and interface methods are counted separately, in the
+// fields column; they are not declarations. Test files, main packages and
+// internal packages are skipped: they are not API.
+//
+// Run it from the module root: go run ./internal/apicount (or .ci/api-count).
+package main
+
+import (
+	"fmt"
+	"go/ast"
+	"go/doc"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+const module = "github.com/idkit-go/idkit"
+
+type count struct{ consts, vars, funcs, types, methods, fields int }
+
+func (c count) decls() int { return c.consts + c.vars + c.funcs + c.types + c.methods }
+
+func main() {
+	counts := map[string]count{}
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		name := d.Name()
+		if path != "." && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") ||
+			name == "testdata" || name == "internal" || name == "examples" || name == "bench") {
+			return filepath.SkipDir
+		}
+		if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil && path != "." {
+			return filepath.SkipDir // another module
+		}
+		c, ok, err := countDir(path)
+		if err != nil {
+			return err
+		}
+		if ok {
+			counts[filepath.ToSlash(path)] = c
+		}
+		return nil
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	paths := make([]string, 0, len(counts))
+	for p := range counts {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	var total count
+	fmt.Println("| package | decls | const | var | func | type | method | fields |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
+	for _, p := range paths {
+		c := counts[p]
+		fmt.Printf("| %s | %d | %d | %d | %d | %d | %d | %d |\n", p, c.decls(), c.consts, c.vars, c.funcs, c.types, c.methods, c.fields)
+		total.consts += c.consts
+		total.vars += c.vars
+		total.funcs += c.funcs
+		total.types += c.types
+		total.methods += c.methods
+		total.fields += c.fields
+	}
+	fmt.Printf("| total (%d packages) | %d | %d | %d | %d | %d | %d | %d |\n", len(paths), total.decls(),
+		total.consts, total.vars, total.funcs, total.types, total.methods, total.fields)
+}
+
+// countDir counts the exported declarations of the non-main package in dir;
+// ok is false when dir holds no such package.
+func countDir(dir string) (c count, ok bool, err error) {
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, dir, func(fi fs.FileInfo) bool {
+		return !strings.HasSuffix(fi.Name(), "_test.go")
+	}, parser.ParseComments)
+	if err != nil {
+		return c, false, err
+	}
+	for name, pkg := range pkgs {
+		if name == "main" {
+			continue
+		}
+		p := doc.New(pkg, module+"/"+filepath.ToSlash(dir), 0)
+		ok = true
+		values := func(vs []*doc.Value) (n int) {
+			for _, v := range vs {
+				for _, s := range v.Decl.Specs {
+					for _, id := range s.(*ast.ValueSpec).Names {
+						if id.IsExported() {
+							n++
+						}
+					}
+				}
+			}
+			return n
+		}
+		c.consts += values(p.Consts)
+		c.vars += values(p.Vars)
+		c.funcs += len(p.Funcs)
+		for _, t := range p.Types {
+			c.types++
+			c.consts += values(t.Consts)
+			c.vars += values(t.Vars)
+			c.funcs += len(t.Funcs)
+			c.methods += len(t.Methods)
+			for _, s := range t.Decl.Specs {
+				switch tt := s.(*ast.TypeSpec).Type.(type) {
+				case *ast.StructType:
+					c.fields += exportedFields(tt.Fields)
+				case *ast.InterfaceType:
+					c.fields += exportedFields(tt.Methods)
+				}
+			}
+		}
+	}
+	return c, ok, nil
+}
+
+func exportedFields(fl *ast.FieldList) (n int) {
+	for _, f := range fl.List {
+		if len(f.Names) == 0 { // embedded
+			n++
+			continue
+		}
+		for _, id := range f.Names {
+			if id.IsExported() {
+				n++
+			}
+		}
+	}
+	return n
+}

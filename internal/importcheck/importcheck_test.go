@@ -1,0 +1,116 @@
+package importcheck
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/idkit-go/idkit"
+
+// drivers are the import-path prefixes of database drivers and clients: a
+// package that compiles one of these makes its importers compile it too.
+var drivers = []string{
+	"github.com/jackc/", "github.com/lib/pq", "github.com/go-sql-driver/",
+	"modernc.org/sqlite", "github.com/mattn/go-sqlite3", "github.com/glebarez/",
+	"gorm.io/driver/", "go.mongodb.org/", "github.com/redis/",
+}
+
+// deps returns, for every package of the module, the packages it compiles
+// (go list's Deps: transitive, test files excluded).
+func deps(t *testing.T) map[string][]string {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command in PATH")
+	}
+	out, err := exec.Command(goTool, "list", "-f", `{{.ImportPath}}{{range .Deps}} {{.}}{{end}}`, module+"/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	m := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		m[f[0]] = f[1:]
+	}
+	return m
+}
+
+func isInternal(pkg string) bool {
+	return strings.Contains(pkg+"/", "/internal/")
+}
+
+// found returns the deps of pkg that match, failing the test if pkg is not
+// in the module.
+func found(t *testing.T, all map[string][]string, pkg string, match func(string) bool) []string {
+	t.Helper()
+	d, ok := all[module+"/"+pkg]
+	if !ok {
+		t.Fatalf("package %s not found", pkg)
+	}
+	var bad []string
+	for _, p := range d {
+		if match(p) {
+			bad = append(bad, p)
+		}
+	}
+	return bad
+}
+
+func TestImportRules(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	all := deps(t)
+
+	// The library's internal packages (internal/... and the generators'
+	// generator/internal/...) compile no public idkit package: they serve
+	// the public ones, never the other way round.
+	checked := 0
+	for pkg, d := range all {
+		if !isInternal(pkg) || !(strings.HasPrefix(pkg, module+"/internal/") || strings.HasPrefix(pkg, module+"/generator/internal/")) {
+			continue
+		}
+		checked++
+		for _, p := range d {
+			if strings.HasPrefix(p, module+"/") && !isInternal(p) {
+				t.Errorf("%s imports the public package %s", pkg, p)
+			}
+		}
+	}
+	if checked < 5 {
+		t.Fatalf("checked %d internal packages; the listing is broken", checked)
+	}
+
+	isNode := func(p string) bool { return p == module+"/generator/node" }
+	for _, pkg := range []string{"generator/meteor", "gormplugin"} {
+		if bad := found(t, all, pkg, isNode); len(bad) > 0 {
+			t.Errorf("%s compiles generator/node (node sources are generator.NodeSource)", pkg)
+		}
+	}
+
+	isDriver := func(p string) bool {
+		for _, d := range drivers {
+			if strings.HasPrefix(p, d) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, pkg := range []string{"types", "generator", "generator/node", "generator/segment", "generator/meteor", "sqltypes"} {
+		if bad := found(t, all, pkg, isDriver); len(bad) > 0 {
+			t.Errorf("%s compiles database drivers: %v", pkg, bad)
+		}
+	}
+
+	// The SQL-backed generators take sqltypes.Dialect without compiling
+	// sqltypes (it is declared in internal/sqlcol); segment compiles no GORM.
+	for _, pkg := range []string{"generator/node", "generator/segment"} {
+		if bad := found(t, all, pkg, func(p string) bool { return p == module+"/sqltypes" }); len(bad) > 0 {
+			t.Errorf("%s compiles sqltypes", pkg)
+		}
+	}
+	if bad := found(t, all, "generator/segment", func(p string) bool { return strings.HasPrefix(p, "gorm.io/") }); len(bad) > 0 {
+		t.Errorf("generator/segment compiles GORM: %v", bad)
+	}
+}
