@@ -48,7 +48,7 @@ type binding struct {
 func rebindSnowflake(x any, node int64, floor time.Time) error {
 	g, ok := x.(*Snowflake)
 	if !ok || g == nil {
-		return fmt.Errorf("%w: cannot move a %T to another node", ErrInvalidOption, x)
+		return fmt.Errorf("%w: cannot move a %T to another node", ErrInvalidConfig, x)
 	}
 	return g.rebind(node, floor)
 }
@@ -58,7 +58,7 @@ func rebindSnowflake(x any, node int64, floor time.Time) error {
 func (g *Snowflake) rebind(node int64, floor time.Time) error {
 	switch {
 	case g.fence == nil:
-		return fmt.Errorf("%w: only a fenced generator can move to another node", ErrInvalidOption)
+		return fmt.Errorf("%w: only a fenced generator can move to another node", ErrInvalidConfig)
 	case node < 0 || node > g.layout.MaxNode():
 		return fmt.Errorf("%w: node %d not in [0, %d] of %s", ErrNodeOutOfRange, node, g.layout.MaxNode(), g.layout.name)
 	}

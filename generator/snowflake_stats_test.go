@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/generatortest"
 	"github.com/idkit-go/idkit/generator/internal/rebind"
 )
 
@@ -21,7 +22,7 @@ func TestSnowflakeStatsExact(t *testing.T) {
 	for _, name := range []string{"system", "system-percpu", "fake", "fake-borrow"} {
 		t.Run(name, func(t *testing.T) {
 			var closed atomic.Bool
-			opts := []generator.Option{generator.WithFence(func() error {
+			opts := []generator.SnowflakeOption{generator.WithFence(func() error {
 				if closed.Load() {
 					return errClosed
 				}
@@ -32,9 +33,9 @@ func TestSnowflakeStatsExact(t *testing.T) {
 			case "system-percpu":
 				opts = append(opts, generator.WithPerCPUBlocks(16))
 			case "fake":
-				clock = generator.NewFakeClock(time.Now())
+				clock = generatortest.NewFakeClock(time.Now())
 			case "fake-borrow":
-				clock = generator.NewFakeClock(time.Now())
+				clock = generatortest.NewFakeClock(time.Now())
 				opts = append(opts, generator.WithBorrowAhead(3*time.Millisecond))
 			}
 			opts = append(opts, generator.WithClock(clock))
@@ -79,7 +80,7 @@ func TestSnowflakeMoveUnique(t *testing.T) {
 	for _, name := range []string{"strict", "percpu"} {
 		t.Run(name, func(t *testing.T) {
 			var closed atomic.Bool
-			opts := []generator.Option{generator.WithFence(func() error {
+			opts := []generator.SnowflakeOption{generator.WithFence(func() error {
 				if closed.Load() {
 					return errClosed
 				}
@@ -150,7 +151,7 @@ func TestSnowflakeMoveUnique(t *testing.T) {
 // TestSnowflakeMoveFloorAboveIssued: values taken before a move and not
 // above the new node's floor are not issued there.
 func TestSnowflakeMoveFloorAboveIssued(t *testing.T) {
-	clock := generator.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	clock := generatortest.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	g, err := generator.NewSnowflake(0, generator.WithClock(clock), generator.WithFence(func() error { return nil }),
 		generator.WithPerCPUBlocks(256), generator.WithBorrowAhead(time.Second))
 	require.NoError(t, err)

@@ -29,7 +29,7 @@ func FuzzInlineStringKey(f *testing.F) {
 	without := openDB(f, dialects[0], nil).Session(&gorm.Session{DryRun: true})
 	f.Fuzz(func(t *testing.T, s string) {
 		got := with.First(&Doc{}, s)
-		id, perr := types.ObjectIDFromHex(s)
+		id, perr := types.ParseObjectID(s)
 		switch {
 		case perr == nil && len(s) == 24 && id.IsZero():
 			if !errors.Is(got.Error, types.ErrZeroID) {

@@ -103,5 +103,5 @@ func TestHexStringKeyNotRewritten(t *testing.T) {
 	stmt = db.First(&Doc{}, hex).Statement
 	assert.NotContains(t, stmt.SQL.String(), hex, "an ObjectID model's hex key is an argument")
 	require.NotEmpty(t, stmt.Vars)
-	assert.Equal(t, types.MustObjectIDFromHex(hex), stmt.Vars[0])
+	assert.Equal(t, types.MustParseObjectID(hex), stmt.Vars[0])
 }

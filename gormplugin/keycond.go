@@ -104,7 +104,7 @@ func (p *Plugin) rewriteKeyExpr(pk *keyField, table string, e clause.Expression)
 		if len(e.Vars) != 0 || len(e.SQL) != 24 {
 			return e, false
 		}
-		id, err := types.ObjectIDFromHex(e.SQL)
+		id, err := types.ParseObjectID(e.SQL)
 		if err != nil {
 			return e, false
 		}
@@ -136,7 +136,7 @@ func sameFormKeys(pk *keyField, in clause.IN) (clause.Expression, bool) {
 				continue
 			}
 			var err error
-			if id, err = types.ObjectIDFromHex(s); err != nil {
+			if id, err = types.ParseObjectID(s); err != nil {
 				continue
 			}
 		}

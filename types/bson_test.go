@@ -160,7 +160,7 @@ func TestNullFormsOmitEmpty(t *testing.T) {
 	}
 }
 
-func seedID() types.ObjectID { return types.MustObjectIDFromHex(seedHex) }
+func seedID() types.ObjectID { return types.MustParseObjectID(seedHex) }
 
 // A zero ObjectID or Snowflake is never written as BSON, as SQL's Value
 // never writes it: in a document's _id, in another field, in bson.M and

@@ -467,7 +467,7 @@ func TestLeaseHealFloorAhead(t *testing.T) {
 	p, err := o.Layout.Decompose(first)
 	require.NoError(t, err)
 	require.Equal(t, int64(1), p.Node)
-	require.True(t, p.Time.After(floor.Truncate(o.Layout.Unit())), "first id %v not after floor %v", p.Time, floor)
+	require.True(t, p.Time.After(floor.Truncate(o.Layout.Spec().Unit)), "first id %v not after floor %v", p.Time, floor)
 	require.Equal(t, floor.UnixNano(), l.NotBefore().UnixNano())
 	s.mu.Lock()
 	require.Equal(t, []int64{-1, 0}, s.prefers, "no preference at start, the lost node on re-claim")

@@ -154,7 +154,7 @@ func (l *Lease) adopt(old, node, floor int64, t0 time.Duration, c0 time.Time, lo
 			l.releaseUnused(node, floor)
 			return adoptClosed
 		}
-		l.o.Clock.Sleep(min(fl.Sub(l.o.Clock.Now())+l.o.Layout.Unit(), 50*time.Millisecond))
+		l.o.Clock.Sleep(min(fl.Sub(l.o.Clock.Now())+l.o.Layout.Spec().Unit, 50*time.Millisecond))
 		if time.Since(l.base)-tried < l.o.RenewEvery {
 			continue
 		}
