@@ -14,9 +14,10 @@
 //
 // The zero value of each type means "no ID". Decoding the empty form of an
 // encoding (JSON null or "", empty text, empty binary, BSON null, GraphQL
-// null or "") gives the zero ID; in the Null forms, which read JSON, SQL,
-// BSON and GraphQL, the empty forms and SQL NULL give NULL (Valid false),
-// never a valid zero. A zero ID is never written to a database as a
+// null) gives the zero ID; GraphQL "" is an error, so an empty argument
+// never becomes a zero key. In the Null forms, which read JSON, SQL, BSON
+// and GraphQL, the empty forms (GraphQL "" included) and SQL NULL give NULL
+// (Valid false), never a valid zero. A zero ID is never written to a database as a
 // key: [ObjectID.Value] and [Snowflake.Value] return an error wrapping
 // [ErrZeroID]; store NULL with an invalid Null form. Scanning SQL NULL into
 // ObjectID or Snowflake is an error wrapping [ErrNull].

@@ -3,26 +3,19 @@ package readmecheck_test
 import (
 	"context"
 	"database/sql"
-	"os"
-	"testing"
 	"time"
 
-	"entgo.io/ent/dialect"
-	"entgo.io/ent/schema/field"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/redis/go-redis/v9"
 	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"gorm.io/gorm"
-	"gorm.io/sharding"
 
 	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/generator/node/redislease"
 	"github.com/idkit-go/idkit/gormplugin"
 	"github.com/idkit-go/idkit/mongocompat"
-	"github.com/idkit-go/idkit/mongocompat/mongotest"
 	"github.com/idkit-go/idkit/mongocompat/mongov2"
 	"github.com/idkit-go/idkit/pgxtypes"
 	"github.com/idkit-go/idkit/sqltypes"
@@ -61,28 +54,6 @@ func mongoSnip(ctx context.Context, coll *mongo.Collection, orders []Order) {
 	res, err := mongov2.InsertMany(ctx, f, coll, orders) // []Order filled in place
 	ids := res.InsertedIDs                               // types.Snowflake values
 	_, _ = ids, err
-}
-
-func TestMain(m *testing.M) { os.Exit(mongotest.Main(m)) } // stops the server at the end
-
-func TestOrders(t *testing.T) {
-	client, err := mongo.Connect(options.Client().ApplyURI(mongotest.URI(t)))
-	// ... one server per test binary: use a database name of the test's own
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Disconnect(context.Background())
-	if err := client.Ping(context.Background(), nil); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func srvSnip() error {
-	srv, err := mongotest.Start()
-	if err != nil {
-		return err
-	}
-	return srv.Close()
 }
 
 func lease1(ctx context.Context, db *sql.DB) {
@@ -124,35 +95,4 @@ func pgxSnip(ctx context.Context, dsn string, a, b types.ObjectID) {
 	pool, _ := pgxpool.NewWithConfig(ctx, cfg)
 	rows, _ := pool.Query(ctx, "SELECT id, name FROM users WHERE id = ANY($1)", []types.ObjectID{a, b})
 	_ = rows
-}
-
-var bookIDs *generator.Snowflake
-
-func entSnip() {
-	_ = []any{
-		field.Other("id", types.ObjectID{}).
-			SchemaType(map[string]string{dialect.Postgres: "bytea", dialect.MySQL: "binary(12)", dialect.SQLite: "blob"}).
-			Default(types.NewObjectID).
-			Immutable(),
-
-		field.Int64("id").
-			GoType(types.Snowflake(0)).
-			DefaultFunc(func() types.Snowflake { return bookIDs.MustNext() }). // a *generator.Snowflake
-			Positive().
-			Immutable(),
-	}
-}
-
-func shardSnip(db *gorm.DB, n int64, byUser func(any) (string, error), suffixes func() []string) {
-	node := n
-	g, _ := generator.NewSnowflake(node)
-	db.Use(gormplugin.New(gormplugin.WithSnowflake(g)))
-	db.Use(sharding.Register(sharding.Config{
-		ShardingKey:           "user_id",
-		NumberOfShards:        4,
-		ShardingAlgorithm:     byUser,   // func(any) (string, error): "_0" .. "_3"
-		ShardingSuffixs:       suffixes, // func() []string: "_0" .. "_3"
-		PrimaryKeyGenerator:   sharding.PKCustom,
-		PrimaryKeyGeneratorFn: func(int64) int64 { return int64(g.MustNext()) },
-	}, "orders"))
 }
