@@ -22,16 +22,31 @@ import (
 	"github.com/idkit-go/idkit/types"
 )
 
-// The README's Go snippets outside its GORM section, each in a function
-// that declares what the snippet takes as given. They are compiled, not run
-// (but for TestOrders): TestREADMESnippets checks that every README line is
-// here.
+// Go snippets of the README and docs/ that no example or test of their
+// package runs, each in a function that declares what the snippet takes as
+// given. They are compiled, not run: TestSnippetsCompile checks that every
+// line of a Go block in the docs is a line of a Go file of the repository.
 
 type Order struct {
 	ID   types.Snowflake `bson:"_id"`
 	Item string
 }
 type Customer struct{ ID types.Snowflake }
+
+// firstScreen is the README's first GORM snippet (gormplugin's examples
+// run the Snowflake ones).
+func firstScreen(db *gorm.DB) {
+	type Order struct {
+		ID   types.ObjectID // BYTEA / BINARY(12) / BLOB
+		Item string
+	}
+
+	db.Use(gormplugin.New()) // fills zero keys on every create path
+	db.AutoMigrate(&Order{})
+	order := Order{Item: "book"}
+	db.Create(&order)          // order.ID is set before the INSERT
+	db.First(&order, order.ID) // look the row up by its key
+}
 
 func quick() {
 	id := types.NewObjectID()                        // 6b0268de83cd1eebc0d73dca
