@@ -51,7 +51,7 @@ func TestNoHandCopiedFigures(t *testing.T) {
 }
 
 // Stale claims that were once made and found false; none may return, in
-// the docs or in a Go file's comments.
+// the docs (outside generated blocks) or in a Go file's comments.
 var stale = []*regexp.Regexp{
 	regexp.MustCompile(`counter never wraps within a second`),
 	regexp.MustCompile(`peers never enter`),
@@ -63,6 +63,9 @@ var stale = []*regexp.Regexp{
 // TestNoStaleClaims checks the docs and Go comments for claims found false.
 func TestNoStaleClaims(t *testing.T) {
 	files := docFiles(t)
+	for name, text := range files {
+		files[name] = generated.ReplaceAllString(text, "")
+	}
 	for _, dir := range []string{"types", "generator", "mongocompat", "gormplugin"} {
 		names, _ := filepath.Glob(filepath.Join(root, dir, "*.go"))
 		for _, n := range names {
