@@ -7,7 +7,10 @@
 // `go list -deps` lists and the modules besides idkit and the standard
 // library) and docs/generated/nogorm.md (a program that only prints an
 // ObjectID, built with and without -tags idkit_nogorm: packages compiled
-// and binary size).
+// and binary size). Then it copies every generated file into the blocks of
+// README.md and docs/*.md that include it, between
+// "<!-- generated from PATH -->" and "<!-- end generated -->" (files other
+// tools write, such as bench/results/summary.md, included).
 package main
 
 import (
@@ -52,6 +55,45 @@ func main() {
 			log.Fatal(err)
 		}
 	}
+	if err := include(root); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// block is a generated block of a Markdown file.
+var block = regexp.MustCompile(`(?s)(<!-- generated from ([^ ]+) -->\n)(.*?)(<!-- end generated -->)`)
+
+// include copies each generated file into the blocks that include it.
+func include(root string) error {
+	docs, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil {
+		return err
+	}
+	for _, name := range append(docs, filepath.Join(root, "README.md")) {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		var ferr error
+		out := block.ReplaceAllFunc(b, func(m []byte) []byte {
+			g := block.FindSubmatch(m)
+			text, err := os.ReadFile(filepath.Join(root, string(g[2])))
+			if err != nil {
+				ferr = err
+				return m
+			}
+			return []byte(string(g[1]) + strings.TrimRight(string(text), "\n") + "\n" + string(g[4]))
+		})
+		if ferr != nil {
+			return fmt.Errorf("%s: %w", name, ferr)
+		}
+		if string(out) != string(b) {
+			if err := os.WriteFile(name, out, 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // generate returns the generated files by path relative to root.
