@@ -90,7 +90,7 @@ func lease2(ctx context.Context, gormDB *gorm.DB, orders []Order) {
 }
 
 func lease3(ctx context.Context, redisClient *redis.Client) {
-	lease, err := redislease.New(ctx, redisClient, node.LeaseOptions{Key: "myapp:node_leases"})
+	lease, err := redislease.New(ctx, redisClient, node.LeaseOptions{TTL: 10 * time.Second})
 	_, _ = lease, err
 }
 
