@@ -126,10 +126,22 @@ func repoRoot() (string, error) {
 	}
 }
 
-// goCmd runs the go command in dir and returns its standard output.
+// The platform the figures are for: the package lists depend on the target
+// and on cgo (with cgo, net and what imports it also compile runtime/cgo),
+// so they are fixed rather than taken from the machine.
+const goos, goarch = "linux", "amd64"
+
+// platform names the Go release and target of the figures.
+func platform() string {
+	return fmt.Sprintf("%s, %s/%s, CGO_ENABLED=0", runtime.Version(), goos, goarch)
+}
+
+// goCmd runs the go command in dir for the fixed platform and returns its
+// standard output.
 func goCmd(dir string, args ...string) (string, error) {
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+goos, "GOARCH="+goarch)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {
@@ -164,6 +176,7 @@ func deps(dir, path string, tags string) (n int, mods []string, err error) {
 
 func packagesTable(root string) (string, error) {
 	var b strings.Builder
+	fmt.Fprintf(&b, "Packages compiled by importing each package (%s):\n\n", platform())
 	fmt.Fprintf(&b, "| package | packages compiled | modules besides idkit and the standard library |\n|---|---:|---|\n")
 	for _, p := range pkgs {
 		n, mods, err := deps(filepath.Join(root, p.dir), modulePath+"/"+p.path, "")
@@ -190,7 +203,7 @@ func nogormTable(root string) (string, error) {
 	defer os.RemoveAll(tmp)
 	const prog = modulePath + "/internal/docgen/objectidonly"
 	var b strings.Builder
-	fmt.Fprintf(&b, "A program that only prints `types.NewObjectID()` (%s, %s/%s):\n\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(&b, "A program that only prints `types.NewObjectID()` (%s):\n\n", platform())
 	fmt.Fprintf(&b, "| build | packages compiled | binary | stripped (`-ldflags=-s -w`) |\n|---|---:|---:|---:|\n")
 	for _, tags := range []string{"", "idkit_nogorm"} {
 		n, _, err := deps(root, prog, tags)
