@@ -11,9 +11,10 @@
 //
 // By default both generators give IDs in the order Next returns them,
 // across goroutines (an ObjectID generator within each second, whose second
-// never goes backwards; its 3-byte counter never wraps within a second, see
-// [ObjectID]); [WithPerCPUBlocks] trades that order for throughput on many
-// cores. A [Snowflake] generator never issues a duplicate; its policies for
+// never goes backwards; the 8-byte number its process-unique value and
+// counter form never wraps within a second, see [ObjectID]);
+// [WithPerCPUBlocks] trades that order for throughput on many cores. A
+// [Snowflake] generator never issues a duplicate; its policies for
 // sequence exhaustion (wait for the next tick,
 // or borrow ahead of the clock within a bound) and for a clock that moves
 // backwards (keep issuing from the last tick within a tolerance, otherwise

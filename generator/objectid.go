@@ -14,9 +14,10 @@ import (
 //
 // Order: by default IDs from one generator rise in the order Next returns
 // them, across goroutines, as mongo-driver's and xid's do within a second;
-// unlike theirs, the 3-byte counter never wraps to a smaller value within a
-// second. [WithPerCPUBlocks] trades that order for throughput on many
-// cores: IDs then rise only within one P's block. Across seconds IDs rise
+// unlike theirs, the last 8 bytes (process-unique value and counter) rise
+// as one number that never wraps to a smaller value within a second.
+// [WithPerCPUBlocks] trades that order for throughput on many cores: IDs
+// then rise only within one P's block. Across seconds IDs rise
 // with the second, which never goes backwards: when the system clock is set
 // back, IDs keep the last second used until the clock passes it again.
 //

@@ -14,12 +14,13 @@
 //
 // The zero value of each type means "no ID". Decoding the empty form of an
 // encoding (JSON null or "", empty text, empty binary, BSON null, GraphQL
-// null or "") gives the zero ID; in the Null forms, which read JSON, SQL,
-// BSON and GraphQL, the empty forms and SQL NULL give NULL (Valid false),
-// never a valid zero. A zero ID is never written to a database:
-// [ObjectID.Value], [Snowflake.Value] and their MarshalBSONValue methods
-// return an error wrapping [ErrZeroID]; store NULL with an invalid Null
-// form, or leave the field out (bson omitempty). Scanning SQL NULL into
+// null) gives the zero ID; GraphQL "" is an error, so an empty argument
+// never becomes a zero key. In the Null forms, which read JSON, SQL, BSON
+// and GraphQL, the empty forms (GraphQL "" included) and SQL NULL give NULL
+// (Valid false), never a valid zero. A zero ID is never written to a
+// database: [ObjectID.Value], [Snowflake.Value] and their MarshalBSONValue
+// methods return an error wrapping [ErrZeroID]; store NULL with an invalid
+// Null form, or leave the field out (bson omitempty). Scanning SQL NULL into
 // ObjectID or Snowflake is an error wrapping [ErrNull].
 //
 // # Errors

@@ -7,14 +7,13 @@ package types
 // depend on the dialect, which GORM passes as a *gorm.DB, and GORM finds
 // them only through a method whose signature names *gorm.DB.
 //
-// Measured (go1.26, linux/amd64): importing types compiles 146 packages
-// with this file and 109 without; a program that only prints
-// types.NewObjectID() is 3.95 MB with it and 2.70 MB without (2.71 MB and
-// 1.81 MB stripped). The file stays, so that AutoMigrate makes bytea,
-// BINARY(12) or BLOB keys with no setup. A program that never uses GORM can
-// build with -tags idkit_nogorm to leave GORM out: the types then declare
-// only GORM's generic data types (see gorm_nogorm.go), which suit no GORM
-// schema.
+// Without this file, importing types compiles no GORM package and a
+// program's binary is smaller (docs/dependencies.md in the repository gives
+// the measured counts and sizes). The file stays, so that AutoMigrate makes
+// bytea, BINARY(12) or BLOB keys with no setup. A program that never uses
+// GORM can build with -tags idkit_nogorm to leave GORM out: the types then
+// declare only GORM's generic data types (see gorm_nogorm.go), which suit
+// no GORM schema.
 
 import (
 	"gorm.io/gorm"

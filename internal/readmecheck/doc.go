@@ -1,4 +1,6 @@
-// Package readmecheck holds the tests that keep README.md's Go code true:
-// every code line of the README outside its GORM section (which package
-// gormplugin checks) is a line of snippets_test.go, which compiles.
+// Package readmecheck holds the tests that keep README.md and docs/*.md
+// true: every line of their Go code is a line of a Go file of the
+// repository (which CI compiles in every module), the tables they include
+// from generated files match those files, and their prose quotes no
+// measured figure by hand.
 package readmecheck

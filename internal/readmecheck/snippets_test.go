@@ -3,42 +3,50 @@ package readmecheck_test
 import (
 	"context"
 	"database/sql"
-	"os"
-	"testing"
 	"time"
 
-	"entgo.io/ent/dialect"
-	"entgo.io/ent/schema/field"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/redis/go-redis/v9"
 	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"gorm.io/gorm"
-	"gorm.io/sharding"
 
 	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/generator/node/redislease"
 	"github.com/idkit-go/idkit/gormplugin"
 	"github.com/idkit-go/idkit/mongocompat"
-	"github.com/idkit-go/idkit/mongocompat/mongotest"
 	"github.com/idkit-go/idkit/mongocompat/mongov2"
 	"github.com/idkit-go/idkit/pgxtypes"
 	"github.com/idkit-go/idkit/sqltypes"
 	"github.com/idkit-go/idkit/types"
 )
 
-// The README's Go snippets outside its GORM section, each in a function
-// that declares what the snippet takes as given. They are compiled, not run
-// (but for TestOrders): TestREADMESnippets checks that every README line is
-// here.
+// Go snippets of the README and docs/ that no example or test of their
+// package runs, each in a function that declares what the snippet takes as
+// given. They are compiled, not run: TestSnippetsCompile checks that every
+// line of a Go block in the docs is a line of a Go file of the repository.
 
 type Order struct {
 	ID   types.Snowflake `bson:"_id"`
 	Item string
 }
 type Customer struct{ ID types.Snowflake }
+
+// firstScreen is the README's first GORM snippet (gormplugin's examples
+// run the Snowflake ones).
+func firstScreen(db *gorm.DB) {
+	type Order struct {
+		ID   types.ObjectID // BYTEA / BINARY(12) / BLOB
+		Item string
+	}
+
+	db.Use(gormplugin.New()) // fills zero keys on every create path
+	db.AutoMigrate(&Order{})
+	order := Order{Item: "book"}
+	db.Create(&order)          // order.ID is set before the INSERT
+	db.First(&order, order.ID) // look the row up by its key
+}
 
 func quick() {
 	id := types.NewObjectID()                        // 6b0268de83cd1eebc0d73dca
@@ -63,28 +71,6 @@ func mongoSnip(ctx context.Context, coll *mongo.Collection, orders []Order) {
 	_, _ = ids, err
 }
 
-func TestMain(m *testing.M) { os.Exit(mongotest.Main(m)) } // stops the server at the end
-
-func TestOrders(t *testing.T) {
-	client, err := mongo.Connect(options.Client().ApplyURI(mongotest.URI(t)))
-	// ... one server per test binary: use a database name of the test's own
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Disconnect(context.Background())
-	if err := client.Ping(context.Background(), nil); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func srvSnip() error {
-	srv, err := mongotest.Start()
-	if err != nil {
-		return err
-	}
-	return srv.Close()
-}
-
 func lease1(ctx context.Context, db *sql.DB) {
 	lease, err := node.NewSQLLease(ctx, db, node.LeaseOptions{TTL: 10 * time.Second})
 	defer lease.Close(ctx)                  // stop issuing, record the last time, release
@@ -104,7 +90,7 @@ func lease2(ctx context.Context, gormDB *gorm.DB, orders []Order) {
 }
 
 func lease3(ctx context.Context, redisClient *redis.Client) {
-	lease, err := redislease.New(ctx, redisClient, node.LeaseOptions{Key: "myapp:node_leases"})
+	lease, err := redislease.New(ctx, redisClient, node.LeaseOptions{TTL: 10 * time.Second})
 	_, _ = lease, err
 }
 
@@ -124,35 +110,4 @@ func pgxSnip(ctx context.Context, dsn string, a, b types.ObjectID) {
 	pool, _ := pgxpool.NewWithConfig(ctx, cfg)
 	rows, _ := pool.Query(ctx, "SELECT id, name FROM users WHERE id = ANY($1)", []types.ObjectID{a, b})
 	_ = rows
-}
-
-var bookIDs *generator.Snowflake
-
-func entSnip() {
-	_ = []any{
-		field.Other("id", types.ObjectID{}).
-			SchemaType(map[string]string{dialect.Postgres: "bytea", dialect.MySQL: "binary(12)", dialect.SQLite: "blob"}).
-			Default(types.NewObjectID).
-			Immutable(),
-
-		field.Int64("id").
-			GoType(types.Snowflake(0)).
-			DefaultFunc(func() types.Snowflake { return bookIDs.MustNext() }). // a *generator.Snowflake
-			Positive().
-			Immutable(),
-	}
-}
-
-func shardSnip(db *gorm.DB, n int64, byUser func(any) (string, error), suffixes func() []string) {
-	node := n
-	g, _ := generator.NewSnowflake(node)
-	db.Use(gormplugin.New(gormplugin.WithSnowflake(g)))
-	db.Use(sharding.Register(sharding.Config{
-		ShardingKey:           "user_id",
-		NumberOfShards:        4,
-		ShardingAlgorithm:     byUser,   // func(any) (string, error): "_0" .. "_3"
-		ShardingSuffixs:       suffixes, // func() []string: "_0" .. "_3"
-		PrimaryKeyGenerator:   sharding.PKCustom,
-		PrimaryKeyGeneratorFn: func(int64) int64 { return int64(g.MustNext()) },
-	}, "orders"))
 }

@@ -1,4 +1,4 @@
-package mongocompat_test
+package servertest_test
 
 import (
 	"context"
