@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/generatortest"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -28,9 +29,9 @@ type snowDoc struct {
 
 // snowflakeGen returns a Snowflake generator for node 1 reading a fake
 // clock that starts at baseTime.
-func snowflakeGen(t *testing.T) (*generator.Snowflake, *generator.FakeClock) {
+func snowflakeGen(t *testing.T) (*generator.Snowflake, *generatortest.FakeClock) {
 	t.Helper()
-	clock := generator.NewFakeClock(baseTime)
+	clock := generatortest.NewFakeClock(baseTime)
 	g, err := generator.NewSnowflake(1, generator.WithClock(clock))
 	require.NoError(t, err)
 	return g, clock

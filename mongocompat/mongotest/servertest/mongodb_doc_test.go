@@ -1,4 +1,4 @@
-package mongocompat_test
+package servertest_test
 
 // The Go code of docs/mongodb.md for the v2 driver: every code line of the
 // page is a line of this file or of mongodb_doc_v1_test.go (the v1 driver's

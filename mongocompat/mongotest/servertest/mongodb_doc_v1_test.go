@@ -1,4 +1,4 @@
-package mongocompat_test
+package servertest_test
 
 // The v1 driver's code of docs/mongodb.md (see mongodb_doc_test.go).
 
