@@ -46,9 +46,7 @@ func (p *Plugin) fillMap(db *gorm.DB, fields []keyField, m map[string]any) bool 
 
 // mapKey returns the name under which m holds f's value (its column name,
 // else its field name, else the column name for a key to add) and whether
-// that value is set, that is present and not zero ([isZeroValue]). The
-// fill and the upsert bookkeeping both decide this way, so the rows the
-// plugin fills are the rows it notes.
+// that value is set, that is present and not zero ([isZeroValue]).
 func mapKey(m map[string]any, f *schema.Field) (name string, set bool) {
 	name = f.DBName
 	v, ok := m[name]

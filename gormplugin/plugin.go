@@ -154,10 +154,6 @@ func (p *Plugin) fill(db *gorm.DB) {
 	if len(fields) == 0 {
 		return
 	}
-	u := p.noteUpsert(db, fields)
-	if u != nil {
-		defer u.filled()
-	}
 	switch dest := stmt.Dest.(type) {
 	case map[string]any:
 		p.fillMap(db, fields, dest)
