@@ -23,6 +23,11 @@ const (
 	// rows' keys; it runs after gorm:create, before GORM copies the keys
 	// into associations.
 	UpsertKeysCallback = "idkit:upsert_keys"
+	// UpsertCommittedKeysCallback reads back, on MySQL, the stored keys of
+	// an upsert that [UpsertKeysCallback] left until GORM's own
+	// transaction was committed; it runs after
+	// gorm:commit_or_rollback_transaction.
+	UpsertCommittedKeysCallback = "idkit:upsert_committed_keys"
 )
 
 // upsertKey is the statement instance key holding an upsert's rows.
@@ -35,6 +40,7 @@ type upsert struct {
 	rows      []upsertRow     // every row of the create
 	keys      []any           // the keys the rows held at the INSERT
 	returning bool            // RETURNING was added: GORM scanned the stored keys
+	committed bool            // the read-back waits for GORM's commit
 	doNothing bool            // the caller's clause says DO NOTHING
 	columns   []clause.Column // the caller's conflict columns (GORM may add the key's)
 }
@@ -271,12 +277,40 @@ func (p *Plugin) upsertKeys(db *gorm.DB) {
 			return
 		}
 	}
+	if _, own := db.InstanceGet("gorm:started_transaction"); own && stmt.Dialector.Name() == "mysql" &&
+		len(stmt.Schema.Relationships.Relations) == 0 && (len(u.columns) > 0 || len(p.keysOf(stmt.Schema).uniques) > 0) {
+		// The INSERT's locks are held until the commit, and a read-back in
+		// the transaction holds them longer: on InnoDB every round trip
+		// widens the window in which other upserts of the same keys wait
+		// on them and deadlock. Nothing after this needs the keys before
+		// the commit (no associations), so read them back after it, with a
+		// non-locking read.
+		u.committed = true
+		return
+	}
+	p.readBack(db, u, doNothing)
+}
+
+// upsertCommittedKeys is the UpsertCommittedKeysCallback.
+func (p *Plugin) upsertCommittedKeys(db *gorm.DB) {
+	u := upsertOf(db)
+	if u == nil || !u.committed || db.Error != nil {
+		return
+	}
+	oc, _ := db.Statement.Clauses["ON CONFLICT"].Expression.(clause.OnConflict)
+	p.readBack(db, u, u.doNothing || oc.DoNothing)
+}
+
+// readBack sets each row's key to its stored row's, read back in one query
+// (see [Plugin.upsertKeys]).
+func (p *Plugin) readBack(db *gorm.DB, u *upsert, doNothing bool) {
+	stmt := db.Statement
 	sets, err := conflictSets(stmt.Schema, u.columns, p.keysOf(stmt.Schema).uniques)
 	if err != nil {
 		db.AddError(fmt.Errorf("%w: %s: %w", ErrUpsertKey, stmt.Schema.Name, err))
 		return
 	}
-	// A session of its own, in the create's transaction.
+	// A session of its own, in the create's transaction if it is still open.
 	tx := db.Session(&gorm.Session{NewDB: true, SkipHooks: true})
 	stored, err := storedKeys(tx, stmt, u, sets)
 	if err != nil {
