@@ -105,9 +105,10 @@
 // never a panic: an unusable tagged field wraps [ErrUnsupportedField], a
 // generator failure wraps [ErrGenerate], a value that cannot be set wraps
 // [ErrNotAddressable], an upsert row whose stored key is unknown wraps
-// [ErrUpsertKey]. [Plugin.Initialize] (run by db.Use) fails with
+// [ErrUpsertKey]. With no options the plugin fills ObjectID keys only: a
+// create that meets a Snowflake field to fill fails with an error wrapping
 // [ErrNoSnowflakeGenerator] unless a Snowflake generator ([WithSnowflake],
 // for example a leased one from node.NewSnowflake), a node ([WithNode]) or
-// a node source ([WithNodeSource], for example node.FromEnv) was given, or
-// [WithObjectIDOnly] says none is needed: a node is never silently 0.
+// a node source ([WithNodeSource], for example node.FromEnv) was given: a
+// node is never silently 0.
 package gormplugin

@@ -119,7 +119,7 @@ func (p *Plugin) setRep(kf *keyField, r rep, v reflect.Value) error {
 }
 
 func (p *Plugin) nextSnowflake(kf *keyField) (int64, error) {
-	if p.snowflake == nil { // WithObjectIDOnly; prepare reports this first
+	if p.snowflake == nil { // prepare reports this first
 		return 0, fmt.Errorf("%w (field %s)", ErrNoSnowflakeGenerator, kf.field.Name)
 	}
 	id, err := p.snowflake.Next()

@@ -34,7 +34,6 @@ const (
 type Plugin struct {
 	snowflake    *generator.Snowflake
 	objectID     *generator.ObjectID
-	objectIDOnly bool
 	nodeSource   node.Source
 	nodeOpts     []generator.Option
 	err          error
@@ -47,9 +46,11 @@ var _ gorm.Plugin = (*Plugin)(nil)
 
 // New returns a plugin configured by opts. It never fails: an option's error
 // is returned by db.Use (from [Plugin.Initialize]). Without [WithObjectID]
-// ObjectIDs come from [generator.DefaultObjectID]; a Snowflake generator
-// must be given with [WithSnowflake] or [WithNode], or declared unneeded
-// with [WithObjectIDOnly].
+// ObjectIDs come from [generator.DefaultObjectID]. Without [WithSnowflake],
+// [WithNode] or [WithNodeSource] the plugin has no Snowflake generator: it
+// serves models keyed by ObjectIDs, and a create that meets a Snowflake
+// field to fill fails with [ErrNoSnowflakeGenerator] (a node is never
+// silently 0).
 func New(opts ...Option) *Plugin {
 	p := &Plugin{}
 	for _, opt := range opts {
@@ -73,17 +74,14 @@ func (p *Plugin) Name() string { return "idkit" }
 // processor, and [KeyConditionCallback] on Query, Row, Update and Delete);
 // db.Use calls it. It
 // returns the options' errors (wrapping [ErrInvalidOption]),
-// [ErrNoSnowflakeGenerator] when no Snowflake generator was configured and
-// [WithObjectIDOnly] was not given (or the [WithNodeSource] source failed), and GORM's errors registering callbacks.
+// [ErrNoSnowflakeGenerator] when the [WithNodeSource] source failed, and
+// GORM's errors registering callbacks.
 func (p *Plugin) Initialize(db *gorm.DB) error {
 	if p.err != nil {
 		return p.err
 	}
 	if err := p.snowflakeFromSource(db); err != nil {
 		return err
-	}
-	if p.snowflake == nil && !p.objectIDOnly {
-		return ErrNoSnowflakeGenerator
 	}
 	cb := db.Callback()
 	create := cb.Create()
