@@ -32,12 +32,12 @@ const (
 // Make it with [New] and register it with db.Use. One Plugin may serve
 // several *gorm.DB; it is safe for concurrent use once registered.
 type Plugin struct {
-	snowflake    *generator.Snowflake
-	objectID     *generator.ObjectID
-	nodeSource   node.Source
-	nodeOpts     []generator.Option
-	err          error
-	initMu       sync.Mutex
+	snowflake  *generator.Snowflake
+	objectID   *generator.ObjectID
+	nodeSource node.Source
+	nodeOpts   []generator.Option
+	err        error
+	initMu     sync.Mutex
 
 	models sync.Map // *schema.Schema -> *modelKeys
 }
