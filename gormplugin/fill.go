@@ -104,6 +104,15 @@ func (p *Plugin) setRep(kf *keyField, r rep, v reflect.Value) error {
 			return nil
 		}
 		v.SetBytes(p.objectID.Next().Bytes())
+	case repFunc:
+		if !kf.fn.isZero(v) {
+			return nil
+		}
+		id, err := kf.fn.next()
+		if err != nil {
+			return fmt.Errorf("%w: %s.%s: %w", ErrGenerate, kf.field.Schema.Name, kf.field.Name, err)
+		}
+		v.Set(id)
 	case repNull:
 		if v.Field(kf.okIdx).Bool() {
 			return nil

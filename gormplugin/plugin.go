@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"sync"
 
 	"gorm.io/gorm"
@@ -34,6 +35,7 @@ const (
 type Plugin struct {
 	snowflake  *generator.Snowflake
 	objectID   *generator.ObjectID
+	keyFuncs   map[reflect.Type]*keyFunc // WithKeyFunc
 	nodeSource node.Source
 	nodeOpts   []generator.Option
 	err        error
