@@ -62,3 +62,31 @@ func normalizeLines(src string) []string {
 	}
 	return out
 }
+
+// TestOtherKeysDoc checks that every code line of docs/gorm-other-keys.md
+// is a line of example_otherkeys_test.go, which compiles and runs.
+func TestOtherKeysDoc(t *testing.T) {
+	doc, err := os.ReadFile("../docs/gorm-other-keys.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile("example_otherkeys_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, l := range normalizeLines(string(src)) {
+		have[l] = true
+	}
+	blocks := regexp.MustCompile("(?s)```go\n(.*?)```").FindAllStringSubmatch(string(doc), -1)
+	if len(blocks) < 3 {
+		t.Fatalf("only %d go blocks", len(blocks))
+	}
+	for _, b := range blocks {
+		for _, l := range normalizeLines(b[1]) {
+			if !have[l] {
+				t.Errorf("doc line not in the example: %s", l)
+			}
+		}
+	}
+}
