@@ -99,7 +99,7 @@ func (p *Plugin) Initialize(db *gorm.DB) error {
 	if err := create.After("gorm:create").Before("gorm:save_after_associations").Register(UpsertKeysCallback, p.upsertKeys); err != nil {
 		return err
 	}
-	if err := create.After("gorm:commit_or_rollback_transaction").Register(UpsertCommittedKeysCallback, p.upsertCommittedKeys); err != nil {
+	if err := create.After("gorm:commit_or_rollback_transaction").Register(upsertCommittedKeysCallback, p.upsertCommittedKeys); err != nil {
 		return err
 	}
 	if err := cb.Query().Before("gorm:query").Register(KeyConditionCallback, p.keyConditions); err != nil {

@@ -23,12 +23,12 @@ const (
 	// rows' keys; it runs after gorm:create, before GORM copies the keys
 	// into associations.
 	UpsertKeysCallback = "idkit:upsert_keys"
-	// UpsertCommittedKeysCallback reads back, on MySQL, the stored keys of
-	// an upsert that [UpsertKeysCallback] left until GORM's own
-	// transaction was committed; it runs after
-	// gorm:commit_or_rollback_transaction.
-	UpsertCommittedKeysCallback = "idkit:upsert_committed_keys"
 )
+
+// upsertCommittedKeysCallback reads back, on MySQL, the stored keys of an
+// upsert that [UpsertKeysCallback] left until GORM's own transaction was
+// committed; it runs after gorm:commit_or_rollback_transaction.
+const upsertCommittedKeysCallback = "idkit:upsert_committed_keys"
 
 // upsertKey is the statement instance key holding an upsert's rows.
 const upsertKey = "idkit:upsert"
@@ -291,7 +291,7 @@ func (p *Plugin) upsertKeys(db *gorm.DB) {
 	p.readBack(db, u, doNothing)
 }
 
-// upsertCommittedKeys is the UpsertCommittedKeysCallback.
+// upsertCommittedKeys is the upsertCommittedKeysCallback.
 func (p *Plugin) upsertCommittedKeys(db *gorm.DB) {
 	u := upsertOf(db)
 	if u == nil || !u.committed || db.Error != nil {
