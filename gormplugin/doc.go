@@ -87,7 +87,8 @@
 // it runs right after the INSERT, in the transaction. A row that DoNothing
 // skipped gets a zero key: no row holds the key it was given. A row whose
 // stored key cannot be found also gets a zero key, and the create an error
-// wrapping [ErrUpsertKey]. This covers struct, pointer, slice and map
+// wrapping [ErrUpsertKey] (when the read ran in GORM's transaction, the
+// create is rolled back). This covers struct, pointer, slice and map
 // creates. An upsert whose conflict target is the primary key alone, as
 // GORM's association saves are, needs none of this and costs no extra
 // query, except on MySQL/MariaDB when the model has another unique index.

@@ -51,7 +51,7 @@ type modelKeys struct {
 	plugin  *Plugin
 	once    sync.Once
 	fields  []keyField
-	pk      *keyField         // the single primary key, when it holds an ObjectID
+	pk      *keyField         // the single primary key, when it holds an ObjectID or a WithKeyFunc type
 	uniques [][]*schema.Field // unique indexes and fields, for upserts
 	err     error
 }
