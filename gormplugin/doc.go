@@ -64,7 +64,9 @@
 // Count, Pluck, Row and Update select exactly the row with the key, given
 // as an ObjectID, a pointer to one, a valid NullObjectID, a HexObjectID, a
 // [12]byte or a 12-byte []byte; a slice of ObjectIDs selects the rows with
-// those keys. Snowflake keys need no rewrite. Without the plugin, write the
+// those keys. A key of a [WithKeyFunc] type whose SQL value is bytes
+// (a ULID's 16 bytes) gets the same rewrite of one inline key. Snowflake
+// keys need no rewrite. Without the plugin, write the
 // condition out: db.First(&doc, "id = ?", id).
 //
 // # Upserts

@@ -70,6 +70,20 @@ var (
 	}
 )
 
+// keysOf returns the key fields of s, working them out (and adjusting s) on
+// first sight.
+func (p *Plugin) keysOf(s *schema.Schema) *modelKeys {
+	if v, ok := p.models.Load(s); ok {
+		mk := v.(*modelKeys)
+		mk.once.Do(func() { mk.prepare(s) })
+		return mk
+	}
+	v, _ := p.models.LoadOrStore(s, &modelKeys{plugin: p})
+	mk := v.(*modelKeys)
+	mk.once.Do(func() { mk.prepare(s) })
+	return mk
+}
+
 // prepare finds s's key fields, clears GORM's auto-increment on them and
 // marks the primary ones NOT NULL.
 func (mk *modelKeys) prepare(s *schema.Schema) {

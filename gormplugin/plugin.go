@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"gorm.io/gorm"
-	"gorm.io/gorm/schema"
 
 	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/node"
@@ -141,76 +140,3 @@ func (p *Plugin) Snowflake() *generator.Snowflake { return p.snowflake }
 
 // ObjectID returns the plugin's ObjectID generator.
 func (p *Plugin) ObjectID() *generator.ObjectID { return p.objectID }
-
-// fill is the FillCallback.
-func (p *Plugin) fill(db *gorm.DB) {
-	stmt := db.Statement
-	if db.Error != nil || stmt.Schema == nil || skipped(db) {
-		return
-	}
-	mk := p.keysOf(stmt.Schema)
-	if mk.err != nil {
-		db.AddError(mk.err)
-		return
-	}
-	fields := selected(stmt, mk.fields)
-	if len(fields) == 0 {
-		return
-	}
-	switch dest := stmt.Dest.(type) {
-	case map[string]any:
-		p.fillMap(db, fields, dest)
-	case *map[string]any:
-		if dest == nil {
-			return // GORM reports the nil pointer
-		}
-		if *dest == nil {
-			*dest = map[string]any{}
-		}
-		p.fillMap(db, fields, *dest)
-	case []map[string]any:
-		p.fillMaps(db, fields, dest)
-	case *[]map[string]any:
-		if dest == nil {
-			return
-		}
-		p.fillMaps(db, fields, *dest)
-		db.InstanceSet(mapRowsKey, len(*dest))
-	default:
-		p.fillValue(db, fields, stmt.ReflectValue)
-	}
-}
-
-func skipped(db *gorm.DB) bool {
-	v, ok := db.Get(SkipSetting)
-	return ok && v == true
-}
-
-// selected drops the fields that Select/Omit leave out of the INSERT.
-func selected(stmt *gorm.Statement, fields []keyField) []keyField {
-	if len(stmt.Selects) == 0 && len(stmt.Omits) == 0 {
-		return fields
-	}
-	cols, restricted := stmt.SelectAndOmitColumns(true, false)
-	out := make([]keyField, 0, len(fields))
-	for _, f := range fields {
-		if v, ok := cols[f.field.DBName]; (ok && v) || (!ok && !restricted) {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// keysOf returns the key fields of s, working them out (and adjusting s) on
-// first sight.
-func (p *Plugin) keysOf(s *schema.Schema) *modelKeys {
-	if v, ok := p.models.Load(s); ok {
-		mk := v.(*modelKeys)
-		mk.once.Do(func() { mk.prepare(s) })
-		return mk
-	}
-	v, _ := p.models.LoadOrStore(s, &modelKeys{plugin: p})
-	mk := v.(*modelKeys)
-	mk.once.Do(func() { mk.prepare(s) })
-	return mk
-}
