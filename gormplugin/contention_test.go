@@ -10,9 +10,11 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/stretchr/testify/require"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
+	"gorm.io/gorm/logger"
 
 	"github.com/idkit-go/idkit/gormplugin"
 	"github.com/idkit-go/idkit/internal/testdb"
@@ -93,10 +95,12 @@ func contentionRun[T any](db *gorm.DB, round int, mk func(email string, n int) T
 // model, round by round in one run, and compares failed statements
 // (deadlocks, serialization failures). The plugin's model may fail at most
 // 1.5 times as often as the auto-increment one plus 8 statements on
-// MariaDB. On PostgreSQL and SQLite the plugin adds no statement to these
-// upserts (RETURNING), so the two differ by chance alone: the bound there
-// is 1.35 times plus 10, the spread of the ratio seen over runs on a busy
-// 2-core machine (0.7 to 1.3).
+// MariaDB. On PostgreSQL the plugin adds no statement to these upserts
+// (RETURNING does the work; checked first, statement by statement), so the
+// two counts differ by chance alone; deadlocks come in bursts, and the
+// ratio seen over runs on a busy 2-core machine spread from 0.6 to 1.7, so
+// the bound there is 2 times plus 10: it catches a plugin that adds
+// failures wholesale, not a few.
 func TestUpsertContention(t *testing.T) {
 	if testing.Short() {
 		t.Skip("contention workload")
@@ -112,6 +116,9 @@ func TestUpsertContention(t *testing.T) {
 				sqlDB.SetMaxOpenConns(1) // one writer: SQLite's own rule
 			}
 			migrate(t, db, &rivalKit{}, &rivalSerial{})
+			if d.Name == "postgres" {
+				oneStatementEach(t, db)
+			}
 			var kit, serial int64
 			for round := range contentionRounds {
 				runKit := func() {
@@ -131,7 +138,7 @@ func TestUpsertContention(t *testing.T) {
 			total := contentionRounds * contentionWorkers * contentionEach
 			t.Logf("%s: failed statements over %d×%d: idkit key %d, auto-increment %d",
 				d.Name, contentionRounds, contentionWorkers*contentionEach, kit, serial)
-			limit := 1.35*float64(serial) + 10
+			limit := 2*float64(serial) + 10
 			if d.Name == "mariadb" {
 				limit = 1.5*float64(serial) + 8
 			}
@@ -176,4 +183,27 @@ func quickDeadlocks(d dialect) dialect {
 		return postgres.New(postgres.Config{Conn: stdlib.OpenDB(*cfg)})
 	}
 	return dialect{Name: d.Name, Server: d.Server, Open: open}
+}
+
+// oneStatementEach checks that on PostgreSQL each upsert form of the
+// workload, single and batch, with a conflict, runs one statement: the
+// plugin adds none.
+func oneStatementEach(t *testing.T, db *gorm.DB) {
+	t.Helper()
+	require.NoError(t, db.Create(&rivalKit{Email: "seen@x"}).Error)
+	for i, op := range contentionOps {
+		rows := []rivalKit{{Email: "seen@x", N: i}, {Email: fmt.Sprintf("new%d@x", i)}, {Email: fmt.Sprintf("new%d@y", i)}, {Email: fmt.Sprintf("new%d@z", i)}}[:op.batch]
+		r := &ddlRecorder{Interface: logger.Discard}
+		tx := db.Session(&gorm.Session{Logger: r, SkipDefaultTransaction: true}).Clauses(op.oc)
+		if op.batch == 1 {
+			require.NoError(t, tx.Create(&rows[0]).Error)
+		} else {
+			require.NoError(t, tx.Create(&rows).Error)
+		}
+		require.Len(t, r.stmt, 1, "op %d: %q", i, r.stmt)
+		var seen rivalKit
+		require.NoError(t, db.First(&seen, "email = ?", "seen@x").Error)
+		require.Equal(t, seen.ID, rows[0].ID, "op %d", i)
+	}
+	require.NoError(t, db.Where("1 = 1").Delete(&rivalKit{}).Error)
 }
