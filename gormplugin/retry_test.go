@@ -172,3 +172,37 @@ func retriedUpsertLoop(t *testing.T, db *gorm.DB) {
 		assert.Len(t, singles, workers*each*3)
 	}
 }
+
+// TestUpsertLargeBatch upserts 700 rows, half of them conflicting, in one
+// statement: the read-back is split so SQLite's 500-term limit on a
+// compound SELECT is never met, and every struct gets its stored key.
+func TestUpsertLargeBatch(t *testing.T) {
+	forEachDB(t, func(t *testing.T, db *gorm.DB) {
+		migrate(t, db, &Account{})
+		const n = 700
+		var old []Account
+		for i := range n / 2 {
+			old = append(old, Account{Email: fmt.Sprintf("e%d", i*2), Name: "old"})
+		}
+		require.NoError(t, db.CreateInBatches(&old, 100).Error)
+		rows := make([]Account, n)
+		for i := range rows {
+			rows[i] = Account{Email: fmt.Sprintf("e%d", i), Name: "new"}
+		}
+		oc := clause.OnConflict{Columns: onEmail, DoUpdates: clause.AssignmentColumns([]string{"name"})}
+		require.NoError(t, db.Clauses(oc).Create(&rows).Error)
+		var stored []Account
+		require.NoError(t, db.Find(&stored).Error)
+		require.Len(t, stored, n)
+		byEmail := map[string]types.Snowflake{}
+		for _, s := range stored {
+			byEmail[s.Email] = s.ID
+		}
+		for i, r := range rows {
+			require.Equal(t, byEmail[r.Email], r.ID, "row %d", i)
+		}
+		for _, o := range old {
+			require.Equal(t, o.ID, byEmail[o.Email])
+		}
+	})
+}

@@ -312,10 +312,18 @@ func (p *Plugin) readBack(db *gorm.DB, u *upsert, doNothing bool) {
 	}
 	// A session of its own, in the create's transaction if it is still open.
 	tx := db.Session(&gorm.Session{NewDB: true, SkipHooks: true})
-	stored, err := storedKeys(tx, stmt, u, sets)
-	if err != nil {
-		db.AddError(fmt.Errorf("%w: %w", ErrUpsertKey, err))
-		return
+	stored := make([]reflect.Value, 0, len(u.rows))
+	// SQLite allows 500 terms in a compound SELECT; a row takes one per set
+	// and one for its own key.
+	chunk := max(1, readBackTerms/(len(sets)+1))
+	for from := 0; from < len(u.rows); from += chunk {
+		to := min(from+chunk, len(u.rows))
+		keys, err := storedKeys(tx, stmt, u.pk, u.rows[from:to], u.keys[from:to], sets)
+		if err != nil {
+			db.AddError(fmt.Errorf("%w: %w", ErrUpsertKey, err))
+			return
+		}
+		stored = append(stored, keys...)
 	}
 	for i, r := range u.rows {
 		key := stored[i]
@@ -351,16 +359,19 @@ func conflictSets(s *schema.Schema, cols []clause.Column, uniques [][]*schema.Fi
 	return [][]*schema.Field{set}, nil
 }
 
-// storedKeys reads back, in one query, the stored key of each of u's rows:
+// readBackTerms is the most SELECTs one read-back query unites.
+const readBackTerms = 480
+
+// storedKeys reads back, in one query, the stored key of each row:
 // the key of the row with its values in the first of sets that matches,
 // else its own key if stored. The database compares the values, with the
 // column's collation. stored[i] is invalid when nothing matched row i.
-func storedKeys(tx *gorm.DB, stmt *gorm.Statement, u *upsert, sets [][]*schema.Field) ([]reflect.Value, error) {
+func storedKeys(tx *gorm.DB, stmt *gorm.Statement, pkField *schema.Field, rows []upsertRow, keys []any, sets [][]*schema.Field) ([]reflect.Value, error) {
 	var (
 		sql  strings.Builder
 		vars []any
 	)
-	table, pk := stmt.Quote(stmt.Table), stmt.Quote(u.pk.DBName)
+	table, pk := stmt.Quote(stmt.Table), stmt.Quote(pkField.DBName)
 	branch := func(row, rank int, where string, values ...any) {
 		if sql.Len() > 0 {
 			sql.WriteString(" UNION ALL ")
@@ -368,7 +379,7 @@ func storedKeys(tx *gorm.DB, stmt *gorm.Statement, u *upsert, sets [][]*schema.F
 		fmt.Fprintf(&sql, "SELECT %d, %d, %s FROM %s WHERE %s", row, rank, pk, table, where)
 		vars = append(vars, values...)
 	}
-	for i, r := range u.rows {
+	for i, r := range rows {
 		for rank, set := range sets {
 			conds := make([]string, len(set))
 			values := make([]any, len(set))
@@ -378,19 +389,19 @@ func storedKeys(tx *gorm.DB, stmt *gorm.Statement, u *upsert, sets [][]*schema.F
 			}
 			branch(i, rank, strings.Join(conds, " AND "), values...)
 		}
-		branch(i, len(sets), pk+" = ?", u.keys[i])
+		branch(i, len(sets), pk+" = ?", keys[i])
 	}
-	rows, err := tx.Raw(sql.String(), vars...).Rows()
+	res, err := tx.Raw(sql.String(), vars...).Rows()
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	stored := make([]reflect.Value, len(u.rows))
-	ranks := make([]int, len(u.rows))
-	for rows.Next() {
+	defer res.Close()
+	stored := make([]reflect.Value, len(rows))
+	ranks := make([]int, len(rows))
+	for res.Next() {
 		var i, rank int
-		v := reflect.New(u.pk.IndirectFieldType)
-		if err := rows.Scan(&i, &rank, v.Interface()); err != nil {
+		v := reflect.New(pkField.IndirectFieldType)
+		if err := res.Scan(&i, &rank, v.Interface()); err != nil {
 			return nil, err
 		}
 		if i < 0 || i >= len(stored) {
@@ -400,7 +411,7 @@ func storedKeys(tx *gorm.DB, stmt *gorm.Statement, u *upsert, sets [][]*schema.F
 			stored[i], ranks[i] = v.Elem(), rank
 		}
 	}
-	return stored, rows.Err()
+	return stored, res.Err()
 }
 
 // keyString is a comparable form of a key value of one field type (a
