@@ -81,10 +81,12 @@
 // PostgreSQL for the keys with RETURNING ([UpsertReturningCallback]), and
 // SQLite too for a single row. Otherwise ([UpsertKeysCallback]) a single
 // row the database reports as inserted needs nothing more, and the other
-// rows are read back in one query: each row's stored key by the conflict
+// rows are read back in one query (per 480 SELECTs it unites): each row's
+// stored key by the conflict
 // columns (clause.OnConflict.Columns, else the model's unique indexes in
 // turn), else by its own key. On MySQL/MariaDB that read runs after GORM's
-// own transaction commits when the model has no associations to save, so
+// own transaction commits when the model has no associations to save and
+// no AfterCreate or AfterSave hook (which see the keys before the commit), so
 // the INSERT's locks are held no longer than without the plugin; otherwise
 // it runs right after the INSERT, in the transaction. A row that DoNothing
 // skipped gets a zero key: no row holds the key it was given. A row whose

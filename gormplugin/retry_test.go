@@ -206,3 +206,30 @@ func TestUpsertLargeBatch(t *testing.T) {
 		}
 	})
 }
+
+// Audited has an AfterCreate hook, which runs before GORM commits: it must
+// see the stored row's key after an upsert, so the plugin resolves keys
+// before the hook on every database.
+type Audited struct {
+	ID    types.Snowflake
+	Email string `gorm:"size:64;uniqueIndex"`
+	Name  string
+	seen  types.Snowflake
+}
+
+func (a *Audited) AfterCreate(*gorm.DB) error {
+	a.seen = a.ID
+	return nil
+}
+
+func TestUpsertKeyBeforeAfterCreateHook(t *testing.T) {
+	forEachDB(t, func(t *testing.T, db *gorm.DB) {
+		migrate(t, db, &Audited{})
+		old := Audited{Email: "a"}
+		require.NoError(t, db.Create(&old).Error)
+		again := Audited{Email: "a", Name: "again"}
+		require.NoError(t, db.Clauses(clause.OnConflict{Columns: onEmail, DoUpdates: clause.AssignmentColumns([]string{"name"})}).Create(&again).Error)
+		assert.Equal(t, old.ID, again.ID)
+		assert.Equal(t, old.ID, again.seen, "the hook saw the stored key")
+	})
+}

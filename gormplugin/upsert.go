@@ -277,14 +277,15 @@ func (p *Plugin) upsertKeys(db *gorm.DB) {
 			return
 		}
 	}
-	if _, own := db.InstanceGet("gorm:started_transaction"); own && stmt.Dialector.Name() == "mysql" &&
+	hooks := !stmt.SkipHooks && (stmt.Schema.AfterCreate || stmt.Schema.AfterSave)
+	if _, own := db.InstanceGet("gorm:started_transaction"); own && stmt.Dialector.Name() == "mysql" && !hooks &&
 		len(stmt.Schema.Relationships.Relations) == 0 && (len(u.columns) > 0 || len(p.keysOf(stmt.Schema).uniques) > 0) {
 		// The INSERT's locks are held until the commit, and a read-back in
 		// the transaction holds them longer: on InnoDB every round trip
 		// widens the window in which other upserts of the same keys wait
 		// on them and deadlock. Nothing after this needs the keys before
-		// the commit (no associations), so read them back after it, with a
-		// non-locking read.
+		// the commit (no associations, no AfterCreate or AfterSave hook),
+		// so read them back after it, with a non-locking read.
 		u.committed = true
 		return
 	}
