@@ -8,7 +8,8 @@
 // A model's only primary key is filled when its type is
 // [types.Snowflake], [types.ObjectID], their nullable forms
 // ([types.NullSnowflake], [types.NullObjectID]), [sqltypes.HexObjectID] or
-// [sqltypes.NullHexObjectID], or a pointer to one of these. Any other column,
+// [sqltypes.NullHexObjectID], a type given to [WithKeyFunc] (uuid.UUID, a
+// ULID, ...), or a pointer to one of these. Any other column,
 // and plain Go types, are filled when tagged:
 //
 //	ID   int64  `gorm:"primaryKey" idkit:"snowflake"` // int64, int, uint64, ...
@@ -65,11 +66,13 @@
 // Count, Pluck, Row and Update select exactly the row with the key, given
 // as an ObjectID, a pointer to one, a valid NullObjectID, a HexObjectID, a
 // [12]byte or a 12-byte []byte; a slice of ObjectIDs selects the rows with
-// those keys. GORM runs an inline string that is not a number as SQL; for
-// such a model a string of exactly 24 hex digits (db.First(&doc,
-// c.Param("id"))) is taken as the key instead, and never run as SQL. Other
-// strings are left to GORM. Snowflake keys need no rewrite. Without the
-// plugin, write the condition out: db.First(&doc, "id = ?", id).
+// those keys. A key of a [WithKeyFunc] type whose SQL value is bytes
+// (a ULID's 16 bytes) gets the same rewrite of one inline key. GORM runs an
+// inline string that is not a number as SQL; for an ObjectID-keyed model a
+// string of exactly 24 hex digits (db.First(&doc, c.Param("id"))) is taken
+// as the key instead, and never run as SQL. Other strings are left to GORM.
+// Snowflake keys need no rewrite. Without the plugin, write the condition
+// out: db.First(&doc, "id = ?", id).
 //
 // For any model, a zero idkit ID given as a key (a request that carried
 // no ID) fails the statement with an error wrapping [types.ErrZeroID]
@@ -79,25 +82,31 @@
 //
 // # Upserts
 //
-// A create with a clause.OnConflict whose rows got their primary key from
-// the plugin is an upsert: on a conflict the database keeps the stored
-// row's key, not the one the plugin made. After the create each struct
-// holds the key of the row stored for it. With an update on conflict
-// (UpdateAll or DoUpdates) the plugin asks PostgreSQL for the keys with
-// RETURNING ([UpsertReturningCallback]), and SQLite too for a single row;
-// otherwise ([UpsertKeysCallback], right after the INSERT and in GORM's
-// transaction unless SkipDefaultTransaction is set) it reads
-// back which of its keys were stored and finds each other row's stored key
-// by the conflict columns (clause.OnConflict.Columns, else the model's
-// unique indexes in turn). A row that DoNothing skipped gets a zero key: no
-// row holds the key it was given. A row whose stored key cannot be found
-// also gets a zero key, and the create an error wrapping [ErrUpsertKey]
-// (inside GORM's transaction the create is then rolled back).
-// This covers struct, pointer, slice and map creates with a single primary
-// key (maps are always read back). An upsert whose conflict target
-// is the primary key alone, as GORM's association saves are, needs nothing
-// of this (a new key cannot conflict) and costs no extra query, except on
-// MySQL/MariaDB when the model has another unique index.
+// A create with a clause.OnConflict of a model whose single primary key the
+// plugin fills is an upsert: on a conflict the database keeps the stored
+// row's key, not the one the row held. After the create each struct (or
+// map) holds the key of the row stored for it, whoever made the key it held
+// before: the plugin, the plugin on an earlier attempt of a retried
+// transaction, or the caller. This stage runs after the fill and apart from
+// it. With an update on conflict (UpdateAll or DoUpdates) the plugin asks
+// PostgreSQL for the keys with RETURNING ([UpsertReturningCallback]), and
+// SQLite too for a single row. Otherwise ([UpsertKeysCallback]) a single
+// row the database reports as inserted needs nothing more, and the other
+// rows are read back in one query (per 480 SELECTs it unites): each row's
+// stored key by the conflict
+// columns (clause.OnConflict.Columns, else the model's unique indexes in
+// turn), else by its own key. On MySQL/MariaDB that read runs after GORM's
+// own transaction commits when the model has no associations to save and
+// no AfterCreate or AfterSave hook (which see the keys before the commit), so
+// the INSERT's locks are held no longer than without the plugin; otherwise
+// it runs right after the INSERT, in the transaction. A row that DoNothing
+// skipped gets a zero key: no row holds the key it was given. A row whose
+// stored key cannot be found also gets a zero key, and the create an error
+// wrapping [ErrUpsertKey] (when the read ran in GORM's transaction, the
+// create is rolled back). This covers struct, pointer, slice and map
+// creates. An upsert whose conflict target is the primary key alone, as
+// GORM's association saves are, needs none of this and costs no extra
+// query, except on MySQL/MariaDB when the model has another unique index.
 //
 // # Key columns
 //
@@ -117,9 +126,10 @@
 // zero untagged composite key part wraps [ErrUntaggedKey], a
 // generator failure wraps [ErrGenerate], a value that cannot be set wraps
 // [ErrNotAddressable], an upsert row whose stored key is unknown wraps
-// [ErrUpsertKey]. [Plugin.Initialize] (run by db.Use) fails with
+// [ErrUpsertKey]. With no options the plugin fills ObjectID keys only: a
+// create that meets a Snowflake field to fill fails with an error wrapping
 // [ErrNoSnowflakeGenerator] unless a Snowflake generator ([WithSnowflake],
 // for example a leased one from node.NewSnowflake), a node ([WithNode]) or
-// a node source ([WithNodeSource], for example node.FromEnv) was given, or
-// [WithObjectIDOnly] says none is needed: a node is never silently 0.
+// a node source ([WithNodeSource], for example node.FromEnv) was given: a
+// node is never silently 0.
 package gormplugin

@@ -4,12 +4,11 @@ import "errors"
 
 // Sentinel errors of this package; test for them with [errors.Is].
 var (
-	// ErrNoSnowflakeGenerator reports a plugin given neither a Snowflake
-	// generator ([WithSnowflake]), a node ([WithNode]), a node source that
-	// yields one ([WithNodeSource]) nor [WithObjectIDOnly] (returned by
-	// db.Use), or a Snowflake key to fill by a plugin made with
-	// WithObjectIDOnly (reported on the create).
-	ErrNoSnowflakeGenerator = errors.New("gormplugin: no snowflake generator: give WithSnowflake or WithNode (or WithObjectIDOnly)")
+	// ErrNoSnowflakeGenerator reports a Snowflake field to fill by a plugin
+	// given no Snowflake generator ([WithSnowflake], [WithNode] or
+	// [WithNodeSource]); it fails that create (or [Plugin.Prepare]). It is
+	// also returned by db.Use when the [WithNodeSource] source fails.
+	ErrNoSnowflakeGenerator = errors.New("gormplugin: no snowflake generator: give gormplugin.WithNode, WithSnowflake or WithNodeSource to fill Snowflake keys")
 
 	// ErrInvalidConfig reports an unusable option, such as a nil generator
 	// or a node the layout cannot hold; the cause is wrapped too.

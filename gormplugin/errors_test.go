@@ -25,10 +25,8 @@ func TestUseErrors(t *testing.T) {
 		opts []gormplugin.Option
 		want []error // nil: db.Use succeeds
 	}{
-		{"no options", nil, []error{gormplugin.ErrNoSnowflakeGenerator}},
-		{"ObjectID generator only", []gormplugin.Option{gormplugin.WithObjectID(generator.DefaultObjectID())},
-			[]error{gormplugin.ErrNoSnowflakeGenerator}},
-		{"WithObjectIDOnly", []gormplugin.Option{gormplugin.WithObjectIDOnly()}, nil},
+		{"no options", nil, nil},
+		{"ObjectID generator only", []gormplugin.Option{gormplugin.WithObjectID(generator.DefaultObjectID())}, nil},
 		{"WithNode", []gormplugin.Option{gormplugin.WithNode(3)}, nil},
 		{"WithSnowflake", []gormplugin.Option{gormplugin.WithSnowflake(fenced)}, nil},
 		{"nil option ignored", []gormplugin.Option{nil, gormplugin.WithNode(3)}, nil},
@@ -106,7 +104,7 @@ func TestCreateErrors(t *testing.T) {
 			[]error{gormplugin.ErrUnsupportedField}},
 		{"nullable form of bytes", gormplugin.New(gormplugin.WithNode(1)), &nullBytes{},
 			[]error{gormplugin.ErrUnsupportedField}},
-		{"snowflake key without generator", gormplugin.New(gormplugin.WithObjectIDOnly()), &Order{},
+		{"snowflake key without generator", gormplugin.New(), &Order{},
 			[]error{gormplugin.ErrNoSnowflakeGenerator}},
 		{"generator fails", gormplugin.New(gormplugin.WithSnowflake(fenced)), &Order{},
 			[]error{gormplugin.ErrGenerate, generator.ErrFenced, fenceErr}},
@@ -133,9 +131,9 @@ func TestCreateErrors(t *testing.T) {
 		})
 	}
 
-	t.Run("ObjectID-only plugin fills ObjectIDs", func(t *testing.T) {
+	t.Run("plugin with no options fills ObjectIDs", func(t *testing.T) {
 		db := sqliteDB(t)
-		require.NoError(t, db.Use(gormplugin.New(gormplugin.WithObjectIDOnly())))
+		require.NoError(t, db.Use(gormplugin.New()))
 		e := &Event{}
 		require.NoError(t, db.Session(&gorm.Session{DryRun: true}).Create(e).Error)
 		assert.False(t, e.ID.IsZero())

@@ -76,11 +76,19 @@ func ExampleSkipSetting() {
 	// filled: true
 }
 
-func ExampleWithObjectIDOnly() {
+// A plugin with no options fills ObjectID keys; a Snowflake key to fill
+// fails its create, with a message naming the options that fix it.
+func ExampleNew_noOptions() {
 	db, _ := gorm.Open(sqlite.New(sqlite.Config{DriverName: "sqlite", DSN: "file::memory:"}), &gorm.Config{Logger: logger.Discard})
 	fmt.Println(db.Use(gormplugin.New()))
-	fmt.Println(db.Use(gormplugin.New(gormplugin.WithObjectIDOnly())))
+	type Doc struct{ ID types.ObjectID }
+	type Post struct{ ID types.Snowflake }
+	dry := db.Session(&gorm.Session{DryRun: true})
+	doc := Doc{}
+	fmt.Println(dry.Create(&doc).Error, !doc.ID.IsZero())
+	fmt.Println(dry.Create(&Post{}).Error)
 	// Output:
-	// gormplugin: no snowflake generator: give WithSnowflake or WithNode (or WithObjectIDOnly)
 	// <nil>
+	// <nil> true
+	// gormplugin: no snowflake generator: give gormplugin.WithNode, WithSnowflake or WithNodeSource to fill Snowflake keys (model Post, field ID)
 }

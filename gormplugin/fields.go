@@ -18,6 +18,7 @@ type kind uint8
 const (
 	kindSnowflake kind = iota + 1
 	kindObjectID
+	kindKeyFunc // a type registered with WithKeyFunc
 )
 
 // rep is how a field's Go type holds the ID.
@@ -30,6 +31,7 @@ const (
 	repHex                  // string: ObjectID as hex
 	repBytes                // []byte: ObjectID raw
 	repNull                 // struct {ID X; Valid bool}
+	repFunc                 // a type registered with WithKeyFunc
 )
 
 // keyField is one field the plugin fills.
@@ -37,10 +39,11 @@ type keyField struct {
 	field *schema.Field
 	kind  kind
 	rep   rep
-	ptr   bool // the field is a pointer to the type described by rep
-	inner rep  // for repNull, the rep of the ID field
-	idIdx int  // for repNull, index of the ID field
-	okIdx int  // for repNull, index of the Valid field
+	ptr   bool     // the field is a pointer to the type described by rep
+	inner rep      // for repNull, the rep of the ID field
+	idIdx int      // for repNull, index of the ID field
+	okIdx int      // for repNull, index of the Valid field
+	fn    *keyFunc // for repFunc
 }
 
 // modelKeys is what the plugin knows about one parsed model.
@@ -48,7 +51,7 @@ type modelKeys struct {
 	plugin  *Plugin
 	once    sync.Once
 	fields  []keyField
-	pk      *keyField         // the single primary key, when it holds an ObjectID
+	pk      *keyField         // the single primary key, when it holds an ObjectID or a WithKeyFunc type
 	uniques [][]*schema.Field // unique indexes and fields, for upserts
 	err     error
 
@@ -71,10 +74,27 @@ var (
 	}
 )
 
+// keysOf returns the key fields of s, working them out (and adjusting s) on
+// first sight.
+func (p *Plugin) keysOf(s *schema.Schema) *modelKeys {
+	if v, ok := p.models.Load(s); ok {
+		mk := v.(*modelKeys)
+		mk.once.Do(func() { mk.prepare(s) })
+		return mk
+	}
+	v, _ := p.models.LoadOrStore(s, &modelKeys{plugin: p})
+	mk := v.(*modelKeys)
+	mk.once.Do(func() { mk.prepare(s) })
+	return mk
+}
+
 // prepare finds s's key fields, clears GORM's auto-increment on them and
 // marks the primary ones NOT NULL.
 func (mk *modelKeys) prepare(s *schema.Schema) {
 	mk.pk = objectIDKey(s)
+	if mk.pk == nil {
+		mk.pk = mk.keyFuncKey(s)
+	}
 	mk.uniques = uniqueSets(s)
 	foreign := foreignKeys(s)
 	for _, f := range s.Fields {
@@ -95,6 +115,11 @@ func (mk *modelKeys) prepare(s *schema.Schema) {
 				ErrUnsupportedField, s.Name, f.Name, tag)
 			return
 		case f.PrimaryKey && len(s.PrimaryFields) == 1:
+			if fn := mk.plugin.keyFuncs[f.IndirectFieldType]; fn != nil {
+				mk.fields = append(mk.fields, keyField{field: f, kind: kindKeyFunc, rep: repFunc,
+					ptr: f.FieldType.Kind() == reflect.Pointer, fn: fn})
+				continue
+			}
 			k = kindOf(f.IndirectFieldType)
 		case f.PrimaryKey:
 			if uk := kindOf(f.IndirectFieldType); uk != 0 {
@@ -152,6 +177,23 @@ func objectIDKey(s *schema.Schema) *keyField {
 		return nil
 	}
 	return &kf
+}
+
+// keyFuncKey describes s's single primary key when its type was registered
+// with [WithKeyFunc], for [Plugin.keyConditions]; otherwise it returns nil.
+func (mk *modelKeys) keyFuncKey(s *schema.Schema) *keyField {
+	f := s.PrioritizedPrimaryField
+	if f == nil || len(s.PrimaryFields) != 1 {
+		return nil
+	}
+	if tag, ok := f.Tag.Lookup("idkit"); ok && tag == "-" {
+		return nil
+	}
+	fn := mk.plugin.keyFuncs[f.IndirectFieldType]
+	if fn == nil {
+		return nil
+	}
+	return &keyField{field: f, kind: kindKeyFunc, rep: repFunc, ptr: f.FieldType.Kind() == reflect.Pointer, fn: fn}
 }
 
 // foreignKeys returns the fields of s that hold a relation's foreign key

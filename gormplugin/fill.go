@@ -7,6 +7,69 @@ import (
 	"gorm.io/gorm"
 )
 
+// fill is the FillCallback.
+func (p *Plugin) fill(db *gorm.DB) {
+	stmt := db.Statement
+	if db.Error != nil || stmt.Schema == nil || skipped(db) {
+		return
+	}
+	mk := p.keysOf(stmt.Schema)
+	if mk.err != nil {
+		db.AddError(mk.err)
+		return
+	}
+	if err := zeroUntagged(stmt, mk.untagged); err != nil {
+		db.AddError(err)
+		return
+	}
+	fields := selected(stmt, mk.fields)
+	if len(fields) == 0 {
+		return
+	}
+	switch dest := stmt.Dest.(type) {
+	case map[string]any:
+		p.fillMap(db, fields, dest)
+	case *map[string]any:
+		if dest == nil {
+			return // GORM reports the nil pointer
+		}
+		if *dest == nil {
+			*dest = map[string]any{}
+		}
+		p.fillMap(db, fields, *dest)
+	case []map[string]any:
+		p.fillMaps(db, fields, dest)
+	case *[]map[string]any:
+		if dest == nil {
+			return
+		}
+		p.fillMaps(db, fields, *dest)
+		db.InstanceSet(mapRowsKey, len(*dest))
+	default:
+		p.fillValue(db, fields, stmt.ReflectValue)
+	}
+}
+
+func skipped(db *gorm.DB) bool {
+	v, ok := db.Get(SkipSetting)
+	return ok && v == true
+}
+
+// selected drops the fields that Select/Omit leave out of the INSERT.
+func selected(stmt *gorm.Statement, fields []keyField) []keyField {
+	if len(stmt.Selects) == 0 && len(stmt.Omits) == 0 {
+		return fields
+	}
+	cols, restricted := stmt.SelectAndOmitColumns(true, false)
+	out := make([]keyField, 0, len(fields))
+	for _, f := range fields {
+		if v, ok := cols[f.field.DBName]; (ok && v) || (!ok && !restricted) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // fillValue fills the zero keys of a struct, or of each struct in a slice or
 // array (of structs or pointers to structs).
 // Values of another type than the model's (Model(&A{}).Create(&B{})) are
@@ -29,6 +92,39 @@ func (p *Plugin) fillValue(db *gorm.DB, fields []keyField, rv reflect.Value) {
 			}
 		}
 	}
+}
+
+// fillMaps fills each map of a []map or *[]map create.
+func (p *Plugin) fillMaps(db *gorm.DB, fields []keyField, maps []map[string]any) {
+	for _, m := range maps {
+		if m == nil {
+			continue
+		}
+		if !p.fillMap(db, fields, m) {
+			return
+		}
+	}
+}
+
+// fillMap fills the key columns of m that are missing or hold a zero value.
+// A key given under the field's name or its column name is kept when set
+// and replaced under the same name when zero; a missing key is added under
+// the column name. The value has the field's Go type.
+func (p *Plugin) fillMap(db *gorm.DB, fields []keyField, m map[string]any) bool {
+	for i := range fields {
+		kf := &fields[i]
+		key, set := mapKey(m, kf.field)
+		if set {
+			continue
+		}
+		nv := reflect.New(kf.field.FieldType).Elem()
+		if err := p.setIfZero(kf, nv); err != nil {
+			db.AddError(err)
+			return false
+		}
+		m[key] = nv.Interface()
+	}
+	return true
 }
 
 // fillStruct fills the zero keys of one struct; false means it failed and
@@ -104,6 +200,15 @@ func (p *Plugin) setRep(kf *keyField, r rep, v reflect.Value) error {
 			return nil
 		}
 		v.SetBytes(p.objectID.Next().Bytes())
+	case repFunc:
+		if !kf.fn.isZero(v) {
+			return nil
+		}
+		id, err := kf.fn.next()
+		if err != nil {
+			return fmt.Errorf("%w: %s.%s: %w", ErrGenerate, kf.field.Schema.Name, kf.field.Name, err)
+		}
+		v.Set(id)
 	case repNull:
 		if v.Field(kf.okIdx).Bool() {
 			return nil
@@ -119,7 +224,7 @@ func (p *Plugin) setRep(kf *keyField, r rep, v reflect.Value) error {
 }
 
 func (p *Plugin) nextSnowflake(kf *keyField) (int64, error) {
-	if p.snowflake == nil { // WithObjectIDOnly; prepare reports this first
+	if p.snowflake == nil { // prepare reports this first
 		return 0, fmt.Errorf("%w (field %s)", ErrNoSnowflakeGenerator, kf.field.Name)
 	}
 	id, err := p.snowflake.Next()

@@ -94,6 +94,9 @@ func (p *Plugin) rewriteKeyExpr(pk *keyField, table string, e clause.Expression)
 		if !isPrimaryKeyColumn(e.Column, pk.field, table) {
 			return e, false
 		}
+		if pk.fn != nil {
+			return pk.fn.keyCondition(e)
+		}
 		if id, ok := bytesKey(e.Values); ok {
 			return clause.Eq{Column: e.Column, Value: keyValue(pk, id)}, true
 		}

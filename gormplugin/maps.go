@@ -11,44 +11,9 @@ import (
 // of a *[]map create.
 const mapRowsKey = "idkit:map_rows"
 
-// fillMaps fills each map of a []map or *[]map create.
-func (p *Plugin) fillMaps(db *gorm.DB, fields []keyField, maps []map[string]any) {
-	for _, m := range maps {
-		if m == nil {
-			continue
-		}
-		if !p.fillMap(db, fields, m) {
-			return
-		}
-	}
-}
-
-// fillMap fills the key columns of m that are missing or hold a zero value.
-// A key given under the field's name or its column name is kept when set
-// and replaced under the same name when zero; a missing key is added under
-// the column name. The value has the field's Go type.
-func (p *Plugin) fillMap(db *gorm.DB, fields []keyField, m map[string]any) bool {
-	for i := range fields {
-		kf := &fields[i]
-		key, set := mapKey(m, kf.field)
-		if set {
-			continue
-		}
-		nv := reflect.New(kf.field.FieldType).Elem()
-		if err := p.setIfZero(kf, nv); err != nil {
-			db.AddError(err)
-			return false
-		}
-		m[key] = nv.Interface()
-	}
-	return true
-}
-
 // mapKey returns the name under which m holds f's value (its column name,
 // else its field name, else the column name for a key to add) and whether
-// that value is set, that is present and not zero ([isZeroValue]). The
-// fill and the upsert bookkeeping both decide this way, so the rows the
-// plugin fills are the rows it notes.
+// that value is set, that is present and not zero ([isZeroValue]).
 func mapKey(m map[string]any, f *schema.Field) (name string, set bool) {
 	name = f.DBName
 	v, ok := m[name]

@@ -219,7 +219,7 @@ func TestPrepare(t *testing.T) {
 	}
 	t.Run("errors", func(t *testing.T) {
 		db := sqliteDB(t)
-		p := gormplugin.New(gormplugin.WithObjectIDOnly())
+		p := gormplugin.New()
 		require.NoError(t, db.Use(p))
 		assert.ErrorIs(t, p.Prepare(db, &Event{}, &Order{}), gormplugin.ErrNoSnowflakeGenerator)
 		assert.Error(t, p.Prepare(db, 42))

@@ -52,16 +52,6 @@ func WithObjectID(g *generator.ObjectID) Option {
 	}
 }
 
-// WithObjectIDOnly declares that the plugin needs no Snowflake generator, so
-// db.Use does not fail with [ErrNoSnowflakeGenerator]. A Snowflake key met
-// later is reported on its create with that error.
-func WithObjectIDOnly() Option {
-	return func(p *Plugin) error {
-		p.objectIDOnly = true
-		return nil
-	}
-}
-
 // WithNodeSource makes db.Use ask src for the node ID (with the context of
 // the *gorm.DB being registered) and fill Snowflake keys from a new
 // generator for it, made by [generator.NewSnowflake] with opts. If src

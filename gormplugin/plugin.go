@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"sync"
 
 	"gorm.io/gorm"
-	"gorm.io/gorm/schema"
 
 	"github.com/idkit-go/idkit/generator"
 )
@@ -31,13 +31,13 @@ const (
 // Make it with [New] and register it with db.Use. One Plugin may serve
 // several *gorm.DB; it is safe for concurrent use once registered.
 type Plugin struct {
-	snowflake    *generator.Snowflake
-	objectID     *generator.ObjectID
-	objectIDOnly bool
-	nodeSource   generator.NodeSource
-	nodeOpts     []generator.SnowflakeOption
-	err          error
-	initMu       sync.Mutex
+	snowflake  *generator.Snowflake
+	objectID   *generator.ObjectID
+	keyFuncs   map[reflect.Type]*keyFunc // WithKeyFunc
+	nodeSource generator.NodeSource
+	nodeOpts   []generator.SnowflakeOption
+	err        error
+	initMu     sync.Mutex
 
 	models sync.Map // *schema.Schema -> *modelKeys
 }
@@ -46,9 +46,11 @@ var _ gorm.Plugin = (*Plugin)(nil)
 
 // New returns a plugin configured by opts. It never fails: an option's error
 // is returned by db.Use (from [Plugin.Initialize]). Without [WithObjectID]
-// ObjectIDs come from [generator.DefaultObjectID]; a Snowflake generator
-// must be given with [WithSnowflake] or [WithNode], or declared unneeded
-// with [WithObjectIDOnly].
+// ObjectIDs come from [generator.DefaultObjectID]. Without [WithSnowflake],
+// [WithNode] or [WithNodeSource] the plugin has no Snowflake generator: it
+// serves models keyed by ObjectIDs, and a create that meets a Snowflake
+// field to fill fails with [ErrNoSnowflakeGenerator] (a node is never
+// silently 0).
 func New(opts ...Option) *Plugin {
 	p := &Plugin{}
 	for _, opt := range opts {
@@ -72,17 +74,14 @@ func (p *Plugin) Name() string { return "idkit" }
 // processor, and [KeyConditionCallback] on Query, Row, Update and Delete);
 // db.Use calls it. It
 // returns the options' errors (wrapping [ErrInvalidConfig]),
-// [ErrNoSnowflakeGenerator] when no Snowflake generator was configured and
-// [WithObjectIDOnly] was not given (or the [WithNodeSource] source failed), and GORM's errors registering callbacks.
+// [ErrNoSnowflakeGenerator] when the [WithNodeSource] source failed, and
+// GORM's errors registering callbacks.
 func (p *Plugin) Initialize(db *gorm.DB) error {
 	if p.err != nil {
 		return p.err
 	}
 	if err := p.snowflakeFromSource(db); err != nil {
 		return err
-	}
-	if p.snowflake == nil && !p.objectIDOnly {
-		return ErrNoSnowflakeGenerator
 	}
 	cb := db.Callback()
 	create := cb.Create()
@@ -96,6 +95,9 @@ func (p *Plugin) Initialize(db *gorm.DB) error {
 		return err
 	}
 	if err := create.After("gorm:create").Before("gorm:save_after_associations").Register(UpsertKeysCallback, p.upsertKeys); err != nil {
+		return err
+	}
+	if err := create.After("gorm:commit_or_rollback_transaction").Register(upsertCommittedKeysCallback, p.upsertCommittedKeys); err != nil {
 		return err
 	}
 	if err := cb.Query().Before("gorm:query").Register(KeyConditionCallback, p.keyConditions); err != nil {
@@ -137,84 +139,3 @@ func (p *Plugin) Snowflake() *generator.Snowflake { return p.snowflake }
 
 // ObjectID returns the plugin's ObjectID generator.
 func (p *Plugin) ObjectID() *generator.ObjectID { return p.objectID }
-
-// fill is the FillCallback.
-func (p *Plugin) fill(db *gorm.DB) {
-	stmt := db.Statement
-	if db.Error != nil || stmt.Schema == nil || skipped(db) {
-		return
-	}
-	mk := p.keysOf(stmt.Schema)
-	if mk.err != nil {
-		db.AddError(mk.err)
-		return
-	}
-	if err := zeroUntagged(stmt, mk.untagged); err != nil {
-		db.AddError(err)
-		return
-	}
-	fields := selected(stmt, mk.fields)
-	if len(fields) == 0 {
-		return
-	}
-	u := p.noteUpsert(db, fields)
-	if u != nil {
-		defer u.filled()
-	}
-	switch dest := stmt.Dest.(type) {
-	case map[string]any:
-		p.fillMap(db, fields, dest)
-	case *map[string]any:
-		if dest == nil {
-			return // GORM reports the nil pointer
-		}
-		if *dest == nil {
-			*dest = map[string]any{}
-		}
-		p.fillMap(db, fields, *dest)
-	case []map[string]any:
-		p.fillMaps(db, fields, dest)
-	case *[]map[string]any:
-		if dest == nil {
-			return
-		}
-		p.fillMaps(db, fields, *dest)
-		db.InstanceSet(mapRowsKey, len(*dest))
-	default:
-		p.fillValue(db, fields, stmt.ReflectValue)
-	}
-}
-
-func skipped(db *gorm.DB) bool {
-	v, ok := db.Get(SkipSetting)
-	return ok && v == true
-}
-
-// selected drops the fields that Select/Omit leave out of the INSERT.
-func selected(stmt *gorm.Statement, fields []keyField) []keyField {
-	if len(stmt.Selects) == 0 && len(stmt.Omits) == 0 {
-		return fields
-	}
-	cols, restricted := stmt.SelectAndOmitColumns(true, false)
-	out := make([]keyField, 0, len(fields))
-	for _, f := range fields {
-		if v, ok := cols[f.field.DBName]; (ok && v) || (!ok && !restricted) {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// keysOf returns the key fields of s, working them out (and adjusting s) on
-// first sight.
-func (p *Plugin) keysOf(s *schema.Schema) *modelKeys {
-	if v, ok := p.models.Load(s); ok {
-		mk := v.(*modelKeys)
-		mk.once.Do(func() { mk.prepare(s) })
-		return mk
-	}
-	v, _ := p.models.LoadOrStore(s, &modelKeys{plugin: p})
-	mk := v.(*modelKeys)
-	mk.once.Do(func() { mk.prepare(s) })
-	return mk
-}

@@ -4,16 +4,20 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 	"gorm.io/gorm/schema"
 )
 
-// Callback names of the upsert support, on the Create processor.
+// Callback names of the upsert stage, on the Create processor. The stage
+// runs after the fill and knows nothing of it: it takes every row's key as
+// it is at the INSERT, whoever set it.
 const (
-	// UpsertReturningCallback asks the database for the stored keys of an
-	// upsert (RETURNING); it runs just before gorm:create.
+	// UpsertReturningCallback notes the rows of an upsert and asks the
+	// database for their stored keys (RETURNING) where it can; it runs
+	// just before gorm:create.
 	UpsertReturningCallback = "idkit:upsert_returning"
 	// UpsertKeysCallback makes the keys of an upsert's rows the stored
 	// rows' keys; it runs after gorm:create, before GORM copies the keys
@@ -21,16 +25,22 @@ const (
 	UpsertKeysCallback = "idkit:upsert_keys"
 )
 
-// upsertKey is the statement instance key holding an upsert's filled rows.
+// upsertCommittedKeysCallback reads back, on MySQL, the stored keys of an
+// upsert that [UpsertKeysCallback] left until GORM's own transaction was
+// committed; it runs after gorm:commit_or_rollback_transaction.
+const upsertCommittedKeysCallback = "idkit:upsert_committed_keys"
+
+// upsertKey is the statement instance key holding an upsert's rows.
 const upsertKey = "idkit:upsert"
 
-// upsert is what the plugin remembers about one upsert (a create with an
-// ON CONFLICT clause) whose primary keys it filled.
+// upsert is what the stage notes about one upsert (a create with an ON
+// CONFLICT clause whose target is not the primary key alone).
 type upsert struct {
 	pk        *schema.Field
-	rows      []upsertRow     // the rows whose key the plugin filled
-	keys      []any           // the filled keys, rows[i]'s in keys[i]
+	rows      []upsertRow     // every row of the create
+	keys      []any           // the keys the rows held at the INSERT
 	returning bool            // RETURNING was added: GORM scanned the stored keys
+	committed bool            // the read-back waits for GORM's commit
 	doNothing bool            // the caller's clause says DO NOTHING
 	columns   []clause.Column // the caller's conflict columns (GORM may add the key's)
 }
@@ -103,41 +113,38 @@ func setValue(fv, v reflect.Value) {
 	}
 }
 
-// noteUpsert records, before the fill, which rows of an upsert have a zero
-// primary key that the plugin fills; [Plugin.upsertKeys] checks them after
-// the INSERT. It returns nil for other creates.
-func (p *Plugin) noteUpsert(db *gorm.DB, fields []keyField) *upsert {
+// noteUpsert returns the rows of an upsert of a model whose single primary
+// key the plugin fills, or nil for other creates. An upsert whose conflict
+// target is the primary key alone (GORM's association saves) is left out
+// unless the model has another unique index on MySQL, which then conflicts
+// on any of them.
+func (p *Plugin) noteUpsert(db *gorm.DB) *upsert {
 	stmt := db.Statement
-	if _, ok := stmt.Clauses["ON CONFLICT"]; !ok {
+	c, ok := stmt.Clauses["ON CONFLICT"]
+	if !ok || stmt.Schema == nil || skipped(db) {
 		return nil
 	}
+	mk := p.keysOf(stmt.Schema)
 	pk := stmt.Schema.PrioritizedPrimaryField
-	if pk == nil || len(stmt.Schema.PrimaryFields) != 1 ||
-		!slices.ContainsFunc(fields, func(kf keyField) bool { return kf.field == pk }) {
+	if mk.err != nil || pk == nil || len(stmt.Schema.PrimaryFields) != 1 ||
+		!slices.ContainsFunc(mk.fields, func(kf keyField) bool { return kf.field == pk }) {
 		return nil
 	}
-	oc, _ := stmt.Clauses["ON CONFLICT"].Expression.(clause.OnConflict)
+	oc, _ := c.Expression.(clause.OnConflict)
 	if len(oc.Columns) == 1 && oc.Columns[0].Name == pk.DBName &&
-		(stmt.Dialector.Name() != "mysql" || len(p.keysOf(stmt.Schema).uniques) == 0) {
-		// Only the key can conflict (GORM's association saves are such
-		// upserts), and a key the plugin makes is new: nothing to check.
+		(stmt.Dialector.Name() != "mysql" || len(mk.uniques) == 0) {
 		return nil
 	}
 	u := &upsert{pk: pk, doNothing: oc.DoNothing, columns: oc.Columns}
 	model := stmt.Schema.ModelType
 	addStruct := func(rv reflect.Value) {
-		if rv.Kind() != reflect.Struct || rv.Type() != model || !rv.CanAddr() {
-			return
-		}
-		if _, zero := pk.ValueOf(stmt.Context, rv); zero {
+		if rv.Kind() == reflect.Struct && rv.Type() == model && rv.CanAddr() {
 			u.rows = append(u.rows, structRow{db: db, pk: pk, rv: rv})
 		}
 	}
 	addMap := func(m map[string]any) {
-		if m == nil {
-			return
-		}
-		if name, set := mapKey(m, pk); !set {
+		if m != nil {
+			name, _ := mapKey(m, pk)
 			u.rows = append(u.rows, mapRow{pk: pk, m: m, name: name})
 		}
 	}
@@ -146,9 +153,6 @@ func (p *Plugin) noteUpsert(db *gorm.DB, fields []keyField) *upsert {
 		addMap(dest)
 	case *map[string]any:
 		if dest != nil {
-			if *dest == nil {
-				*dest = map[string]any{}
-			}
 			addMap(*dest)
 		}
 	case []map[string]any:
@@ -174,16 +178,11 @@ func (p *Plugin) noteUpsert(db *gorm.DB, fields []keyField) *upsert {
 	if len(u.rows) == 0 {
 		return nil
 	}
-	db.InstanceSet(upsertKey, u)
-	return u
-}
-
-// filled records the keys the plugin gave the noted rows.
-func (u *upsert) filled() {
 	u.keys = make([]any, len(u.rows))
 	for i, r := range u.rows {
 		u.keys[i] = r.key()
 	}
+	return u
 }
 
 // upsertOf returns the upsert noted on db's statement, or nil.
@@ -199,18 +198,22 @@ func upsertOf(db *gorm.DB) *upsert {
 	return u
 }
 
-// upsertReturning is the UpsertReturningCallback. On PostgreSQL, and on
-// SQLite for one row, an upsert that updates on conflict gets RETURNING of
-// the primary key (and of the columns GORM would return anyway), so GORM
-// scans the stored row's key into the struct. SQLite returns the rows of a
-// batch in no promised order, so batches there, DO NOTHING upserts and
-// conditional updates (which return fewer rows than given) are checked
-// after the INSERT instead.
+// upsertReturning is the UpsertReturningCallback. It notes the upsert's
+// rows and keys. On PostgreSQL, and on SQLite for one row, an upsert that
+// updates on conflict gets RETURNING of the primary key (and of the columns
+// GORM would return anyway), so GORM scans the stored row's key into the
+// struct. SQLite returns the rows of a batch in no promised order, so
+// batches there, DO NOTHING upserts and conditional updates (which return
+// fewer rows than given) are read back after the INSERT instead.
 func (p *Plugin) upsertReturning(db *gorm.DB) {
-	u := upsertOf(db)
-	if u == nil || db.Error != nil {
+	if db.Error != nil {
 		return
 	}
+	u := p.noteUpsert(db)
+	if u == nil {
+		return
+	}
+	db.InstanceSet(upsertKey, u)
 	stmt := db.Statement
 	oc, _ := stmt.Clauses["ON CONFLICT"].Expression.(clause.OnConflict)
 	if oc.DoNothing || oc.Where.Exprs != nil || (!oc.UpdateAll && len(oc.DoUpdates) == 0) {
@@ -229,7 +232,7 @@ func (p *Plugin) upsertReturning(db *gorm.DB) {
 		return
 	}
 	if rv := stmt.ReflectValue; rv.Kind() != reflect.Struct && rv.Len() != len(u.rows) {
-		return // GORM would scan into every row, also those whose key was set
+		return // a nil element: GORM reports it
 	}
 	if _, ok := stmt.Clauses["RETURNING"]; ok {
 		return // the caller's own RETURNING is left as it is
@@ -244,51 +247,172 @@ func (p *Plugin) upsertReturning(db *gorm.DB) {
 	u.returning = true
 }
 
-// upsertKeys is the UpsertKeysCallback. After an upsert, each row whose key
-// the plugin filled must name the row stored for it. With RETURNING, GORM
-// has scanned the stored keys already. Otherwise the plugin reads back
-// which filled keys were stored; a row whose key was not stored was a
-// conflict: with DO NOTHING its key is set back to zero; with an update its
-// key becomes the stored row's, looked up by the conflict columns
-// (clause.OnConflict.Columns, else each unique index of the model in
-// turn). A row whose stored key cannot be found gets a zero key and the
-// statement an error wrapping [ErrUpsertKey].
+// upsertKeys is the UpsertKeysCallback. After an upsert each row must hold
+// the key of the row stored for it, whatever key it held before. With
+// RETURNING, GORM has scanned the stored keys already. A single row the
+// database reports as inserted (one affected row) kept its key. Otherwise
+// one query reads back, for every row, the key of the stored row with the
+// row's values in the conflict columns (clause.OnConflict.Columns, else
+// each unique index of the model, in turn), or else with the row's key. A
+// row whose stored key differs from its own was a conflict: with DO
+// NOTHING its key is set to zero (no row holds it); with an update its key
+// becomes the stored row's. A row with no stored row gets a zero key and
+// the statement an error wrapping [ErrUpsertKey].
 func (p *Plugin) upsertKeys(db *gorm.DB) {
 	u := upsertOf(db)
 	if u == nil || u.returning || db.Error != nil || db.DryRun {
 		return
 	}
 	stmt := db.Statement
-	// A session of its own for each query, in the create's transaction.
-	tx := db.Session(&gorm.Session{NewDB: true, SkipHooks: true}).Table(stmt.Table).Session(&gorm.Session{})
-	stored, err := storedKeys(tx, u.pk, u.keys)
-	if err != nil {
-		db.AddError(fmt.Errorf("%w: %w", ErrUpsertKey, err))
+	oc, _ := stmt.Clauses["ON CONFLICT"].Expression.(clause.OnConflict)
+	// MySQL's dialect writes DO NOTHING as an update of the key to itself,
+	// so the clause read now may no longer say it.
+	doNothing := u.doNothing || oc.DoNothing
+	if len(u.rows) == 1 {
+		switch {
+		case db.RowsAffected == 1 && (doNothing || stmt.Dialector.Name() == "mysql"):
+			return // inserted: MySQL counts an updated row twice
+		case db.RowsAffected == 0 && doNothing:
+			u.rows[0].setKey(reflect.Value{})
+			return
+		}
+	}
+	hooks := !stmt.SkipHooks && (stmt.Schema.AfterCreate || stmt.Schema.AfterSave)
+	if _, own := db.InstanceGet("gorm:started_transaction"); own && stmt.Dialector.Name() == "mysql" && !hooks &&
+		len(stmt.Schema.Relationships.Relations) == 0 && (len(u.columns) > 0 || len(p.keysOf(stmt.Schema).uniques) > 0) {
+		// The INSERT's locks are held until the commit, and a read-back in
+		// the transaction holds them longer: on InnoDB every round trip
+		// widens the window in which other upserts of the same keys wait
+		// on them and deadlock. Nothing after this needs the keys before
+		// the commit (no associations, no AfterCreate or AfterSave hook),
+		// so read them back after it, with a non-locking read.
+		u.committed = true
 		return
 	}
-	oc, _ := stmt.Clauses["ON CONFLICT"].Expression.(clause.OnConflict)
+	p.readBack(db, u, doNothing)
+}
+
+// upsertCommittedKeys is the upsertCommittedKeysCallback.
+func (p *Plugin) upsertCommittedKeys(db *gorm.DB) {
+	u := upsertOf(db)
+	if u == nil || !u.committed || db.Error != nil {
+		return
+	}
+	oc, _ := db.Statement.Clauses["ON CONFLICT"].Expression.(clause.OnConflict)
+	p.readBack(db, u, u.doNothing || oc.DoNothing)
+}
+
+// readBack sets each row's key to its stored row's, read back in one query
+// (see [Plugin.upsertKeys]).
+func (p *Plugin) readBack(db *gorm.DB, u *upsert, doNothing bool) {
+	stmt := db.Statement
+	sets, err := conflictSets(stmt.Schema, u.columns, p.keysOf(stmt.Schema).uniques)
+	if err != nil {
+		db.AddError(fmt.Errorf("%w: %s: %w", ErrUpsertKey, stmt.Schema.Name, err))
+		return
+	}
+	// A session of its own, in the create's transaction if it is still open.
+	tx := db.Session(&gorm.Session{NewDB: true, SkipHooks: true})
+	stored := make([]reflect.Value, 0, len(u.rows))
+	// SQLite allows 500 terms in a compound SELECT; a row takes one per set
+	// and one for its own key.
+	chunk := max(1, readBackTerms/(len(sets)+1))
+	for from := 0; from < len(u.rows); from += chunk {
+		to := min(from+chunk, len(u.rows))
+		keys, err := storedKeys(tx, stmt, u.pk, u.rows[from:to], u.keys[from:to], sets)
+		if err != nil {
+			db.AddError(fmt.Errorf("%w: %w", ErrUpsertKey, err))
+			return
+		}
+		stored = append(stored, keys...)
+	}
 	for i, r := range u.rows {
-		if stored[keyString(u.keys[i])] {
-			continue
-		}
-		if u.doNothing || oc.DoNothing {
-			// MySQL's dialect writes DO NOTHING as an update of the key to
-			// itself, so the clause read now may no longer say it.
-			r.setKey(reflect.Value{})
-			continue
-		}
-		key, found, err := lookUpKey(tx, stmt, u.pk, u.columns, p.keysOf(stmt.Schema).uniques, r)
+		key := stored[i]
 		switch {
-		case err != nil:
+		case !key.IsValid() && doNothing:
 			r.setKey(reflect.Value{})
-			db.AddError(fmt.Errorf("%w: %s: %w", ErrUpsertKey, stmt.Schema.Name, err))
-		case !found:
+		case !key.IsValid():
 			r.setKey(reflect.Value{})
 			db.AddError(fmt.Errorf("%w: %s: no stored row matches the conflict columns", ErrUpsertKey, stmt.Schema.Name))
+		case keyString(key.Interface()) == keyString(u.keys[i]):
+		case doNothing:
+			r.setKey(reflect.Value{})
 		default:
 			r.setKey(key)
 		}
 	}
+}
+
+// conflictSets returns the column sets a row may conflict on: the conflict
+// columns when given, else the model's unique sets.
+func conflictSets(s *schema.Schema, cols []clause.Column, uniques [][]*schema.Field) ([][]*schema.Field, error) {
+	if len(cols) == 0 {
+		return uniques, nil
+	}
+	set := make([]*schema.Field, 0, len(cols))
+	for _, c := range cols {
+		f := s.LookUpField(c.Name)
+		if f == nil {
+			return nil, fmt.Errorf("conflict column %q is not a field", c.Name)
+		}
+		set = append(set, f)
+	}
+	return [][]*schema.Field{set}, nil
+}
+
+// readBackTerms is the most SELECTs one read-back query unites.
+const readBackTerms = 480
+
+// storedKeys reads back, in one query, the stored key of each row:
+// the key of the row with its values in the first of sets that matches,
+// else its own key if stored. The database compares the values, with the
+// column's collation. stored[i] is invalid when nothing matched row i.
+func storedKeys(tx *gorm.DB, stmt *gorm.Statement, pkField *schema.Field, rows []upsertRow, keys []any, sets [][]*schema.Field) ([]reflect.Value, error) {
+	var (
+		sql  strings.Builder
+		vars []any
+	)
+	table, pk := stmt.Quote(stmt.Table), stmt.Quote(pkField.DBName)
+	branch := func(row, rank int, where string, values ...any) {
+		if sql.Len() > 0 {
+			sql.WriteString(" UNION ALL ")
+		}
+		fmt.Fprintf(&sql, "SELECT %d, %d, %s FROM %s WHERE %s", row, rank, pk, table, where)
+		vars = append(vars, values...)
+	}
+	for i, r := range rows {
+		for rank, set := range sets {
+			conds := make([]string, len(set))
+			values := make([]any, len(set))
+			for j, f := range set {
+				conds[j] = stmt.Quote(f.DBName) + " = ?"
+				values[j] = r.value(f)
+			}
+			branch(i, rank, strings.Join(conds, " AND "), values...)
+		}
+		branch(i, len(sets), pk+" = ?", keys[i])
+	}
+	res, err := tx.Raw(sql.String(), vars...).Rows()
+	if err != nil {
+		return nil, err
+	}
+	defer res.Close()
+	stored := make([]reflect.Value, len(rows))
+	ranks := make([]int, len(rows))
+	for res.Next() {
+		var i, rank int
+		v := reflect.New(pkField.IndirectFieldType)
+		if err := res.Scan(&i, &rank, v.Interface()); err != nil {
+			return nil, err
+		}
+		if i < 0 || i >= len(stored) {
+			return nil, fmt.Errorf("read back row %d of %d", i, len(stored))
+		}
+		if !stored[i].IsValid() || rank < ranks[i] {
+			stored[i], ranks[i] = v.Elem(), rank
+		}
+	}
+	return stored, res.Err()
 }
 
 // keyString is a comparable form of a key value of one field type (a
@@ -305,79 +429,6 @@ func keyString(v any) string {
 		return "nil"
 	}
 	return fmt.Sprintf("%T:%v", rv.Interface(), rv.Interface())
-}
-
-// scanKey returns a new value of pk's type to scan a key into.
-func scanKey(pk *schema.Field) reflect.Value { return reflect.New(pk.IndirectFieldType) }
-
-// storedKeys returns which of keys the table holds.
-func storedKeys(tx *gorm.DB, pk *schema.Field, keys []any) (map[string]bool, error) {
-	rows, err := tx.Select(pk.DBName).Where(clause.IN{Column: clause.Column{Name: pk.DBName}, Values: keys}).Rows()
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	stored := map[string]bool{}
-	for rows.Next() {
-		v := scanKey(pk)
-		if err := rows.Scan(v.Interface()); err != nil {
-			return nil, err
-		}
-		stored[keyString(v.Elem().Interface())] = true
-	}
-	return stored, rows.Err()
-}
-
-// lookUpKey finds the key of the stored row that conflicts with rv: the row
-// with rv's values in cols, or when cols is empty in the columns of one of
-// uniques, the model's unique indexes and unique fields.
-func lookUpKey(tx *gorm.DB, stmt *gorm.Statement, pk *schema.Field, cols []clause.Column, uniques [][]*schema.Field, r upsertRow) (reflect.Value, bool, error) {
-	var sets [][]*schema.Field
-	if len(cols) > 0 {
-		set := make([]*schema.Field, 0, len(cols))
-		for _, c := range cols {
-			f := stmt.Schema.LookUpField(c.Name)
-			if f == nil {
-				return reflect.Value{}, false, fmt.Errorf("conflict column %q is not a field", c.Name)
-			}
-			set = append(set, f)
-		}
-		sets = append(sets, set)
-	} else {
-		sets = uniques
-	}
-	for _, set := range sets {
-		q := tx.Select(pk.DBName).Limit(1)
-		for _, f := range set {
-			q = q.Where(clause.Eq{Column: clause.Column{Name: f.DBName}, Value: r.value(f)})
-		}
-		rows, err := q.Rows()
-		if err != nil {
-			return reflect.Value{}, false, err
-		}
-		v := scanKey(pk)
-		found := rows.Next()
-		if found {
-			err = rows.Scan(v.Interface())
-		}
-		err = firstErr(err, rows.Err(), rows.Close())
-		if err != nil {
-			return reflect.Value{}, false, err
-		}
-		if found {
-			return v.Elem(), true, nil
-		}
-	}
-	return reflect.Value{}, false, nil
-}
-
-func firstErr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // uniqueSets returns the column sets of s's unique indexes and unique

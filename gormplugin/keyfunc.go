@@ -1,0 +1,118 @@
+package gormplugin
+
+import (
+	"database/sql"
+	"database/sql/driver"
+	"fmt"
+	"reflect"
+
+	"gorm.io/gorm/clause"
+)
+
+// keyFunc is a key type registered with [WithKeyFunc].
+type keyFunc struct {
+	typ    reflect.Type
+	next   func() (reflect.Value, error) // a new, non-zero key
+	isZero func(reflect.Value) bool
+}
+
+// WithKeyFunc makes the plugin fill zero primary keys of type T (or *T)
+// from next, for any T: google/uuid's uuid.NewV7, a ULID maker, an
+// application's own type. Such keys get what ObjectID keys get: every
+// create path, stored keys after upserts, and, when T's SQL value is bytes
+// (a [database/sql/driver.Valuer] returning []byte, with a
+// [database/sql.Scanner] on *T), inline lookups and deletes by key.
+//
+// A key is zero when T's IsZero method says so, if T (or *T) has one, else
+// when it equals T's zero value. A T that has no IsZero method and is not
+// comparable, a pointer or interface T, or a nil next is an
+// [ErrInvalidConfig] error at db.Use. An error from next, or a zero key
+// from it, fails the create with an error wrapping [ErrGenerate]. A later
+// WithKeyFunc for the same T replaces an earlier one. next must be safe for
+// concurrent use when the *gorm.DB is used concurrently.
+func WithKeyFunc[T any](next func() (T, error)) Option {
+	return func(p *Plugin) error {
+		t := reflect.TypeFor[T]()
+		if next == nil {
+			return fmt.Errorf("%w: nil key func for %s", ErrInvalidConfig, t)
+		}
+		if k := t.Kind(); k == reflect.Pointer || k == reflect.Interface {
+			return fmt.Errorf("%w: key type %s is a pointer or interface; give the type it points to", ErrInvalidConfig, t)
+		}
+		isZero, ok := zeroTest[T]()
+		if !ok {
+			return fmt.Errorf("%w: key type %s has no IsZero method and is not comparable", ErrInvalidConfig, t)
+		}
+		kf := &keyFunc{typ: t, isZero: func(v reflect.Value) bool { return isZero(v.Interface().(T)) }}
+		kf.next = func() (reflect.Value, error) {
+			id, err := next()
+			if err != nil {
+				return reflect.Value{}, err
+			}
+			if isZero(id) {
+				return reflect.Value{}, fmt.Errorf("key func for %s returned the zero key", t)
+			}
+			return reflect.ValueOf(&id).Elem(), nil
+		}
+		if p.keyFuncs == nil {
+			p.keyFuncs = map[reflect.Type]*keyFunc{}
+		}
+		p.keyFuncs[t] = kf
+		return nil
+	}
+}
+
+// zeroTest returns T's zero test: its IsZero method (on T or *T), else
+// comparison with the zero value when T is comparable.
+func zeroTest[T any]() (func(T) bool, bool) {
+	type zeroer interface{ IsZero() bool }
+	var zero T
+	if _, ok := any(zero).(zeroer); ok {
+		return func(v T) bool { return any(v).(zeroer).IsZero() }, true
+	}
+	if _, ok := any(&zero).(zeroer); ok {
+		return func(v T) bool { return any(&v).(zeroer).IsZero() }, true
+	}
+	if !reflect.TypeFor[T]().Comparable() {
+		return nil, false
+	}
+	return func(v T) bool { return any(v) == any(zero) }, true
+}
+
+// fromBytes returns the key whose SQL value is the bytes values holds (one
+// uint8 each: GORM's reading of an inline []byte key), when T's SQL value
+// is those bytes.
+func (kf *keyFunc) fromBytes(values []any) (any, bool) {
+	b := make([]byte, len(values))
+	for i, v := range values {
+		u, ok := v.(uint8)
+		if !ok {
+			return nil, false
+		}
+		b[i] = u
+	}
+	pv := reflect.New(kf.typ)
+	scanner, ok := pv.Interface().(sql.Scanner)
+	if !ok || scanner.Scan(b) != nil {
+		return nil, false
+	}
+	key := pv.Elem().Interface()
+	valuer, ok := key.(driver.Valuer)
+	if !ok {
+		return nil, false
+	}
+	sv, err := valuer.Value()
+	if got, isBytes := sv.([]byte); err != nil || !isBytes || string(got) != string(b) {
+		return nil, false
+	}
+	return key, true
+}
+
+// keyCondition rewrites GORM's per-byte IN list of one inline key of a
+// model keyed by kf's type into "pk = key".
+func (kf *keyFunc) keyCondition(in clause.IN) (clause.Expression, bool) {
+	if key, ok := kf.fromBytes(in.Values); ok {
+		return clause.Eq{Column: in.Column, Value: key}, true
+	}
+	return in, false
+}
