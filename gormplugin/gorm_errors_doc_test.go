@@ -10,6 +10,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/idkit-go/idkit/gormplugin"
+	"github.com/idkit-go/idkit/sqltypes"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -172,4 +173,53 @@ func TestDocClearedReference(t *testing.T) {
 	require.NoError(t, db.Model(&customer).Association("Purchases").Clear())
 	assert.EqualValues(t, 2, count(t, db, &Purchase{}), "Clear deletes no row")
 	assert.EqualValues(t, 0, db.Model(&customer).Association("Purchases").Count())
+}
+
+// TestDocNotZeroIDs checks the section's list of keys that are not zero
+// IDs: an invalid Null form is refused by GORM itself with
+// gorm.ErrInvalidData, a nil pointer panics inside GORM, and a plain 0
+// selects no row; nothing is changed.
+func TestDocNotZeroIDs(t *testing.T) {
+	db := docDB(t, &Doc{}, &Order{})
+	require.NoError(t, db.Create(&Doc{Name: "a"}).Error)
+	require.NoError(t, db.Create(&Order{Name: "a"}).Error)
+
+	err := db.First(&Doc{}, types.NullObjectID{}).Error
+	require.ErrorIs(t, err, gorm.ErrInvalidData)
+	assert.NotErrorIs(t, err, types.ErrZeroID)
+	assert.Error(t, db.Delete(&Doc{}, types.NullObjectID{}).Error)
+
+	var nilID *types.ObjectID
+	assert.Panics(t, func() { db.First(&Doc{}, nilID) })
+	var nilSF *types.Snowflake
+	assert.Panics(t, func() { db.First(&Order{}, nilSF) })
+
+	var o Order
+	assert.ErrorIs(t, db.First(&o, 0).Error, gorm.ErrRecordNotFound, "a plain 0 selects no row")
+	require.NoError(t, db.Delete(&Order{}, 0).Error)
+	assert.EqualValues(t, 1, count(t, db, &Doc{}))
+	assert.EqualValues(t, 1, count(t, db, &Order{}))
+}
+
+// TestDocZeroValues checks the Value errors the section "A zero key
+// written" describes, and that a part tagged idkit:"-" is the caller's:
+// no ErrUntaggedKey, and a zero there fails with types.ErrZeroID.
+func TestDocZeroValues(t *testing.T) {
+	_, err := sqltypes.HexObjectID{}.Value()
+	require.ErrorIs(t, err, types.ErrZeroID)
+	assert.Contains(t, err.Error(), "NullHexObjectID")
+	v, err := types.NullObjectID{}.Value()
+	require.NoError(t, err)
+	assert.Nil(t, v, "an unset Null form stores NULL")
+
+	type OwnPart struct {
+		Tenant types.Snowflake `gorm:"primaryKey" idkit:"snowflake"`
+		ID     types.ObjectID  `gorm:"primaryKey" idkit:"-"`
+	}
+	db := docDB(t, &OwnPart{})
+	err = db.Create(&OwnPart{}).Error
+	require.ErrorIs(t, err, types.ErrZeroID)
+	assert.NotErrorIs(t, err, gormplugin.ErrUntaggedKey)
+	require.NoError(t, db.Create(&OwnPart{ID: types.NewObjectID()}).Error)
+	assert.EqualValues(t, 1, count(t, db, &OwnPart{}))
 }
