@@ -1,6 +1,10 @@
 package generator
 
-import "time"
+import (
+	"time"
+
+	"github.com/idkit-go/idkit/generator/internal/optkind"
+)
 
 // SnowflakeOption configures [NewSnowflake] (and a leased node's
 // generator). The With functions of this package return one; an option
@@ -56,6 +60,34 @@ func (o objectIDOption) applyObjectID(c *config)   { o(c) }
 func (o sharedOption) applySnowflake(c *config)    { o(c) }
 func (o sharedOption) applyObjectID(c *config)     { o(c) }
 
+// The settings a node lease owns have option types of their own, so that
+// node.NewSnowflake can tell them apart (through package optkind) and
+// refuse them.
+type (
+	layoutOption      Layout
+	clockOption       struct{ clock Clock }
+	borrowAheadOption time.Duration
+)
+
+func (o layoutOption) applySnowflake(c *config)      { c.layout = Layout(o) }
+func (o clockOption) applySnowflake(c *config)       { c.clock, c.clockSet = o.clock, true }
+func (o clockOption) applyObjectID(c *config)        { o.applySnowflake(c) }
+func (o borrowAheadOption) applySnowflake(c *config) { c.borrowAhead = time.Duration(o) }
+
+func init() { optkind.Of = kindOf }
+
+func kindOf(opt any) optkind.Kind {
+	switch opt.(type) {
+	case layoutOption:
+		return optkind.Layout
+	case clockOption:
+		return optkind.Clock
+	case borrowAheadOption:
+		return optkind.BorrowAhead
+	}
+	return optkind.Other
+}
+
 // MaxPerCPUBlock is the largest block [WithPerCPUBlocks] accepts.
 const MaxPerCPUBlock = 1 << 16
 
@@ -65,7 +97,7 @@ const MaxPerCPUBlock = 1 << 16
 // and sleeps on it when one second's counter values are used up. The
 // constructor rejects a nil clock with [ErrInvalidConfig].
 func WithClock(clock Clock) SharedOption {
-	return sharedOption(func(c *config) { c.clock, c.clockSet = clock, true })
+	return clockOption{clock}
 }
 
 // WithPerCPUBlocks makes each P (the Go scheduler's processor, one per core
@@ -99,7 +131,7 @@ func WithPerCPUBlocks(n int) SharedOption {
 // [Twitter]. The layout is copied. NewSnowflake rejects the zero Layout with
 // [ErrInvalidLayout].
 func WithLayout(l Layout) SnowflakeOption {
-	return snowflakeOption(func(c *config) { c.layout = l })
+	return layoutOption(l)
 }
 
 // WithBorrowAhead sets a [Snowflake] generator's policy for sequence
@@ -110,7 +142,7 @@ func WithLayout(l Layout) SnowflakeOption {
 // burst then costs no latency, at the price of ID times up to max in the
 // future. NewSnowflake rejects a negative max with [ErrInvalidConfig].
 func WithBorrowAhead(max time.Duration) SnowflakeOption {
-	return snowflakeOption(func(c *config) { c.borrowAhead = max })
+	return borrowAheadOption(max)
 }
 
 // WithBackwardTolerance sets how far a [Snowflake] generator's clock may

@@ -7,7 +7,9 @@ import "errors"
 var (
 	// ErrInvalidConfig reports an unusable option: a bad table or key name,
 	// a non-positive TTL, a margin or renewal interval that leaves no time
-	// to renew, an unknown dialect, or a nil database or client.
+	// to renew, an unknown dialect, a nil database or client, or an option
+	// to [NewSnowflake] that sets what the lease owns (its layout, clock or
+	// borrow-ahead).
 	ErrInvalidConfig = errors.New("node: invalid configuration")
 
 	// ErrNoNodeID reports a source that could not produce a node ID: an

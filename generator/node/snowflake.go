@@ -6,16 +6,19 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/internal/optkind"
 )
 
 // NewSnowflake returns a [generator.Snowflake] for the lease's node ID,
 // wired to the lease, ready for any code that takes a generator (for example
 // gormplugin.WithSnowflake):
 //
-//   - it uses the lease's Layout, Clock and BorrowAhead, which override any
-//     [generator.WithLayout], [generator.WithClock] or
-//     [generator.WithBorrowAhead] in opts (the lease's high-water marks are
-//     computed from them);
+//   - it uses the lease's Layout, Clock and BorrowAhead, from which the
+//     lease computes its high-water marks; to change them, set those
+//     [LeaseOptions] fields. NewSnowflake refuses [generator.WithLayout],
+//     [generator.WithClock] and [generator.WithBorrowAhead] in opts, even
+//     with the lease's own values, with an error wrapping
+//     [ErrInvalidConfig] that names the field to set instead;
 //   - it is fenced by [Lease.Fence] in addition to any [generator.WithFence]
 //     in opts: every fence is checked, the caller's first, before an ID is
 //     made and again after, so an ID whose making stalled past the lease's
@@ -44,6 +47,9 @@ import (
 // the generator, when done; one lease should serve one generator, since
 // Close records the last time of the generator tracked last.
 func NewSnowflake(ctx context.Context, l *Lease, opts ...generator.SnowflakeOption) (*generator.Snowflake, error) {
+	if err := checkOptions(opts); err != nil {
+		return nil, err
+	}
 	o := l.o
 	floor := l.NotBefore()
 	for {
@@ -63,8 +69,8 @@ func NewSnowflake(ctx context.Context, l *Lease, opts ...generator.SnowflakeOpti
 	// makes Next wait or fail for it.
 	l.genMu.Lock()
 	defer l.genMu.Unlock()
-	// WithFence and WithNotBefore combine with the caller's; the others
-	// override them.
+	// WithFence and WithNotBefore combine with the caller's; the layout,
+	// clock and borrow-ahead are the lease's alone (checkOptions).
 	all := append(opts[:len(opts):len(opts)],
 		generator.WithLayout(o.Layout),
 		generator.WithClock(o.Clock),
@@ -79,4 +85,25 @@ func NewSnowflake(ctx context.Context, l *Lease, opts ...generator.SnowflakeOpti
 	l.gens = append(l.gens, g)
 	l.Track(g.LastTime)
 	return g, nil
+}
+
+// leaseOwned names, for each option kind the lease owns, the generator
+// option and the [LeaseOptions] field that sets the same thing.
+var leaseOwned = [...]struct{ option, field string }{
+	optkind.Layout:      {"WithLayout", "Layout"},
+	optkind.Clock:       {"WithClock", "Clock"},
+	optkind.BorrowAhead: {"WithBorrowAhead", "BorrowAhead"},
+}
+
+// checkOptions refuses any option in opts that sets what the lease owns:
+// the lease computes its high-water marks from its layout, clock and
+// borrow-ahead, so the generator must use exactly those.
+func checkOptions(opts []generator.SnowflakeOption) error {
+	for i, opt := range opts {
+		if k := optkind.Of(opt); k != optkind.Other {
+			return fmt.Errorf("%w: option %d, generator.%s: a leased generator takes it from the lease; set LeaseOptions.%s instead",
+				ErrInvalidConfig, i, leaseOwned[k].option, leaseOwned[k].field)
+		}
+	}
+	return nil
 }
