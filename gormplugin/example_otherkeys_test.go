@@ -1,10 +1,13 @@
 package gormplugin_test
 
 import (
+	"crypto/rand"
+	"database/sql/driver"
+	"encoding/binary"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
-	"github.com/oklog/ulid/v2"
 	"gorm.io/driver/sqlite"
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
@@ -21,19 +24,49 @@ type Subscriber struct {
 	Name  string
 }
 
-// AuditEvent is keyed by a ULID, stored as its 16 bytes.
+// EventKey is an application's own key type: 16 bytes, the first six the
+// creation time in Unix milliseconds (big-endian, so keys sort by time), the
+// other ten random. Its SQL value is its 16 bytes.
+type EventKey [16]byte
+
+// NewEventKey returns a new EventKey.
+func NewEventKey() (EventKey, error) {
+	var k EventKey
+	binary.BigEndian.PutUint64(k[:8], uint64(time.Now().UnixMilli())<<16)
+	_, err := rand.Read(k[6:])
+	return k, err
+}
+
+// IsZero reports whether k is the zero key.
+func (k EventKey) IsZero() bool { return k == EventKey{} }
+
+// Value returns k's 16 bytes.
+func (k EventKey) Value() (driver.Value, error) { return k[:], nil }
+
+// Scan reads k from 16 bytes.
+func (k *EventKey) Scan(src any) error {
+	b, ok := src.([]byte)
+	if !ok || len(b) != len(k) {
+		return fmt.Errorf("EventKey: cannot scan %T of %d bytes", src, len(b))
+	}
+	copy(k[:], b)
+	return nil
+}
+
+// AuditEvent is keyed by an EventKey, stored as its 16 bytes.
 type AuditEvent struct {
-	ID   ulid.ULID `gorm:"size:16"`
+	ID   EventKey `gorm:"size:16"`
 	Kind string
 }
 
 // Keys of any type come from a function given to WithKeyFunc: here
-// google/uuid's NewV7 and a ULID maker.
+// google/uuid's NewV7 and the application's own NewEventKey. (The module
+// github.com/idkit-go/idkit/tests runs the same with oklog/ulid's ULID.)
 func ExampleWithKeyFunc() {
 	db, _ := gorm.Open(sqlite.New(sqlite.Config{DriverName: "sqlite", DSN: "file::memory:"}), &gorm.Config{Logger: logger.Discard})
 	err := db.Use(gormplugin.New(
 		gormplugin.WithKeyFunc(uuid.NewV7),
-		gormplugin.WithKeyFunc(func() (ulid.ULID, error) { return ulid.Make(), nil }),
+		gormplugin.WithKeyFunc(NewEventKey),
 	))
 	if err != nil {
 		panic(err)
@@ -51,7 +84,7 @@ func ExampleWithKeyFunc() {
 	e := AuditEvent{Kind: "signup"}
 	db.Create(&e)
 	var got AuditEvent
-	db.First(&got, e.ID) // a ULID's SQL value is bytes: the plugin makes this "id = ?"
+	db.First(&got, e.ID) // an EventKey's SQL value is bytes: the plugin makes this "id = ?"
 	fmt.Println(got.Kind)
 	// Output:
 	// VERSION_7

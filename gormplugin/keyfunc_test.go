@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/google/uuid"
-	"github.com/oklog/ulid/v2"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gorm.io/gorm"
@@ -23,26 +22,24 @@ type Ticket struct {
 	Notes []Note
 }
 
-// Note is keyed by a ULID (stored as 16 bytes); its TicketID is a foreign
-// key GORM sets, never filled.
+// Note is keyed by an EventKey (stored as 16 bytes); its TicketID is a
+// foreign key GORM sets, never filled.
 type Note struct {
-	ID       ulid.ULID `gorm:"size:16"`
+	ID       EventKey  `gorm:"size:16"`
 	TicketID uuid.UUID `gorm:"type:varchar(36)"`
 	Text     string    `gorm:"size:64;uniqueIndex"`
 }
 
-// PtrNote is keyed by a pointer to a ULID.
+// PtrNote is keyed by a pointer to an EventKey.
 type PtrNote struct {
-	ID   *ulid.ULID `gorm:"size:16"`
+	ID   *EventKey `gorm:"size:16"`
 	Text string
 }
-
-func newULID() (ulid.ULID, error) { return ulid.Make(), nil }
 
 func keyFuncDBs(t *testing.T, f func(t *testing.T, db *gorm.DB)) {
 	for _, d := range dialects {
 		t.Run(d.Name, func(t *testing.T) {
-			db := openDB(t, d, gormplugin.New(gormplugin.WithKeyFunc(uuid.NewV7), gormplugin.WithKeyFunc(newULID)))
+			db := openDB(t, d, gormplugin.New(gormplugin.WithKeyFunc(uuid.NewV7), gormplugin.WithKeyFunc(NewEventKey)))
 			migrate(t, db, &Ticket{}, &Note{}, &PtrNote{})
 			f(t, db)
 		})
@@ -93,7 +90,7 @@ func TestKeyFuncCreatePaths(t *testing.T) {
 	})
 }
 
-// TestKeyFuncLookups: a ULID's SQL value is 16 bytes, which GORM would
+// TestKeyFuncLookups: an EventKey's SQL value is 16 bytes, which GORM would
 // take for 16 one-byte keys; the plugin selects the row with that key.
 func TestKeyFuncLookups(t *testing.T) {
 	keyFuncDBs(t, func(t *testing.T, db *gorm.DB) {
