@@ -53,8 +53,6 @@ func TestLeaseOptionsDefaults(t *testing.T) {
 	require.Equal(t, 10*time.Second, o.TTL)
 	require.Equal(t, o.TTL/3, o.RenewEvery)
 	require.Equal(t, o.TTL/4, o.Margin)
-	require.Equal(t, "idkit_node_leases", o.Table)
-	require.Equal(t, node.SQLite, o.Dialect)
 	require.NotEmpty(t, o.Owner)
 	require.Equal(t, o.Owner, l.Owner())
 	require.Equal(t, time.Second*10/3, l.CloseTimeout(), "max(RenewEvery, 1 s)")

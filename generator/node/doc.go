@@ -9,8 +9,8 @@
 //
 // # Leases
 //
-// A lease claims the lowest node ID that is free or whose lease has expired,
-// atomically, and records an expiry computed from the coordinator's clock
+// A lease claims a node ID that is free or whose lease has expired (which
+// one is the store's choice: see [NewSQLStore]), atomically, and records an expiry computed from the coordinator's clock
 // (the database's or Redis's, never the holder's). A background goroutine
 // renews it every RenewEvery. The holder trusts the lease only until
 // start-of-renewal + TTL - Margin on its local monotonic clock, which is

@@ -14,7 +14,7 @@ import (
 	"github.com/idkit-go/idkit/internal/coarseclock"
 )
 
-// Store keeps lease records: the SQL table of [NewSQLLease], or the Redis
+// Store keeps lease records: the SQL table of [NewSQLStore], or the Redis
 // hash of package redislease. [NewLease] runs a [Lease] on any Store. Times
 // and marks are Unix nanoseconds of the holder's generator clock; expiry is
 // computed by the store's own clock. Each method must be atomic with
@@ -23,13 +23,15 @@ import (
 // A Store is safe for one process's leases only if it keeps these rules;
 // the SQL and Redis stores of this module do.
 type Store interface {
-	// Claim takes the lowest node in [0, maxNode] that has no record or
-	// whose lease has expired, for owner, until ttl from now; it records
-	// bound as the node's high-water mark, keeping a larger recorded one,
-	// and returns the node and the mark recorded before the claim (0 if
-	// none). With every node held it returns an error wrapping
-	// [ErrExhausted].
-	Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, bound int64) (node, floor int64, err error)
+	// Claim takes a node in [0, maxNode] for owner, until ttl from now:
+	// node prefer if it has no record, its lease has expired or owner
+	// already holds it, and otherwise any node that has no record or whose
+	// lease has expired (prefer < 0: no preference; which free node is the
+	// store's choice). It records bound as the node's high-water mark,
+	// keeping a larger recorded one, and returns the node and the mark
+	// recorded before the claim (0 if none). With every node held it
+	// returns an error wrapping [ErrExhausted].
+	Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, prefer, bound int64) (node, floor int64, err error)
 	// Renew extends the lease to ttl from now if owner still holds node,
 	// raising the mark to bound; otherwise it returns an error wrapping
 	// [ErrLeaseLost].
@@ -91,7 +93,7 @@ func startLease(ctx context.Context, b Store, o LeaseOptions) (*Lease, error) {
 	l := &Lease{b: b, o: o, base: time.Now(), done: make(chan struct{})}
 	l.coarse = o.Clock == generator.SystemClock()
 	t0, c0 := time.Since(l.base), o.Clock.Now()
-	node, floor, err := b.Claim(ctx, o.Owner, o.TTL, o.Layout.MaxNode(), l.bound(c0))
+	node, floor, err := b.Claim(ctx, o.Owner, o.TTL, o.Layout.MaxNode(), -1, l.bound(c0))
 	if err != nil {
 		return nil, err
 	}

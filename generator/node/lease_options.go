@@ -28,7 +28,8 @@ const (
 )
 
 // LeaseOptions configures [NewSQLLease], [NewLease] and package
-// redislease. The zero value
+// redislease: the settings common to every [Store]; a store's own settings
+// go to its constructor ([NewSQLStore], redislease.NewStore). The zero value
 // gives a Twitter-layout lease with a 10 s TTL, renewed every TTL/3, trusted
 // until TTL/4 before expiry.
 type LeaseOptions struct {
@@ -65,17 +66,6 @@ type LeaseOptions struct {
 	// Owner identifies this holder in the lease record. Default
 	// host-pid-random; it must be unique per lease, at most 128 bytes.
 	Owner string
-
-	// Table is the SQL lease table (created if missing); a plain identifier.
-	// Default "idkit_node_leases". Ignored by Redis.
-	Table string
-
-	// Dialect of the SQL database; default [Auto]. Ignored by Redis.
-	Dialect Dialect
-
-	// Key is the Redis hash that holds the leases, for package redislease
-	// (which fills in its default, "idkit:node_leases"). Ignored by SQL.
-	Key string
 }
 
 func (o LeaseOptions) withDefaults() (LeaseOptions, error) {
@@ -101,9 +91,6 @@ func (o LeaseOptions) withDefaults() (LeaseOptions, error) {
 		}
 		o.Owner = fmt.Sprintf("%s-%d-%s", host, os.Getpid(), randomHex(6))
 	}
-	if o.Table == "" {
-		o.Table = "idkit_node_leases"
-	}
 	switch {
 	case o.TTL < 100*time.Millisecond:
 		return o, fmt.Errorf("%w: ttl %v below 100ms", ErrInvalidConfig, o.TTL)
@@ -115,8 +102,6 @@ func (o LeaseOptions) withDefaults() (LeaseOptions, error) {
 		return o, fmt.Errorf("%w: negative borrow-ahead %v", ErrInvalidConfig, o.BorrowAhead)
 	case len(o.Owner) > 128:
 		return o, fmt.Errorf("%w: owner longer than 128 bytes", ErrInvalidConfig)
-	case !sqldialect.ValidIdent(o.Table):
-		return o, fmt.Errorf("%w: table name %q is not a plain identifier", ErrInvalidConfig, o.Table)
 	}
 	return o, nil
 }

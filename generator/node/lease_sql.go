@@ -5,42 +5,84 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/idkit-go/idkit/generator/internal/sqldialect"
 )
 
-// NewSQLLease claims a node ID in the lease table of db (created if
-// missing) and returns the [Lease], renewed in the background until Close.
-// The lowest node ID in [0, opts.Layout.MaxNode()] that has no row, or
-// whose lease has expired by the database's clock, is claimed in one
-// transaction: on PostgreSQL and MySQL/MariaDB a locking read (FOR UPDATE
-// SKIP LOCKED, READ COMMITTED) then a conditional UPDATE or INSERT; on
-// SQLite inside BEGIN IMMEDIATE. A claim that loses a race tries the next
-// candidate.
+// DefaultTable is the SQL lease table used when [SQLStoreOptions].Table is
+// empty, and by [NewSQLLease].
+const DefaultTable = "idkit_node_leases"
+
+// SQLStoreOptions configures [NewSQLStore].
+type SQLStoreOptions struct {
+	// Table is the lease table (created if missing); a plain identifier.
+	// Default [DefaultTable].
+	Table string
+
+	// Dialect of the database; default [Auto].
+	Dialect Dialect
+}
+
+// NewSQLLease claims a node ID in the lease table [DefaultTable] of db
+// (created if missing) and returns the [Lease], renewed in the background
+// until Close. It is [NewLease] on [NewSQLStore] with the default options;
+// see NewSQLStore for how a claim picks its node.
 //
 // It returns an error wrapping [ErrInvalidConfig] for bad options, a nil db
 // or an undetectable dialect, [ErrExhausted] when every node ID is held,
 // and the database error (wrapped) when the table cannot be created or
 // the claim fails.
 func NewSQLLease(ctx context.Context, db *sql.DB, opts LeaseOptions) (*Lease, error) {
-	o, err := opts.withDefaults()
+	if _, err := opts.withDefaults(); err != nil {
+		return nil, err
+	}
+	s, err := NewSQLStore(ctx, db, SQLStoreOptions{})
 	if err != nil {
 		return nil, err
 	}
+	return NewLease(ctx, s, opts)
+}
+
+// NewSQLStore returns the [Store] of the lease table opts.Table in db,
+// creating the table if missing; pass it to [NewLease]. One store may serve
+// any number of leases of a process.
+//
+// The table holds one row per node ID (node, owner, expiry by the
+// database's clock, high-water mark). A claim first adds the missing rows
+// of [0, maxNode] (once per store, unless rows go missing), then takes, in
+// one transaction under READ COMMITTED, the preferred node if it is free,
+// expired or already the owner's, and otherwise the lowest free or expired
+// node. On PostgreSQL and
+// MySQL/MariaDB the candidate row is read with FOR UPDATE SKIP LOCKED, so
+// concurrent claimers pass over each other's rows instead of waiting or
+// colliding (PostgreSQL does it in one statement); SQLite claims inside
+// BEGIN IMMEDIATE. Because locked rows are skipped, a claim may report
+// [ErrExhausted] while other claims are taking the last free IDs.
+//
+// It returns an error wrapping [ErrInvalidConfig] for a nil db, a table
+// name that is not a plain identifier or an undetectable dialect, and the
+// database error (wrapped) when the table cannot be created.
+func NewSQLStore(ctx context.Context, db *sql.DB, opts SQLStoreOptions) (Store, error) {
 	if db == nil {
 		return nil, fmt.Errorf("%w: nil *sql.DB", ErrInvalidConfig)
 	}
-	d, ok := sqldialect.Resolve(db, o.Dialect)
+	if opts.Table == "" {
+		opts.Table = DefaultTable
+	}
+	if !sqldialect.ValidIdent(opts.Table) {
+		return nil, fmt.Errorf("%w: table name %q is not a plain identifier", ErrInvalidConfig, opts.Table)
+	}
+	d, ok := sqldialect.Resolve(db, opts.Dialect)
 	if !ok {
 		return nil, fmt.Errorf("%w: cannot tell the SQL dialect of driver %T; set Dialect", ErrInvalidConfig, db.Driver())
 	}
-	o.Dialect = d
-	b := &sqlBackend{db: db, d: d, s: leaseStmts(d, o.Table)}
-	if err := createTable(ctx, db, b.s.create, o.Table); err != nil {
+	b := &sqlBackend{db: db, d: d, s: leaseStmts(d, opts.Table), seeded: -1}
+	if err := createTable(ctx, db, b.s.create, opts.Table); err != nil {
 		return nil, err
 	}
-	return startLease(ctx, b, o)
+	return b, nil
 }
 
 // createTable creates a table with sqldialect.CreateTable, naming it in
@@ -56,53 +98,111 @@ type sqlBackend struct {
 	db *sql.DB
 	d  Dialect
 	s  sqlStmts
+
+	seedMu sync.Mutex
+	seeded int64 // rows [0, seeded] are known to exist
 }
 
-// errRace means a candidate was taken by a concurrent claimer: try again.
-var errRace = errors.New("node: claim race")
+// seedChunk is how many rows one seeding INSERT adds.
+const seedChunk = 256
 
-func (b *sqlBackend) Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, bound int64) (int64, int64, error) {
-	var last error
-	for attempt := 0; attempt < 64; attempt++ {
-		node, floor, err := b.claimOnce(ctx, owner, ttl, maxNode, bound)
-		switch {
-		case err == nil:
-			return node, floor, nil
-		case errors.Is(err, ErrExhausted), ctx.Err() != nil:
-			return 0, 0, err
-		case !errors.Is(err, errRace):
-			// Deadlocks, serialization failures and busy databases are
-			// worth a few retries; anything else too, briefly.
-			last = err
-			if attempt > 8 {
+// seed makes sure rows [0, maxNode] exist: a free row per missing node.
+func (b *sqlBackend) seed(ctx context.Context, maxNode int64, force bool) error {
+	b.seedMu.Lock()
+	defer b.seedMu.Unlock()
+	if b.seeded >= maxNode && !force {
+		return nil
+	}
+	var n int64
+	if err := b.db.QueryRowContext(ctx, b.s.count, maxNode).Scan(&n); err != nil {
+		return err
+	}
+	for lo := int64(0); n < maxNode+1 && lo <= maxNode; lo += seedChunk {
+		hi := min(lo+seedChunk-1, maxNode)
+		args := make([]any, 0, hi-lo+1)
+		for i := lo; i <= hi; i++ {
+			args = append(args, i)
+		}
+		if _, err := b.db.ExecContext(ctx, b.s.seed(len(args)), args...); err != nil {
+			return err
+		}
+	}
+	b.seeded = max(b.seeded, maxNode)
+	return nil
+}
+
+func (b *sqlBackend) Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, prefer, bound int64) (int64, int64, error) {
+	if err := b.retry(ctx, func() error { return b.seed(ctx, maxNode, false) }); err != nil {
+		return 0, 0, fmt.Errorf("node: claim: add lease rows: %w", err)
+	}
+	// The ranges tried in turn: the preferred node, then all, lowest
+	// first.
+	type span struct{ lo, hi int64 }
+	spans := make([]span, 0, 2)
+	if prefer >= 0 && prefer <= maxNode {
+		spans = append(spans, span{prefer, prefer})
+	}
+	spans = append(spans, span{0, maxNode})
+	for pass := 0; pass < 2; pass++ {
+		for _, sp := range spans {
+			var node, floor int64
+			found := false
+			err := b.retry(ctx, func() (err error) {
+				node, floor, found, err = b.claimIn(ctx, owner, ttl, sp.lo, sp.hi, prefer, bound)
+				return err
+			})
+			if err != nil {
 				return 0, 0, fmt.Errorf("node: claim: %w", err)
 			}
+			if found {
+				return node, floor, nil
+			}
 		}
-		time.Sleep(time.Duration(attempt+1) * time.Millisecond)
+		// Nothing free: unless rows went missing, every node is held.
+		if pass == 0 {
+			if err := b.retry(ctx, func() error { return b.seed(ctx, maxNode, true) }); err != nil {
+				return 0, 0, fmt.Errorf("node: claim: add lease rows: %w", err)
+			}
+		}
 	}
-	if last == nil {
-		last = errRace
-	}
-	return 0, 0, fmt.Errorf("node: claim gave up after repeated conflicts: %w", last)
+	return 0, 0, fmt.Errorf("%w: all %d node ids are leased", ErrExhausted, maxNode+1)
 }
 
-// querier is what a claim needs from a *sql.Tx or an *sql.Conn.
-type querier interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+// retry runs f until it succeeds, ctx ends, or it has failed 8 times:
+// deadlocks, serialization failures and busy databases are worth a few
+// retries.
+func (b *sqlBackend) retry(ctx context.Context, f func() error) error {
+	var err error
+	for attempt := 0; attempt < 8; attempt++ {
+		if err = f(); err == nil || ctx.Err() != nil {
+			return err
+		}
+		time.Sleep(time.Duration(attempt+1) * 2 * time.Millisecond)
+	}
+	return err
 }
 
-func (b *sqlBackend) claimOnce(ctx context.Context, owner string, ttl time.Duration, maxNode, bound int64) (node, floor int64, err error) {
+// claimIn takes the first node in [lo, hi] that is free or expired, or held
+// by owner if it is prefer; found is false if there is none.
+func (b *sqlBackend) claimIn(ctx context.Context, owner string, ttl time.Duration, lo, hi, prefer, bound int64) (node, floor int64, found bool, err error) {
+	ttlArg := b.s.ttlArg(ttl)
+	if b.d == Postgres {
+		err = b.db.QueryRowContext(ctx, b.s.claim, lo, hi, owner, prefer, ttlArg, bound).Scan(&node, &floor)
+		if errors.Is(err, sql.ErrNoRows) {
+			return 0, 0, false, nil
+		}
+		return node, floor, err == nil, err
+	}
 	var q querier
 	var commit, rollback func() error
 	if b.d == SQLite {
 		conn, err := b.db.Conn(ctx)
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, false, err
 		}
 		defer conn.Close()
 		if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-			return 0, 0, err
+			return 0, 0, false, err
 		}
 		q = conn
 		commit = func() error { _, err := conn.ExecContext(ctx, "COMMIT"); return err }
@@ -110,7 +210,7 @@ func (b *sqlBackend) claimOnce(ctx context.Context, owner string, ttl time.Durat
 	} else {
 		tx, err := b.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelReadCommitted})
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, false, err
 		}
 		q, commit, rollback = tx, tx.Commit, tx.Rollback
 	}
@@ -120,40 +220,34 @@ func (b *sqlBackend) claimOnce(ctx context.Context, owner string, ttl time.Durat
 			_ = rollback()
 		}
 	}()
-	var expNode, expHWM sql.NullInt64
-	if err := q.QueryRowContext(ctx, b.s.expired, maxNode).Scan(&expNode, &expHWM); err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return 0, 0, err
-	}
-	var gap sql.NullInt64
-	if err := q.QueryRowContext(ctx, b.s.gap, maxNode).Scan(&gap); err != nil {
-		return 0, 0, err
-	}
-	ttlArg := b.s.ttlArg(ttl)
-	var res sql.Result
-	switch {
-	case gap.Valid && (!expNode.Valid || gap.Int64 < expNode.Int64):
-		node, floor = gap.Int64, 0
-		res, err = q.ExecContext(ctx, b.s.insert, node, owner, ttlArg, bound)
-	case expNode.Valid:
-		node, floor = expNode.Int64, expHWM.Int64
-		res, err = q.ExecContext(ctx, b.s.take, owner, ttlArg, bound, node)
-	default:
-		return 0, 0, fmt.Errorf("%w: all %d node ids are leased", ErrExhausted, maxNode+1)
+	err = q.QueryRowContext(ctx, b.s.pick, lo, hi, owner, prefer).Scan(&node, &floor)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, 0, false, nil
 	}
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, false, err
+	}
+	res, err := q.ExecContext(ctx, b.s.take, owner, ttlArg, bound, node)
+	if err != nil {
+		return 0, 0, false, err
 	}
 	if n, err := res.RowsAffected(); err != nil {
-		return 0, 0, err
+		return 0, 0, false, err
 	} else if n != 1 {
-		return 0, 0, errRace
+		return 0, 0, false, fmt.Errorf("node: claimed row %d not updated", node)
 	}
 	done = true
 	if err := commit(); err != nil {
 		_ = rollback()
-		return 0, 0, err
+		return 0, 0, false, err
 	}
-	return node, floor, nil
+	return node, floor, true, nil
+}
+
+// querier is what a claim needs from a *sql.Tx or an *sql.Conn.
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
 func (b *sqlBackend) Renew(ctx context.Context, node int64, owner string, ttl time.Duration, bound int64) error {

@@ -61,8 +61,8 @@ func TestNewSnowflakeLeaseFloorWins(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := testdb.SQLite(t)
-	o := node.LeaseOptions{Layout: layout(t, 4), Table: testdb.Name("lease")}
-	a, err := node.NewSQLLease(ctx, db, o)
+	o, table := node.LeaseOptions{Layout: layout(t, 4)}, testdb.Name("lease")
+	a, err := sqlLease(ctx, db, table, o)
 	require.NoError(t, err)
 	ga, err := node.NewSnowflake(ctx, a, generator.WithBorrowAhead(time.Hour)) // overridden by the lease's 0
 	require.NoError(t, err)
@@ -75,9 +75,13 @@ func TestNewSnowflakeLeaseFloorWins(t *testing.T) {
 	require.False(t, last.Time.After(time.Now().Add(time.Millisecond)), "the lease's borrow-ahead (0) applies")
 	require.NoError(t, a.Close(ctx))
 
-	b, err := node.NewSQLLease(ctx, db, o)
-	require.NoError(t, err)
-	defer b.Close(ctx)
+	// Claim until a's node comes back (a claim may pick any free node).
+	var b *node.Lease
+	for b == nil || b.Node() != a.Node() {
+		b, err = sqlLease(ctx, db, table, o)
+		require.NoError(t, err)
+		defer b.Close(ctx)
+	}
 	gb, err := node.NewSnowflake(ctx, b, generator.WithNotBefore(time.Unix(1, 0)))
 	require.NoError(t, err)
 	id, err := gb.Next()

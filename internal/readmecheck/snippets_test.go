@@ -104,7 +104,10 @@ func lease2(ctx context.Context, gormDB *gorm.DB, orders []Order) {
 }
 
 func lease3(ctx context.Context, redisClient *redis.Client) {
-	lease, err := redislease.New(ctx, redisClient, node.LeaseOptions{Key: "myapp:node_leases"})
+	lease, err := redislease.New(ctx, redisClient, node.LeaseOptions{})
+	_, _ = lease, err
+	store := redislease.NewStore(redisClient, redislease.StoreOptions{Key: "myapp:node_leases"})
+	lease, err = node.NewLease(ctx, store, node.LeaseOptions{})
 	_, _ = lease, err
 }
 
