@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
+	"weak"
 
 	"github.com/idkit-go/idkit/generator/internal/sqldialect"
 )
@@ -78,16 +80,48 @@ func NewSQLStore(ctx context.Context, db *sql.DB, opts SQLStoreOptions) (Store, 
 	if !ok {
 		return nil, fmt.Errorf("%w: cannot tell the SQL dialect of driver %T; set Dialect", ErrInvalidConfig, db.Driver())
 	}
-	b := &sqlBackend{db: db, d: d, s: leaseStmts(d, opts.Table), seeded: -1}
-	if err := createTable(ctx, db, b.s.create, opts.Table); err != nil {
-		return nil, err
+	b := &sqlBackend{db: db, d: d, s: leaseStmts(d, opts.Table)}
+	v, _ := tables.LoadOrStore(tableKey{weak.Make(db), opts.Table}, &tableState{})
+	b.t = v.(*tableState)
+	b.t.mu.Lock()
+	defer b.t.mu.Unlock()
+	if !b.t.created {
+		if err := createTable(ctx, db, b.s.create, opts.Table); err != nil {
+			return nil, err
+		}
+		b.t.created = true
+		b.t.seeded.Store(-1)
 	}
 	return b, nil
 }
 
-// createTable creates a table with sqldialect.CreateTable, naming it in
-// the error.
+// tables remembers, per database handle and lease table, that the table
+// exists and the highest node up to which its rows are known to exist, so
+// that the leases of one process (each [NewSQLLease] makes a store) create
+// and fill the table once, even when they start together. The handle is
+// held weakly.
+var tables sync.Map // tableKey -> *tableState
+
+// tableState is what tables knows of one table; mu serializes creating
+// and filling it.
+type tableState struct {
+	mu      sync.Mutex
+	created bool
+	seeded  atomic.Int64 // rows [0, seeded] are known to exist
+}
+
+type tableKey struct {
+	db    weak.Pointer[sql.DB]
+	table string
+}
+
+// createTable creates a table with sqldialect.CreateTable unless it can
+// already be read (a CREATE TABLE IF NOT EXISTS per lease is slow when a
+// fleet starts at once), naming it in the error.
 func createTable(ctx context.Context, db *sql.DB, create, table string) error {
+	if rows, err := db.QueryContext(ctx, "SELECT 1 FROM "+table+" WHERE 1 = 0"); err == nil {
+		return rows.Close()
+	}
 	if err := sqldialect.CreateTable(ctx, db, create, table); err != nil {
 		return fmt.Errorf("node: create table %s: %w", table, err)
 	}
@@ -99,22 +133,31 @@ type sqlBackend struct {
 	d  Dialect
 	s  sqlStmts
 
-	seedMu sync.Mutex
-	seeded int64 // rows [0, seeded] are known to exist
+	t *tableState
 }
 
 // seedChunk is how many rows one seeding INSERT adds.
 const seedChunk = 256
 
 // seed makes sure rows [0, maxNode] exist: a free row per missing node.
+// Unless force, a store checks once.
 func (b *sqlBackend) seed(ctx context.Context, maxNode int64, force bool) error {
-	b.seedMu.Lock()
-	defer b.seedMu.Unlock()
-	if b.seeded >= maxNode && !force {
+	b.t.mu.Lock()
+	defer b.t.mu.Unlock()
+	if b.t.seeded.Load() >= maxNode && !force {
 		return nil
 	}
-	var n int64
-	if err := b.db.QueryRowContext(ctx, b.s.count, maxNode).Scan(&n); err != nil {
+	// Rows are added in ascending chunks, so the last row's presence tells
+	// that all are there; a claim that finds no free row counts them all.
+	var last, n int64
+	if !force {
+		if err := b.db.QueryRowContext(ctx, b.s.has, maxNode).Scan(&last); err != nil {
+			return err
+		}
+	}
+	if last == 1 {
+		n = maxNode + 1
+	} else if err := b.db.QueryRowContext(ctx, b.s.count, maxNode).Scan(&n); err != nil {
 		return err
 	}
 	for lo := int64(0); n < maxNode+1 && lo <= maxNode; lo += seedChunk {
@@ -127,13 +170,15 @@ func (b *sqlBackend) seed(ctx context.Context, maxNode int64, force bool) error 
 			return err
 		}
 	}
-	b.seeded = max(b.seeded, maxNode)
+	b.t.seeded.Store(max(b.t.seeded.Load(), maxNode))
 	return nil
 }
 
 func (b *sqlBackend) Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, prefer, bound int64) (int64, int64, error) {
-	if err := b.retry(ctx, func() error { return b.seed(ctx, maxNode, false) }); err != nil {
-		return 0, 0, fmt.Errorf("node: claim: add lease rows: %w", err)
+	if b.t.seeded.Load() < maxNode {
+		if err := b.retry(ctx, func() error { return b.seed(ctx, maxNode, false) }); err != nil {
+			return 0, 0, fmt.Errorf("node: claim: add lease rows: %w", err)
+		}
 	}
 	// The ranges tried in turn: the preferred node, then all, lowest
 	// first.

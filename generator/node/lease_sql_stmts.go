@@ -12,6 +12,7 @@ import (
 type sqlStmts struct {
 	create  string
 	count   string             // rows in [0, $1]
+	has     string             // rows with node $1: 0 or 1
 	seed    func(n int) string // insert free rows for n nodes, keeping existing ones
 	claim   string             // PostgreSQL: (lo, hi, owner, prefer, ttl, bound) -> node, old mark
 	pick    string             // (lo, hi, owner, prefer) -> node, mark; locked where supported
@@ -29,6 +30,7 @@ const candidate = `node >= %[1]s AND node <= %[2]s AND (expires_at < %[5]s OR ow
 func leaseStmts(d Dialect, t string) sqlStmts {
 	var s sqlStmts
 	s.count = `SELECT COUNT(*) FROM ` + t + ` WHERE node >= 0 AND node <= ` + d.P(1)
+	s.has = `SELECT COUNT(*) FROM ` + t + ` WHERE node = ` + d.P(1)
 	switch d {
 	case Postgres:
 		now, exp := "clock_timestamp()", "clock_timestamp() + $%d::bigint * interval '1 microsecond'"
