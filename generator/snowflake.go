@@ -29,7 +29,10 @@ const DefaultBackwardTolerance = 10 * time.Millisecond
 // The generator never issues the zero Snowflake. Uniqueness across
 // generators requires that no two generators with the same layout use the
 // same node at the same time; see [WithNotBefore] and [WithFence] for
-// handing a node from one process to another.
+// handing a node from one process to another. A generator from
+// [github.com/idkit-go/idkit/generator/node.NewSnowflake] moves to another
+// node by itself when its lease heals on a new claim; [Snowflake.Node]
+// says which node it issues on.
 //
 // When the sequence of a tick runs out, Next waits for the next tick, or with
 // [WithBorrowAhead] issues IDs from ticks up to a bound ahead of the clock
@@ -51,8 +54,8 @@ type Snowflake struct {
 	epochMilli  int64 // layout epoch in Unix milliseconds, when coarse
 	unitMilli   int64 // layout unit in milliseconds, when coarse
 	fence       func() error
-	node        int64
-	nodePart    int64 // node shifted into place
+	nodePart    int64 // node shifted into place; with a fence, bind holds the node
+	nodeShift   uint8
 	seqBits     uint8
 	seqMask     int64
 	timeShift   uint8
@@ -65,6 +68,16 @@ type Snowflake struct {
 	randMask    int64           // random sequence start below this, per new tick; 0: none
 	blockSize   int64           // values a P reserves at a time
 	ranges      *procpin.Ranges // each P's block; nil when blockSize is 1
+
+	// bind is the node a fenced generator issues on, and the state value at
+	// or below which it must not issue there; package node moves it when
+	// its lease heals (see rebind). Generators without a fence never read
+	// it.
+	bind  atomic.Pointer[binding]
+	start int64 // the state when the generator was made, for Stats
+
+	_     [64]byte // keep the counters, written on rare paths, off the lines above
+	stats counters
 }
 
 // snowflakeOptions are the options [NewSnowflake] accepts.
@@ -112,8 +125,8 @@ func NewSnowflake(node int64, opts ...Option) (*Snowflake, error) {
 		layout:      l,
 		clock:       cfg.clock,
 		fence:       cfg.fence,
-		node:        node,
 		nodePart:    node << nodeShift,
+		nodeShift:   nodeShift,
 		seqBits:     l.sequenceBits,
 		seqMask:     l.MaxSequence(),
 		timeShift:   timeShift,
@@ -157,6 +170,8 @@ func NewSnowflake(node int64, opts ...Option) (*Snowflake, error) {
 		}
 		g.last.Store(tick<<g.seqBits | g.seqMask)
 	}
+	g.start = g.last.Load()
+	g.bind.Store(&binding{node: node, nodePart: g.nodePart, floor: g.start})
 	return g, nil
 }
 
@@ -196,7 +211,13 @@ func (g *Snowflake) Next() (types.Snowflake, error) {
 				if nextTick <= g.maxTick && now >= lastTick-g.slackTicks &&
 					(nextTick == lastTick || nextTick <= now+g.borrowTicks) &&
 					g.last.CompareAndSwap(old, next) {
-					return g.issue(next)
+					if nextTick != lastTick {
+						g.opened(old, next, next, now)
+					}
+					if g.fence == nil { // issue, inlined
+						return g.compose(next), nil
+					}
+					return g.issueFenced(next)
 				}
 			}
 		}
@@ -214,9 +235,7 @@ func (g *Snowflake) Next() (types.Snowflake, error) {
 		if v, ok := g.takeHeld(p, now); ok {
 			procpin.Unpin()
 			if g.fence != nil { // issue, inlined
-				if err := g.runFence(); err != nil {
-					return 0, err
-				}
+				return g.issueFenced(v)
 			}
 			return g.compose(v), nil
 		}
@@ -271,6 +290,7 @@ func (g *Snowflake) nextPerCPU() (types.Snowflake, error) {
 		// the block that P held, if any, is then discarded, and a P
 		// without a block keeps none.
 		p = procpin.Pin()
+		g.dropBlock(p)
 		g.ranges.Set(p, uint64(first+1), uint64(last+1))
 		procpin.Unpin()
 	}
@@ -278,14 +298,27 @@ func (g *Snowflake) nextPerCPU() (types.Snowflake, error) {
 }
 
 // issue returns the ID of state value v (tick<<seqBits | sequence), after
-// checking the fence again: a goroutine that stalled between the first check
-// and here (stopped, descheduled) must not return an ID after its lease
-// lapsed. The value is then discarded.
+// checking the fence again (see issueFenced).
 func (g *Snowflake) issue(v int64) (types.Snowflake, error) {
-	if err := g.checkFence(); err != nil {
-		return 0, err
+	if g.fence == nil {
+		return g.compose(v), nil
 	}
-	return g.compose(v), nil
+	return g.issueFenced(v)
+}
+
+// issueFenced is issue for a generator with a fence: it checks the fence
+// again, so that a goroutine that stalled between the first check and here
+// (stopped, descheduled) does not return an ID after its lease lapsed, and
+// composes v with the current binding if v is above the binding's floor
+// (see snowflake_rebind.go). Anything else goes to issueSlow.
+func (g *Snowflake) issueFenced(v int64) (types.Snowflake, error) {
+	err := g.fence()
+	if err == nil {
+		if b := g.bind.Load(); v > b.floor {
+			return g.composeOn(v, b.nodePart), nil
+		}
+	}
+	return g.issueSlow(v, err)
 }
 
 // tickStart returns the state value of the first ID of tick now: sequence 0,
@@ -299,9 +332,15 @@ func (g *Snowflake) tickStart(now, lastTick int64) int64 {
 	return v
 }
 
-// compose returns the ID of state value v.
+// compose returns the ID of state value v on the generator's first node,
+// which a generator without a fence keeps for good.
 func (g *Snowflake) compose(v int64) types.Snowflake {
-	return types.Snowflake((v>>g.seqBits)<<g.timeShift | (v&g.seqMask)<<g.seqShift | g.nodePart)
+	return g.composeOn(v, g.nodePart)
+}
+
+// composeOn returns the ID of state value v on the node in nodePart.
+func (g *Snowflake) composeOn(v, nodePart int64) types.Snowflake {
+	return types.Snowflake((v>>g.seqBits)<<g.timeShift | (v&g.seqMask)<<g.seqShift | nodePart)
 }
 
 // reserve moves the state on by up to n values and returns the first and
@@ -324,11 +363,16 @@ func (g *Snowflake) reserve(n int64) (first, last int64, err error) {
 		}
 		fresh = true
 	}
+	behind := false // counted once per call
 	for {
 		lastTick := old >> g.seqBits
 		next := max(old+1, g.tickStart(now, lastTick)) // sequence overflow carries into the tick
 		nextTick := next >> g.seqBits
 		wait := nextTick > lastTick && nextTick > now+g.borrowTicks
+		if fresh && !behind && now < lastTick-g.borrowTicks {
+			behind = true
+			g.stats.clockBehind.Add(1)
+		}
 		switch {
 		case !fresh && (wait || now < lastTick-g.slackTicks):
 			// The reading was coarse, or another goroutine moved the state
@@ -341,6 +385,7 @@ func (g *Snowflake) reserve(n int64) (first, last int64, err error) {
 			return 0, 0, fmt.Errorf("%w: sequence exhausted in the last tick before %s",
 				ErrTimeOverflow, g.layout.End().Format(time.RFC3339Nano))
 		case wait:
+			g.stats.waits.Add(1)
 			g.clock.Sleep(g.layout.TimeOf(nextTick - g.borrowTicks).Sub(wall))
 			if err := g.checkFence(); err != nil {
 				return 0, 0, err
@@ -352,6 +397,9 @@ func (g *Snowflake) reserve(n int64) (first, last int64, err error) {
 				end = min(next+n-1, limitTick<<g.seqBits|g.seqMask)
 			}
 			if g.last.CompareAndSwap(old, end) {
+				if nextTick != lastTick || end>>g.seqBits != lastTick {
+					g.opened(old, next, end, now)
+				}
 				return next, end, nil
 			}
 			old = g.last.Load()
@@ -410,6 +458,7 @@ func (g *Snowflake) checkFence() error {
 
 func (g *Snowflake) runFence() error {
 	if err := g.fence(); err != nil {
+		g.stats.fenced.Add(1)
 		return fmt.Errorf("%w: %w", ErrFenced, err)
 	}
 	return nil
@@ -426,8 +475,11 @@ func (g *Snowflake) MustNext() types.Snowflake {
 	return id
 }
 
-// Node returns the generator's node ID. It is safe for concurrent use.
-func (g *Snowflake) Node() int64 { return g.node }
+// Node returns the generator's node ID: for a generator from
+// [github.com/idkit-go/idkit/generator/node.NewSnowflake], the node its
+// lease holds now, which changes when the lease heals on another node. It
+// is safe for concurrent use.
+func (g *Snowflake) Node() int64 { return g.bind.Load().node }
 
 // Layout returns the generator's layout. It is safe for concurrent use.
 func (g *Snowflake) Layout() Layout { return g.layout }

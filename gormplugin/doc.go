@@ -20,7 +20,9 @@
 // model fails with [ErrUnsupportedField] before anything is written. Use
 // [types.ObjectID], a [12]byte with a Value method.
 //
-// In a composite primary key only tagged fields are filled. Foreign keys are
+// In a composite primary key only tagged fields are filled; a create with a
+// zero untagged part of an idkit type fails with [ErrUntaggedKey], which
+// names the field and the tag, before anything is written. Foreign keys are
 // never filled: GORM sets them from the parent's key. A field is filled only
 // when it is zero (a Null form with Valid false counts as zero): a set key is
 // never overwritten. Columns left out by Omit or Select, and fields GORM may
@@ -63,8 +65,17 @@
 // Count, Pluck, Row and Update select exactly the row with the key, given
 // as an ObjectID, a pointer to one, a valid NullObjectID, a HexObjectID, a
 // [12]byte or a 12-byte []byte; a slice of ObjectIDs selects the rows with
-// those keys. Snowflake keys need no rewrite. Without the plugin, write the
-// condition out: db.First(&doc, "id = ?", id).
+// those keys. GORM runs an inline string that is not a number as SQL; for
+// such a model a string of exactly 24 hex digits (db.First(&doc,
+// c.Param("id"))) is taken as the key instead, and never run as SQL. Other
+// strings are left to GORM. Snowflake keys need no rewrite. Without the
+// plugin, write the condition out: db.First(&doc, "id = ?", id).
+//
+// For any model, a zero idkit ID given as a key (a request that carried
+// no ID) fails the statement with an error wrapping [types.ErrZeroID]
+// before anything is read, updated or deleted; so does a list of keys
+// holding one. The repository's docs/gorm-errors.md describes each error
+// and which Scan forms read an ObjectID.
 //
 // # Upserts
 //
@@ -103,6 +114,7 @@
 // db.Set([SkipSetting], true) turns the fill off for that statement (and the
 // association creates it makes). Problems are reported through db.AddError,
 // never a panic: an unusable tagged field wraps [ErrUnsupportedField], a
+// zero untagged composite key part wraps [ErrUntaggedKey], a
 // generator failure wraps [ErrGenerate], a value that cannot be set wraps
 // [ErrNotAddressable], an upsert row whose stored key is unknown wraps
 // [ErrUpsertKey]. [Plugin.Initialize] (run by db.Use) fails with

@@ -27,6 +27,12 @@ var (
 	// not learn (its key is left zero), or a failure reading it back.
 	ErrUpsertKey = errors.New("gormplugin: cannot learn the stored key of an upsert row")
 
+	// ErrUntaggedKey reports a create whose composite primary key has a
+	// zero part of an idkit type without an idkit tag. In a composite key
+	// only tagged parts are filled: tag the part idkit:"snowflake" or
+	// idkit:"objectid" to have it filled, or set it before the create.
+	ErrUntaggedKey = errors.New("gormplugin: zero composite key part without an idkit tag")
+
 	// ErrNotAddressable reports a zero key in a value passed by value (for
 	// example an array rather than a pointer to it), which cannot be set.
 	ErrNotAddressable = errors.New("gormplugin: cannot set key of a value passed by value")

@@ -28,8 +28,8 @@ type Customer struct {
 }
 
 type Purchase struct {
-	ID         types.ObjectID  // bytea / BINARY(12) / BLOB
-	CustomerID types.Snowflake // set by GORM from the customer's key
+	ID         types.ObjectID      // bytea / BINARY(12) / BLOB
+	CustomerID types.NullSnowflake // set by GORM from the customer's key; NULL after Association Delete/Clear
 	Item       string
 	Coupon     types.NullSnowflake // optional reference: NULL unless set
 	Ref        string              `gorm:"size:24" idkit:"objectid"` // plain types opt in with a tag

@@ -51,6 +51,10 @@ type modelKeys struct {
 	pk      *keyField         // the single primary key, when it holds an ObjectID
 	uniques [][]*schema.Field // unique indexes and fields, for upserts
 	err     error
+
+	// untagged are the parts of a composite primary key of an idkit type
+	// without an idkit tag: never filled, so a zero one is reported.
+	untagged []keyField
 }
 
 var (
@@ -92,6 +96,10 @@ func (mk *modelKeys) prepare(s *schema.Schema) {
 			return
 		case f.PrimaryKey && len(s.PrimaryFields) == 1:
 			k = kindOf(f.IndirectFieldType)
+		case f.PrimaryKey:
+			if uk := kindOf(f.IndirectFieldType); uk != 0 {
+				mk.untagged = append(mk.untagged, keyField{field: f, kind: uk})
+			}
 		}
 		if k == 0 {
 			continue

@@ -1,6 +1,7 @@
 package gormplugin
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 
@@ -14,8 +15,9 @@ import (
 
 // KeyConditionCallback names the callback the plugin registers on the
 // Query, Row, Update and Delete processors (before gorm:query, gorm:row,
-// gorm:update and gorm:delete) to turn an inline ObjectID key into one
-// condition; see "Looking rows up by key" in the package documentation.
+// gorm:update and gorm:delete) to turn an inline ObjectID key (or 24 hex
+// digits) into one condition and to refuse a zero key; see "Looking rows up
+// by key" in the package documentation.
 const KeyConditionCallback = "idkit:key_conditions"
 
 // keyConditions is the KeyConditionCallback. GORM turns an inline primary
@@ -25,24 +27,37 @@ const KeyConditionCallback = "idkit:key_conditions"
 // twelve one-byte keys that select no row. When the model's primary key
 // holds an ObjectID, this rewrites such a condition (exactly twelve byte
 // values) into "pk = key", with the key in the field's own SQL form, and
-// converts the idkit ObjectIDs in a list of keys to that form (raw bytes
-// for a raw column, hex for a hex one). Other conditions, and models with
-// other keys, are left as they are.
+// converts the idkit ObjectIDs and 24-hex-digit strings in a list of keys
+// to that form (raw bytes for a raw column, hex for a hex one). GORM runs
+// an inline string that is not a number as SQL; for such a model a string
+// of exactly 24 hex digits (db.First(&doc, "65a1...")) is taken as the key
+// instead. Other conditions, and models with other keys, are left as they
+// are.
+//
+// For every model with one primary key, a zero idkit ID among the keys
+// (typically a request that carried no ID) stops the statement with an
+// error wrapping [types.ErrZeroID], before anything is read or deleted.
 func (p *Plugin) keyConditions(db *gorm.DB) {
 	stmt := db.Statement
 	if db.Error != nil || stmt.Schema == nil {
 		return
 	}
 	mk := p.keysOf(stmt.Schema)
-	if mk.pk == nil {
-		return
-	}
 	c, ok := stmt.Clauses["WHERE"]
 	if !ok {
 		return
 	}
 	where, ok := c.Expression.(clause.Where)
 	if !ok {
+		return
+	}
+	if f := stmt.Schema.PrioritizedPrimaryField; f != nil {
+		if kind := zeroKeyIn(f, stmt.Table, where.Exprs, mk.pk != nil); kind != "" {
+			db.AddError(fmt.Errorf("gormplugin: %s looked up by a zero %s (no ID given?): %w", stmt.Schema.Name, kind, types.ErrZeroID))
+			return
+		}
+	}
+	if mk.pk == nil {
 		return
 	}
 	exprs, changed := p.rewriteKeyExprs(mk.pk, stmt.Table, where.Exprs)
@@ -83,6 +98,17 @@ func (p *Plugin) rewriteKeyExpr(pk *keyField, table string, e clause.Expression)
 			return clause.Eq{Column: e.Column, Value: keyValue(pk, id)}, true
 		}
 		return sameFormKeys(pk, e)
+	case clause.Expr:
+		// GORM's form of an inline string condition that is not a number:
+		// raw SQL with no arguments.
+		if len(e.Vars) != 0 || len(e.SQL) != 24 {
+			return e, false
+		}
+		id, err := types.ObjectIDFromHex(e.SQL)
+		if err != nil {
+			return e, false
+		}
+		return clause.Eq{Column: clause.Column{Table: clause.CurrentTable, Name: clause.PrimaryKey}, Value: keyValue(pk, id)}, true
 	case clause.AndConditions:
 		exprs, changed := p.rewriteKeyExprs(pk, table, e.Exprs)
 		return clause.AndConditions{Exprs: exprs}, changed
@@ -98,13 +124,21 @@ func (p *Plugin) rewriteKeyExpr(pk *keyField, table string, e clause.Expression)
 
 // sameFormKeys converts the ObjectIDs among in's values that are in
 // another SQL form than the key column (a HexObjectID for a raw key, an
-// ObjectID for a hex key) to the column's form.
+// ObjectID for a hex key), and the strings of 24 hex digits, to the
+// column's form.
 func sameFormKeys(pk *keyField, in clause.IN) (clause.Expression, bool) {
 	var values []any
 	for i, v := range in.Values {
 		id, ok := objectIDOf(v)
 		if !ok {
-			continue
+			s, isString := v.(string)
+			if !isString || len(s) != 24 {
+				continue
+			}
+			var err error
+			if id, err = types.ObjectIDFromHex(s); err != nil {
+				continue
+			}
 		}
 		if values == nil {
 			values = slices.Clone(in.Values)

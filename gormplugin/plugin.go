@@ -150,6 +150,10 @@ func (p *Plugin) fill(db *gorm.DB) {
 		db.AddError(mk.err)
 		return
 	}
+	if err := zeroUntagged(stmt, mk.untagged); err != nil {
+		db.AddError(err)
+		return
+	}
 	fields := selected(stmt, mk.fields)
 	if len(fields) == 0 {
 		return

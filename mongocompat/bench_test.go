@@ -30,17 +30,21 @@ type benchV1Doc struct {
 
 // BenchmarkDocumentRoundTrip marshals and unmarshals a {_id, name} document
 // with each driver's own ObjectID and with idkit's, side by side in one run.
+// The sub-benchmarks are named api=…/id=…, so that
+// benchstat -col /id shows each idkit figure beside the driver's
+// (bench/mongodb.sh writes bench/results/mongodb.txt that way).
 //
-//   - v2/Marshal: bson.Marshal and bson.Unmarshal (default registry); idkit's
-//     type goes through its MarshalBSONValue/UnmarshalBSONValue methods.
-//   - v2/Encoder: a bson.Encoder and RawValue.UnmarshalWithRegistry with an
-//     explicit registry: the default one, or mongov2.Registry with
-//     direct codecs.
-//   - v1: bson.MarshalWithRegistry/UnmarshalWithRegistry with
+//   - api=v2.Marshal: bson.Marshal and bson.Unmarshal (default registry);
+//     idkit's type goes through its MarshalBSONValue/UnmarshalBSONValue
+//     methods.
+//   - api=v2.Encoder: a bson.Encoder and RawValue.UnmarshalWithRegistry with
+//     an explicit registry: the default one, or mongov2.Registry with direct
+//     codecs (id=idkit+Registry).
+//   - api=v1: bson.MarshalWithRegistry/UnmarshalWithRegistry with
 //     mongov1.Registry (the driver's ObjectID uses its own codec).
 func BenchmarkDocumentRoundTrip(b *testing.B) {
 	id := types.NewObjectID()
-	b.Run("v2/Marshal/driver", func(b *testing.B) {
+	b.Run("api=v2.Marshal/id=driver", func(b *testing.B) {
 		in := benchDriverDoc{ID: bson.ObjectID(id), Name: "widget"}
 		b.ReportAllocs()
 		for b.Loop() {
@@ -54,7 +58,7 @@ func BenchmarkDocumentRoundTrip(b *testing.B) {
 			}
 		}
 	})
-	b.Run("v2/Marshal/idkit", func(b *testing.B) {
+	b.Run("api=v2.Marshal/id=idkit", func(b *testing.B) {
 		in := benchIdkitDoc{ID: id, Name: "widget"}
 		b.ReportAllocs()
 		for b.Loop() {
@@ -68,23 +72,23 @@ func BenchmarkDocumentRoundTrip(b *testing.B) {
 			}
 		}
 	})
-	b.Run("v2/Encoder/driver", func(b *testing.B) {
+	b.Run("api=v2.Encoder/id=driver", func(b *testing.B) {
 		in := benchDriverDoc{ID: bson.ObjectID(id), Name: "widget"}
 		var out benchDriverDoc
 		benchEncoderV2(b, bson.NewRegistry(), &in, &out)
 	})
-	b.Run("v2/Encoder/idkit", func(b *testing.B) {
+	b.Run("api=v2.Encoder/id=idkit", func(b *testing.B) {
 		in := benchIdkitDoc{ID: id, Name: "widget"}
 		var out benchIdkitDoc
 		benchEncoderV2(b, bson.NewRegistry(), &in, &out)
 	})
-	b.Run("v2/Encoder/idkit-mongov2.Registry", func(b *testing.B) {
+	b.Run("api=v2.Encoder/id=idkit+Registry", func(b *testing.B) {
 		in := benchIdkitDoc{ID: id, Name: "widget"}
 		var out benchIdkitDoc
 		benchEncoderV2(b, mongov2.Registry(), &in, &out)
 	})
 	reg1 := mongov1.Registry()
-	b.Run("v1/driver", func(b *testing.B) {
+	b.Run("api=v1/id=driver", func(b *testing.B) {
 		in := benchV1Doc{ID: primitive.ObjectID(id), Name: "widget"}
 		b.ReportAllocs()
 		for b.Loop() {
@@ -98,7 +102,7 @@ func BenchmarkDocumentRoundTrip(b *testing.B) {
 			}
 		}
 	})
-	b.Run("v1/idkit-mongov1.Registry", func(b *testing.B) {
+	b.Run("api=v1/id=idkit+Registry", func(b *testing.B) {
 		in := benchIdkitDoc{ID: id, Name: "widget"}
 		b.ReportAllocs()
 		for b.Loop() {

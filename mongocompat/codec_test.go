@@ -36,8 +36,8 @@ func fullDoc() allDoc {
 	return allDoc{ID: testID, S: 7, NO: types.NewNullObjectID(testID), NS: types.NewNullSnowflake(9), PO: &id, PS: &s, PNO: &no}
 }
 
-// wantTypes is the BSON type of each field of fullDoc (f) and of the zero
-// allDoc (z).
+// wantTypes is the BSON type of each field of fullDoc (f) and of an allDoc
+// with only its ID and S set (z).
 var wantTypes = []struct {
 	key  string
 	f, z byte
@@ -81,7 +81,7 @@ func setups() []codecSetup {
 func TestCodecsRoundTrip(t *testing.T) {
 	for _, s := range setups() {
 		t.Run(s.name, func(t *testing.T) {
-			for _, in := range []allDoc{fullDoc(), {}} {
+			for _, in := range []allDoc{fullDoc(), {ID: testID, S: 7}} {
 				data, err := s.marshal(in)
 				require.NoError(t, err)
 				raw := bson.Raw(data)
@@ -96,6 +96,63 @@ func TestCodecsRoundTrip(t *testing.T) {
 				require.NoError(t, s.unmarshal(data, &out))
 				assert.Equal(t, in, out)
 			}
+		})
+	}
+}
+
+// TestCodecsRefuseZeroID: every setup refuses to write a zero ObjectID or
+// Snowflake, as an _id, another field, the ID of a valid Null form, a
+// pointer's target, or a filter value, with an error wrapping ErrZeroID, as
+// the types' own MarshalBSONValue and SQL's Value do; an invalid Null form
+// is null and omitempty leaves a zero ID out.
+func TestCodecsRefuseZeroID(t *testing.T) {
+	zero := types.NilObjectID
+	refused := []struct {
+		name string
+		doc  any
+	}{
+		{"ObjectID _id", struct {
+			ID types.ObjectID `bson:"_id"`
+		}{}},
+		{"Snowflake _id", struct {
+			ID types.Snowflake `bson:"_id"`
+		}{}},
+		{"pointer to zero ObjectID", struct {
+			ID *types.ObjectID `bson:"_id"`
+		}{&zero}},
+		{"ObjectID field", struct {
+			ID  types.ObjectID `bson:"_id"`
+			Ref types.ObjectID `bson:"ref"`
+		}{ID: testID}},
+		{"Snowflake field", struct {
+			ID  types.ObjectID  `bson:"_id"`
+			Seq types.Snowflake `bson:"seq"`
+		}{ID: testID}},
+		{"valid NullObjectID of zero", struct {
+			N types.NullObjectID `bson:"n"`
+		}{types.NewNullObjectID(zero)}},
+		{"valid NullSnowflake of zero", struct {
+			N types.NullSnowflake `bson:"n"`
+		}{types.NewNullSnowflake(0)}},
+		{"filter", bson.M{"_id": bson.M{"$in": bson.A{testID, zero}}}},
+	}
+	for _, s := range setups() {
+		t.Run(s.name, func(t *testing.T) {
+			for _, c := range refused {
+				_, err := s.marshal(c.doc)
+				assert.ErrorIs(t, err, types.ErrZeroID, c.name)
+			}
+			data, err := s.marshal(struct {
+				ID  types.ObjectID      `bson:"_id"`
+				Ref types.ObjectID      `bson:"ref,omitempty"`
+				Seq types.Snowflake     `bson:"seq,omitempty"`
+				N   types.NullSnowflake `bson:"n"`
+			}{ID: testID})
+			require.NoError(t, err)
+			elems, err := bson.Raw(data).Elements()
+			require.NoError(t, err)
+			require.Len(t, elems, 2, "omitempty leaves zero IDs out")
+			assert.Equal(t, bson.TypeNull, bson.Raw(data).Lookup("n").Type)
 		})
 	}
 }

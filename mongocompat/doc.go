@@ -15,8 +15,12 @@
 // importing it, so an ObjectID is stored as a BSON ObjectId (0x07) and a
 // Snowflake as an int64 (0x12). The v1 driver needs mongov1.Registry.
 //
-// This package holds what both drivers share: a [Filler] fills zero _id
-// fields of struct documents before they are inserted, as the drivers do
-// for documents without _id, so the application knows each key before the
-// write.
+// A zero ObjectID or Snowflake is never written, with either driver: as in
+// SQL, encoding one (in _id, another field, a filter or an update) fails
+// with an error wrapping [types.ErrZeroID] and nothing is sent; an invalid
+// Null form is written as null. This package holds what both drivers share:
+// a [Filler] fills zero _id fields of struct documents before they are
+// inserted, as the drivers do for documents without _id, so the application
+// knows each key before the write; the drivers' packages have Insert
+// helpers that fill and insert in one call.
 package mongocompat

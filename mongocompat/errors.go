@@ -5,7 +5,7 @@ import "errors"
 // Sentinel errors returned by this package; test for them with [errors.Is].
 var (
 	// ErrNoSnowflakeGenerator reports a zero Snowflake _id to fill with no
-	// Snowflake generator configured (see [WithSnowflakeGenerator]). A
+	// Snowflake generator configured (see [WithSnowflake]). A
 	// Snowflake is never made up without one: node 0 of an unmanaged
 	// generator would collide with other processes.
 	ErrNoSnowflakeGenerator = errors.New("mongocompat: no Snowflake generator to fill a zero Snowflake _id")

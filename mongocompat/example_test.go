@@ -20,7 +20,7 @@ func ExampleFiller() {
 	if err != nil {
 		panic(err)
 	}
-	f := mongocompat.NewFiller(mongocompat.WithSnowflakeGenerator(g))
+	f := mongocompat.NewFiller(mongocompat.WithSnowflake(g))
 	orders := []Order{{Item: "book"}, {ID: 42, Item: "pen"}}
 	ids, err := f.FillIDs(orders) // then coll.InsertMany(ctx, orders)
 	fmt.Println(err, orders[0].ID != 0, orders[0].ID == ids[0], orders[1].ID)

@@ -23,9 +23,9 @@ import (
 // ObjectID to documents without _id. An _id inside a nil inline struct
 // pointer is not filled, since the driver omits that struct.
 //
-// The zero Filler makes ObjectIDs with [types.NewObjectID] and has no
-// Snowflake generator, so a zero Snowflake _id gives
-// [ErrNoSnowflakeGenerator]. A Filler is safe for concurrent use.
+// The zero Filler is ready to use: it makes ObjectIDs with
+// [types.NewObjectID] and has no Snowflake generator, so a zero Snowflake
+// _id gives [ErrNoSnowflakeGenerator]. A Filler is safe for concurrent use.
 type Filler struct {
 	objectIDs  *generator.ObjectID
 	snowflakes *generator.Snowflake
@@ -45,31 +45,17 @@ func NewFiller(opts ...FillerOption) *Filler {
 	return f
 }
 
-// WithObjectIDGenerator makes the Filler take ObjectIDs from g instead of
+// WithObjectID makes the Filler take ObjectIDs from g instead of
 // [types.NewObjectID]. A nil g restores the default.
-func WithObjectIDGenerator(g *generator.ObjectID) FillerOption {
+func WithObjectID(g *generator.ObjectID) FillerOption {
 	return func(f *Filler) { f.objectIDs = g }
 }
 
-// WithSnowflakeGenerator gives the Filler the generator for zero Snowflake
-// keys; without one they are an error. The generator's node must be held by
-// this process alone (see the generator package).
-func WithSnowflakeGenerator(g *generator.Snowflake) FillerOption {
+// WithSnowflake gives the Filler the generator for zero Snowflake keys;
+// without one they are an error. The generator's node must be held by this
+// process alone (see the generator package).
+func WithSnowflake(g *generator.Snowflake) FillerOption {
 	return func(f *Filler) { f.snowflakes = g }
-}
-
-// FillID fills the zero _id of doc with the zero [Filler]: ObjectIDs from
-// [types.NewObjectID], no Snowflake generator. See [Filler.FillID].
-func FillID(doc any) (id any, filled bool, err error) {
-	var f Filler
-	return f.FillID(doc)
-}
-
-// FillIDs fills the zero _id of each of docs with the zero [Filler]. See
-// [Filler.FillIDs].
-func FillIDs(docs any) (ids []any, err error) {
-	var f Filler
-	return f.FillIDs(docs)
 }
 
 // FillID fills doc's _id if it is zero (see [Filler] for which documents

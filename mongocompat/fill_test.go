@@ -66,7 +66,7 @@ type (
 func TestFillID(t *testing.T) {
 	set := types.NewObjectID()
 	g, _ := snowflakeGen(t)
-	f := mongocompat.NewFiller(mongocompat.WithSnowflakeGenerator(g))
+	f := mongocompat.NewFiller(mongocompat.WithSnowflake(g))
 
 	cases := []struct {
 		name    string
@@ -142,13 +142,23 @@ func ptrTo[T any](v T) *T { return &v }
 
 func ptrToAny(v any) *any { return &v }
 
-func TestFillIDNoSnowflakeGenerator(t *testing.T) {
+// The zero Filler is ready to use: ObjectIDs from types.NewObjectID, no
+// Snowflake generator.
+func TestFillIDZeroFiller(t *testing.T) {
+	var f mongocompat.Filler
+	o := &objDoc{}
+	id, filled, err := f.FillID(o)
+	require.NoError(t, err)
+	assert.True(t, filled)
+	assert.False(t, o.ID.IsZero())
+	assert.Equal(t, o.ID, id)
+
 	for _, doc := range []any{&snowDoc{}, &nullSnowDoc{}} {
-		_, _, err := mongocompat.FillID(doc)
+		_, _, err := f.FillID(doc)
 		assert.ErrorIs(t, err, mongocompat.ErrNoSnowflakeGenerator)
 	}
 	d := &snowDoc{ID: 5}
-	_, filled, err := mongocompat.FillID(d)
+	_, filled, err = f.FillID(d)
 	require.NoError(t, err, "a set Snowflake needs no generator")
 	assert.False(t, filled)
 }
@@ -160,7 +170,7 @@ func TestFillIDGeneratorError(t *testing.T) {
 	_, err = g.Next()
 	require.NoError(t, err)
 	clock.Set(baseTime.Add(-time.Hour))
-	f := mongocompat.NewFiller(mongocompat.WithSnowflakeGenerator(g))
+	f := mongocompat.NewFiller(mongocompat.WithSnowflake(g))
 	d := &snowDoc{}
 	_, _, err = f.FillID(d)
 	assert.ErrorIs(t, err, generator.ErrClockMovedBackwards)
@@ -171,7 +181,7 @@ func TestFillIDObjectIDGenerator(t *testing.T) {
 	clock := generator.NewFakeClock(baseTime)
 	g, err := generator.NewObjectID(generator.WithClock(clock), generator.WithWorkerID(7))
 	require.NoError(t, err)
-	f := mongocompat.NewFiller(mongocompat.WithObjectIDGenerator(g))
+	f := mongocompat.NewFiller(mongocompat.WithObjectID(g))
 	d := &objDoc{}
 	_, _, err = f.FillID(d)
 	require.NoError(t, err)
@@ -181,7 +191,7 @@ func TestFillIDObjectIDGenerator(t *testing.T) {
 
 func TestFillIDs(t *testing.T) {
 	g, _ := snowflakeGen(t)
-	f := mongocompat.NewFiller(mongocompat.WithSnowflakeGenerator(g))
+	f := mongocompat.NewFiller(mongocompat.WithSnowflake(g))
 	set := types.NewObjectID()
 
 	t.Run("slice of structs filled in place", func(t *testing.T) {
@@ -209,7 +219,7 @@ func TestFillIDs(t *testing.T) {
 	})
 	t.Run("checked before any is filled", func(t *testing.T) {
 		docs := []any{&objDoc{}, &snowDoc{}}
-		_, err := mongocompat.FillIDs(docs) // no Snowflake generator
+		_, err := new(mongocompat.Filler).FillIDs(docs) // no Snowflake generator
 		require.ErrorIs(t, err, mongocompat.ErrNoSnowflakeGenerator)
 		assert.True(t, docs[0].(*objDoc).ID.IsZero(), "nothing filled on error")
 	})
@@ -236,7 +246,7 @@ func TestFillIDs(t *testing.T) {
 func TestFillConcurrent(t *testing.T) {
 	g, err := generator.NewSnowflake(3)
 	require.NoError(t, err)
-	f := mongocompat.NewFiller(mongocompat.WithSnowflakeGenerator(g))
+	f := mongocompat.NewFiller(mongocompat.WithSnowflake(g))
 	const workers, each = 8, 200
 	var (
 		mu   sync.Mutex

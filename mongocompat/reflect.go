@@ -1,11 +1,15 @@
 package mongocompat
 
-import "github.com/idkit-go/idkit/mongocompat/internal/idcodec"
+import (
+	"reflect"
+
+	"github.com/idkit-go/idkit/types"
+)
 
 // The idkit types a Filler fills.
 var (
-	tObjectID      = idcodec.TObjectID
-	tSnowflake     = idcodec.TSnowflake
-	tNullObjectID  = idcodec.TNullObjectID
-	tNullSnowflake = idcodec.TNullSnowflake
+	tObjectID      = reflect.TypeFor[types.ObjectID]()
+	tSnowflake     = reflect.TypeFor[types.Snowflake]()
+	tNullObjectID  = reflect.TypeFor[types.NullObjectID]()
+	tNullSnowflake = reflect.TypeFor[types.NullSnowflake]()
 )

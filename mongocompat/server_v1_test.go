@@ -103,7 +103,7 @@ func TestServerV1FillBeforeInsert(t *testing.T) {
 	ctx := context.Background()
 	coll := collectionV1(t)
 	g, _ := snowflakeGen(t)
-	f := mongocompat.NewFiller(mongocompat.WithSnowflakeGenerator(g))
+	f := mongocompat.NewFiller(mongocompat.WithSnowflake(g))
 
 	one := &objDoc{Name: "one"}
 	res, err := mongov1.InsertOne(ctx, f, coll, one)

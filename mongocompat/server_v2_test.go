@@ -111,7 +111,7 @@ func TestServerV2FillBeforeInsert(t *testing.T) {
 	ctx := context.Background()
 	coll := collectionV2(t)
 	g, _ := snowflakeGen(t)
-	f := mongocompat.NewFiller(mongocompat.WithSnowflakeGenerator(g))
+	f := mongocompat.NewFiller(mongocompat.WithSnowflake(g))
 
 	one := objDoc{Name: "one"}
 	res, err := mongov2.InsertOne(ctx, f, coll, &one)
@@ -141,7 +141,7 @@ func TestServerV2InsertedIDs(t *testing.T) {
 	ctx := context.Background()
 	coll := collectionV2(t)
 	g, _ := snowflakeGen(t)
-	f := mongocompat.NewFiller(mongocompat.WithSnowflakeGenerator(g))
+	f := mongocompat.NewFiller(mongocompat.WithSnowflake(g))
 
 	objs := []objDoc{{Name: "a"}, {Name: "b"}}
 	res, err := mongov2.InsertMany(ctx, f, coll, objs)

@@ -38,15 +38,17 @@ func (h HexObjectID) String() string { return types.ObjectID(h).Hex() }
 func (h HexObjectID) IsZero() bool { return types.ObjectID(h).IsZero() }
 
 // errZeroHex is HexObjectID.Value's error for the nil ObjectID.
-var errZeroHex = fmt.Errorf("%w: HexObjectID 000000000000000000000000 (store NULL with NullHexObjectID)", types.ErrZeroID)
+var errZeroHex = fmt.Errorf("%w: zero HexObjectID has no SQL value: fill it before the INSERT (with GORM: db.Use(gormplugin.New())), or use NullHexObjectID for a nullable column", types.ErrZeroID)
 
 // Value returns h as a 24-character lower-case hex string, its one SQL
 // representation. The nil ObjectID is never written as a key: Value returns
 // an error wrapping [types.ErrZeroID] (store NULL with an invalid
-// [NullHexObjectID]).
+// [NullHexObjectID]), with the same non-nil value [types.ObjectID.Value]
+// returns for it, which only GORM reads.
 func (h HexObjectID) Value() (driver.Value, error) {
 	if h.IsZero() {
-		return nil, errZeroHex
+		v, _ := types.NilObjectID.Value()
+		return v, errZeroHex
 	}
 	return types.ObjectID(h).Hex(), nil
 }

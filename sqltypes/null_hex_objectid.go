@@ -21,8 +21,11 @@ var (
 // NullHexObjectID is a nullable [HexObjectID] for nullable hex-text columns:
 // Valid false is SQL NULL and JSON null.
 type NullHexObjectID struct {
-	ID    HexObjectID
-	Valid bool
+	// The gorm:"-" tags keep GORM from taking NullHexObjectID for a model with
+	// columns "id" and "valid" when it is a Scan or Pluck destination, so
+	// that GORM reads the column through Scan.
+	ID    HexObjectID `gorm:"-"`
+	Valid bool        `gorm:"-"`
 }
 
 // IsZero reports whether n is NULL.

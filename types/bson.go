@@ -3,6 +3,7 @@ package types
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 )
 
 // BSON type bytes used by the MarshalBSONValue and UnmarshalBSONValue methods.
@@ -17,6 +18,14 @@ const (
 )
 
 var errBSONString = errors.New("malformed BSON string")
+
+// The MarshalBSONValue errors for a zero ID, built once so that refusing one
+// costs no allocation. They name the MongoDB ways around it; the SQL errors
+// name SQL's.
+var (
+	errZeroObjectIDBSON  = fmt.Errorf("%w: ObjectID 000000000000000000000000 in BSON (fill _id with mongocompat's Filler or Insert helpers before the insert; store null with NullObjectID)", ErrZeroID)
+	errZeroSnowflakeBSON = fmt.Errorf("%w: Snowflake 0 in BSON (fill _id with mongocompat's Filler or Insert helpers before the insert; store null with NullSnowflake)", ErrZeroID)
+)
 
 // bsonStringValue returns the text of a BSON string value: a little-endian
 // int32 length that counts the trailing NUL, the bytes, and the NUL.

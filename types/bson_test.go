@@ -131,7 +131,8 @@ func TestUnmarshalBSONValueRejectsMalformedData(t *testing.T) {
 }
 
 // The Null forms' IsZero doc: NULL is left out by bson omitempty and json
-// omitzero; a valid value, even a zero ID, is kept.
+// omitzero; a valid value is kept, so a valid zero ID reaches
+// MarshalBSONValue and is refused there.
 func TestNullFormsOmitEmpty(t *testing.T) {
 	type doc struct {
 		A types.NullObjectID  `bson:"a,omitempty" json:"a,omitzero"`
@@ -144,12 +145,96 @@ func TestNullFormsOmitEmpty(t *testing.T) {
 	if elems, _ := bson.Raw(raw).Elements(); len(elems) != 0 {
 		t.Fatalf("NULL fields were encoded: %v", bson.Raw(raw))
 	}
-	raw, _ = bson.Marshal(doc{A: types.NewNullObjectID(types.NilObjectID), B: types.NewNullSnowflake(0)})
+	raw, _ = bson.Marshal(doc{A: types.NewNullObjectID(seedID()), B: types.NewNullSnowflake(5)})
 	if elems, _ := bson.Raw(raw).Elements(); len(elems) != 2 {
 		t.Fatalf("valid fields were left out: %v", bson.Raw(raw))
+	}
+	for _, d := range []doc{{A: types.NewNullObjectID(types.NilObjectID)}, {B: types.NewNullSnowflake(0)}} {
+		if raw, err := bson.Marshal(d); !errors.Is(err, types.ErrZeroID) {
+			t.Errorf("valid zero ID %+v: %v, %v", d, bson.Raw(raw), err)
+		}
 	}
 	b, _ := json.Marshal(doc{})
 	if string(b) != "{}" {
 		t.Fatalf("json omitzero: %s", b)
 	}
+}
+
+func seedID() types.ObjectID { return types.MustObjectIDFromHex(seedHex) }
+
+// A zero ObjectID or Snowflake is never written as BSON, as SQL's Value
+// never writes it: in a document's _id, in another field, in bson.M and
+// bson.D, and in a filter. The Null forms write NULL as null, and omitempty
+// leaves a zero ID out, as SQL stores NULL and GORM skips zero fields.
+func TestBSONZeroIDIsRefused(t *testing.T) {
+	type objKey struct {
+		ID   types.ObjectID `bson:"_id"`
+		Name string         `bson:"name"`
+	}
+	type snowKey struct {
+		ID types.Snowflake `bson:"_id"`
+	}
+	type field struct {
+		ID     types.ObjectID  `bson:"_id"`
+		Parent types.ObjectID  `bson:"parent"`
+		Seq    types.Snowflake `bson:"seq"`
+	}
+	ptr := types.NilObjectID
+	for _, c := range []struct {
+		name string
+		doc  any
+	}{
+		{"ObjectID _id", objKey{Name: "x"}},
+		{"Snowflake _id", snowKey{}},
+		{"pointer to zero _id", struct {
+			ID *types.ObjectID `bson:"_id"`
+		}{&ptr}},
+		{"ObjectID field", field{ID: seedID(), Seq: 1}},
+		{"Snowflake field", field{ID: seedID(), Parent: seedID()}},
+		{"valid NullObjectID of zero", struct {
+			R types.NullObjectID `bson:"r"`
+		}{types.NewNullObjectID(types.NilObjectID)}},
+		{"valid NullSnowflake of zero", struct {
+			R types.NullSnowflake `bson:"r"`
+		}{types.NewNullSnowflake(0)}},
+		{"bson.M filter", bson.M{"_id": types.NilObjectID}},
+		{"bson.D filter", bson.D{{Key: "_id", Value: bson.M{"$in": bson.A{types.Snowflake(0)}}}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			raw, err := bson.Marshal(c.doc)
+			if !errors.Is(err, types.ErrZeroID) {
+				t.Fatalf("Marshal = %v, %v; want an error wrapping ErrZeroID", bson.Raw(raw), err)
+			}
+		})
+	}
+
+	t.Run("omitempty leaves a zero ID out", func(t *testing.T) {
+		raw, err := bson.Marshal(struct {
+			ID     types.ObjectID  `bson:"_id"`
+			Parent types.ObjectID  `bson:"parent,omitempty"`
+			Seq    types.Snowflake `bson:"seq,omitempty"`
+		}{ID: seedID()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if elems, _ := bson.Raw(raw).Elements(); len(elems) != 1 {
+			t.Fatalf("zero fields were encoded: %v", bson.Raw(raw))
+		}
+	})
+	t.Run("invalid Null forms are null", func(t *testing.T) {
+		raw, err := bson.Marshal(bson.M{"a": types.NullObjectID{}, "b": types.NullSnowflake{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := bson.Raw(raw).Lookup("a"), bson.Raw(raw).Lookup("b"); a.Type != bson.TypeNull || b.Type != bson.TypeNull {
+			t.Fatalf("a %v, b %v", a.Type, b.Type)
+		}
+	})
+	t.Run("a stored zero ObjectId still reads", func(t *testing.T) {
+		raw, _ := bson.Marshal(bson.M{"_id": bson.ObjectID{}, "seq": int64(0)})
+		got := field{ID: seedID(), Seq: 9}
+		if err := bson.Unmarshal(raw, &got); err != nil || !got.ID.IsZero() || got.Seq != 0 {
+			t.Fatalf("got %+v, %v", got, err)
+		}
+	})
 }

@@ -1,6 +1,7 @@
 package types_test
 
 import (
+	"database/sql/driver"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -76,12 +77,40 @@ func TestObjectIDScanStringMustBeHex(t *testing.T) {
 	}
 }
 
+// TestZeroIDValueIsAnError checks that a zero ID has no SQL value: Value's
+// error wraps ErrZeroID and names both usual causes (gormplugin not
+// registered, a nullable column), and the value returned with it (which
+// only GORM reads, having dropped the error) is itself refused by
+// database/sql's converter with the same error, never converted to a number.
 func TestZeroIDValueIsAnError(t *testing.T) {
-	if v, err := types.NilObjectID.Value(); !errors.Is(err, types.ErrZeroID) || v != nil {
-		t.Errorf("NilObjectID.Value() = %#v, %v; want ErrZeroID", v, err)
+	for _, tt := range []struct {
+		name string
+		v    driver.Valuer
+		null string
+	}{
+		{"NilObjectID", types.NilObjectID, "NullObjectID"},
+		{"Snowflake(0)", types.Snowflake(0), "NullSnowflake"},
+	} {
+		v, err := tt.v.Value()
+		if !errors.Is(err, types.ErrZeroID) {
+			t.Errorf("%s.Value() err = %v; want ErrZeroID", tt.name, err)
+			continue
+		}
+		for _, want := range []string{"gormplugin", tt.null} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("%s.Value() err = %q; want it to name %s", tt.name, err, want)
+			}
+		}
+		if v == nil {
+			t.Errorf("%s.Value() value is nil; GORM would report only \"unsupported data\"", tt.name)
+			continue
+		}
+		if _, cerr := driver.DefaultParameterConverter.ConvertValue(v); !errors.Is(cerr, types.ErrZeroID) {
+			t.Errorf("%s: converting the value returned with the error: %v; want ErrZeroID", tt.name, cerr)
+		}
 	}
-	if v, err := types.Snowflake(0).Value(); !errors.Is(err, types.ErrZeroID) || v != nil {
-		t.Errorf("Snowflake(0).Value() = %#v, %v; want ErrZeroID", v, err)
+	if _, err := types.Snowflake(-1).Value(); !errors.Is(err, types.ErrInvalidSnowflake) {
+		t.Errorf("Snowflake(-1).Value() err = %v; want ErrInvalidSnowflake", err)
 	}
 	if _, err := types.NewNullObjectID(types.NilObjectID).Value(); !errors.Is(err, types.ErrZeroID) {
 		t.Errorf("valid zero NullObjectID.Value() err = %v; want ErrZeroID", err)
@@ -216,12 +245,15 @@ func TestObjectIDBSONStringIsHexOnly(t *testing.T) {
 }
 
 // Snowflake.MarshalBSONValue refuses a negative value, which
-// UnmarshalBSONValue could not read back.
+// UnmarshalBSONValue could not read back, and zero, which is no key.
 func TestSnowflakeBSONNegative(t *testing.T) {
 	if _, _, err := types.Snowflake(-1).MarshalBSONValue(); !errors.Is(err, types.ErrInvalidSnowflake) {
 		t.Errorf("MarshalBSONValue(-1) err = %v", err)
 	}
-	if typ, data, err := types.Snowflake(0).MarshalBSONValue(); err != nil || typ != 0x12 || len(data) != 8 {
-		t.Errorf("MarshalBSONValue(0) = %#x, %x, %v", typ, data, err)
+	if _, _, err := types.Snowflake(0).MarshalBSONValue(); !errors.Is(err, types.ErrZeroID) {
+		t.Errorf("MarshalBSONValue(0) err = %v", err)
+	}
+	if typ, data, err := types.Snowflake(1).MarshalBSONValue(); err != nil || typ != 0x12 || len(data) != 8 {
+		t.Errorf("MarshalBSONValue(1) = %#x, %x, %v", typ, data, err)
 	}
 }

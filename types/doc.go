@@ -16,9 +16,10 @@
 // encoding (JSON null or "", empty text, empty binary, BSON null, GraphQL
 // null or "") gives the zero ID; in the Null forms, which read JSON, SQL,
 // BSON and GraphQL, the empty forms and SQL NULL give NULL (Valid false),
-// never a valid zero. A zero ID is never written to a database as a
-// key: [ObjectID.Value] and [Snowflake.Value] return an error wrapping
-// [ErrZeroID]; store NULL with an invalid Null form. Scanning SQL NULL into
+// never a valid zero. A zero ID is never written to a database:
+// [ObjectID.Value], [Snowflake.Value] and their MarshalBSONValue methods
+// return an error wrapping [ErrZeroID]; store NULL with an invalid Null
+// form, or leave the field out (bson omitempty). Scanning SQL NULL into
 // ObjectID or Snowflake is an error wrapping [ErrNull].
 //
 // # Errors

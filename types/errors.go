@@ -2,7 +2,6 @@ package types
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
 )
 
@@ -24,17 +23,11 @@ var (
 	// [NullSnowflake] for nullable columns.
 	ErrNull = errors.New("types: NULL into a non-nullable ID (use the Null form)")
 
-	// ErrZeroID is wrapped by the Value method of a zero [ObjectID] or
-	// [Snowflake] (and of a valid Null form holding one): a zero ID means
-	// "no ID" and is never written to a database as a key. To store NULL,
+	// ErrZeroID is wrapped by the Value and MarshalBSONValue methods of a
+	// zero [ObjectID] or [Snowflake] (and of a valid Null form holding one):
+	// a zero ID means "no ID" and is never written to a database. To store NULL,
 	// use an invalid [NullObjectID] or [NullSnowflake].
 	ErrZeroID = errors.New("types: zero ID is not a key")
-)
-
-// Pre-built Value errors, so that refusing a zero ID costs no allocation.
-var (
-	errZeroObjectID  = fmt.Errorf("%w: ObjectID 000000000000000000000000 (store NULL with NullObjectID)", ErrZeroID)
-	errZeroSnowflake = fmt.Errorf("%w: Snowflake 0 (store NULL with NullSnowflake)", ErrZeroID)
 )
 
 // maxQuoted is how many bytes of a bad input an error message quotes.

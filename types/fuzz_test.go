@@ -124,7 +124,11 @@ func FuzzObjectIDUnmarshalBSONValue(f *testing.F) {
 		id := sentinelID
 		err := id.UnmarshalBSONValue(typ, data)
 		checkObjectID(t, "UnmarshalBSONValue", data, id, err)
-		if err == nil {
+		if err == nil && id.IsZero() {
+			if _, _, err := id.MarshalBSONValue(); !errors.Is(err, types.ErrZeroID) {
+				t.Fatalf("MarshalBSONValue of the zero ID: %v", err)
+			}
+		} else if err == nil {
 			bt, bd, _ := id.MarshalBSONValue()
 			var back types.ObjectID
 			if back.UnmarshalBSONValue(bt, bd) != nil || back != id {
@@ -236,7 +240,11 @@ func FuzzSnowflakeUnmarshalBSONValue(f *testing.F) {
 		s := types.Snowflake(77)
 		err := s.UnmarshalBSONValue(typ, data)
 		checkSnowflake(t, "UnmarshalBSONValue", data, s, err)
-		if err == nil {
+		if err == nil && s == 0 {
+			if _, _, err := s.MarshalBSONValue(); !errors.Is(err, types.ErrZeroID) {
+				t.Fatalf("MarshalBSONValue(0): %v", err)
+			}
+		} else if err == nil {
 			bt, bd, _ := s.MarshalBSONValue()
 			var back types.Snowflake
 			if back.UnmarshalBSONValue(bt, bd) != nil || back != s {

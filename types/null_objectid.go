@@ -20,8 +20,11 @@ var (
 // makes it NULL, never a valid zero ID; only an explicit zero ID (24 zeros)
 // decodes to a valid zero, which Value then refuses.
 type NullObjectID struct {
-	ID    ObjectID
-	Valid bool
+	// The gorm:"-" tags keep GORM from taking NullObjectID for a model with
+	// columns "id" and "valid" when it is a Scan or Pluck destination, so
+	// that GORM reads the column through Scan.
+	ID    ObjectID `gorm:"-"`
+	Valid bool     `gorm:"-"`
 }
 
 // NewNullObjectID returns a valid NullObjectID holding id.

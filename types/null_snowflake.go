@@ -20,8 +20,11 @@ var (
 // makes it NULL, never a valid zero ID; only an explicit zero ID (0)
 // decodes to a valid zero, which Value then refuses.
 type NullSnowflake struct {
-	ID    Snowflake
-	Valid bool
+	// The gorm:"-" tags keep GORM from taking NullSnowflake for a model with
+	// columns "id" and "valid" when it is a Scan or Pluck destination, so
+	// that GORM reads the column through Scan.
+	ID    Snowflake `gorm:"-"`
+	Valid bool      `gorm:"-"`
 }
 
 // NewNullSnowflake returns a valid NullSnowflake holding id.

@@ -3,10 +3,18 @@ package types
 import "fmt"
 
 // MarshalBSONValue encodes id as a BSON ObjectId (type 0x07), so MongoDB
-// stores a real ObjectId, not binary data. The signature is that of
-// go.mongodb.org/mongo-driver/v2/bson.ValueMarshaler; the v1 driver needs the
-// codecs of the mongocompat package.
+// stores a real ObjectId, not binary data. [NilObjectID] is never written,
+// as in [ObjectID.Value]: it returns an error wrapping [ErrZeroID], wherever
+// the driver meets it (a document's _id or another field, a filter, an
+// update). Fill zero _id fields before inserting (mongocompat's Filler and
+// Insert helpers do), leave a field out with the bson tag omitempty, or
+// store null with an invalid [NullObjectID]. The signature is that of
+// go.mongodb.org/mongo-driver/v2/bson.ValueMarshaler; the v1 driver needs
+// the codecs of the mongocompat/mongov1 package, which follow the same rule.
 func (id ObjectID) MarshalBSONValue() (typ byte, data []byte, err error) {
+	if id == NilObjectID {
+		return 0, nil, errZeroObjectIDBSON
+	}
 	b := id
 	return bsonObjectID, b[:], nil
 }

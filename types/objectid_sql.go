@@ -13,12 +13,17 @@ var (
 
 // Value implements [database/sql/driver.Valuer]. The canonical SQL form of an
 // ObjectID is its 12 raw bytes (BYTEA, BINARY(12), BLOB). [NilObjectID] is
-// never written as a key: Value returns an error wrapping [ErrZeroID] (store
-// NULL with an invalid [NullObjectID]). For columns that store 24-digit hex
-// text, see the sqltypes package.
+// never written as a key: Value returns an error wrapping [ErrZeroID] that
+// names the usual causes (a key nobody filled, such as GORM without
+// gormplugin; a nullable column, which wants [NullObjectID]), together with
+// a non-nil value: GORM, which drops Value's error when it builds an inline
+// condition (db.First(&row, id)), then keeps the ID as the condition's
+// argument, so the statement fails with this error instead of GORM's
+// "unsupported data". Any other caller must ignore the value, as usual.
+// For columns that store 24-digit hex text, see the sqltypes package.
 func (id ObjectID) Value() (driver.Value, error) {
 	if id == NilObjectID {
-		return nil, errZeroObjectID
+		return refusedZeroObjectID, errZeroObjectID
 	}
 	return id[:], nil
 }

@@ -7,13 +7,16 @@ import (
 )
 
 // MarshalBSONValue encodes s as a BSON int64 (type 0x12), which MongoDB sorts
-// numerically. Zero encodes as 0 (the mongocompat package fills zero _id
-// fields before inserts); a negative s returns an error wrapping
-// [ErrInvalidSnowflake], since [Snowflake.UnmarshalBSONValue] could not read
-// it back. The signature is that of
-// go.mongodb.org/mongo-driver/v2/bson.ValueMarshaler.
+// numerically. Zero is never written, as in [Snowflake.Value]: it returns an
+// error wrapping [ErrZeroID] (see [ObjectID.MarshalBSONValue] for the ways
+// around it). A negative s returns an error wrapping [ErrInvalidSnowflake],
+// since [Snowflake.UnmarshalBSONValue] could not read it back. The signature
+// is that of go.mongodb.org/mongo-driver/v2/bson.ValueMarshaler.
 func (s Snowflake) MarshalBSONValue() (typ byte, data []byte, err error) {
-	if s < 0 {
+	if s <= 0 {
+		if s == 0 {
+			return 0, nil, errZeroSnowflakeBSON
+		}
 		return 0, nil, errNegative(int64(s))
 	}
 	return bsonInt64, binary.LittleEndian.AppendUint64(make([]byte, 0, 8), uint64(s)), nil

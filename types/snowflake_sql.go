@@ -15,15 +15,17 @@ var (
 // Value implements [database/sql/driver.Valuer]. The canonical SQL form of a
 // Snowflake is a BIGINT (int64), which sorts in creation order. A zero
 // Snowflake is never written as a key: Value returns an error wrapping
-// [ErrZeroID] (store NULL with an invalid [NullSnowflake]); a negative one
-// returns an error wrapping [ErrInvalidSnowflake], since Scan could not read
-// it back.
+// [ErrZeroID] that names the usual causes (a key nobody filled, such as GORM
+// without gormplugin; a nullable column, which wants [NullSnowflake]). A
+// negative one returns an error wrapping [ErrInvalidSnowflake], since Scan
+// could not read it back. With either error Value also returns a non-nil
+// value, for GORM's sake, as [ObjectID.Value] explains.
 func (s Snowflake) Value() (driver.Value, error) {
 	if s <= 0 {
 		if s == 0 {
-			return nil, errZeroSnowflake
+			return refusedZeroSnowflake, errZeroSnowflake
 		}
-		return nil, errNegative(int64(s))
+		return refusedNegative, errNegative(int64(s))
 	}
 	return int64(s), nil
 }

@@ -45,10 +45,12 @@ type Customer struct {
 }
 
 // Order is keyed by an ObjectID (BINARY(12), bytea or BLOB); CustomerID is
-// set by GORM from the customer's key.
+// set by GORM from the customer's key. It is nullable because GORM's
+// association Delete and Clear set it to NULL, which a plain Snowflake
+// would read as 0 and refuse to save again.
 type Order struct {
 	ID         types.ObjectID
-	CustomerID types.Snowflake
+	CustomerID types.NullSnowflake
 	Item       string
 	Coupon     types.NullSnowflake // nullable: NULL unless set
 }

@@ -105,7 +105,7 @@ func run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	filler := mongocompat.NewFiller(mongocompat.WithSnowflakeGenerator(node))
+	filler := mongocompat.NewFiller(mongocompat.WithSnowflake(node))
 	orders := []Order{{Item: "book"}, {Item: "pen"}, {Item: "lamp"}}
 	if _, err := mongov2.InsertMany(ctx, filler, db.Collection("orders"), orders); err != nil {
 		return err

@@ -34,10 +34,12 @@ type Order struct {
 }
 
 // Event is keyed by an ObjectID (12 bytes); OrderID is set by GORM from the
-// order's key, which the plugin made before the INSERT.
+// order's key, which the plugin made before the INSERT. It is nullable
+// because GORM's association Delete and Clear set it to NULL, which a plain
+// Snowflake would read as 0 and refuse to save again.
 type Event struct {
 	ID      types.ObjectID
-	OrderID types.Snowflake
+	OrderID types.NullSnowflake
 	Name    string
 }
 
@@ -98,7 +100,7 @@ func run(w io.Writer) error {
 		for _, e := range o.Events {
 			fmt.Fprintf(w, "  event %s %-7s  ObjectID: time=%s process=%x counter=%d order=%s\n",
 				e.ID, e.Name, e.ID.Timestamp().Format("2006-01-02T15:04:05Z07:00"),
-				e.ID.ProcessUnique(), e.ID.Counter(), e.OrderID)
+				e.ID.ProcessUnique(), e.ID.Counter(), e.OrderID.ID)
 		}
 	}
 	return nil

@@ -22,8 +22,11 @@ var (
 	// live lease, or that a disposable source has used up the node field.
 	ErrExhausted = errors.New("node: node ids exhausted")
 
-	// ErrLeaseLost reports a lease that another holder has taken, or whose
-	// record was deleted: it will never be valid again.
+	// ErrLeaseLost reports a lease whose node another holder has taken, or
+	// whose record was deleted. The node is never valid for this lease
+	// again; a lease serving a generator from [NewSnowflake] claims a node
+	// again in the background and the generator resumes on it (see the
+	// package documentation), others stay lost.
 	ErrLeaseLost = errors.New("node: lease lost")
 
 	// ErrLeaseExpired reports a lease that was not renewed in time to be

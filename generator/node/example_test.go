@@ -51,3 +51,36 @@ func ExampleNewSnowflake() {
 	// node 0
 	// other node 1
 }
+
+func ExampleLease_Stats() {
+	dir, _ := os.MkdirTemp("", "lease")
+	defer os.RemoveAll(dir)
+	db, err := sql.Open("sqlite", filepath.Join(dir, "app.db")+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		panic(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+
+	lease, err := node.NewSQLLease(ctx, db, node.LeaseOptions{})
+	if err != nil {
+		panic(err)
+	}
+	defer lease.Close(ctx)
+	g, err := node.NewSnowflake(ctx, lease)
+	if err != nil {
+		panic(err)
+	}
+	for range 100 {
+		if _, err := g.Next(); err != nil {
+			panic(err)
+		}
+	}
+	// What a service exports to its metrics (see examples/leasemetrics).
+	st, gs := lease.Stats(), g.Stats()
+	fmt.Println("lease:", st.State, "node", st.Node, "reclaims", st.Reclaims)
+	fmt.Println("generator: issued", gs.Issued, "fenced", gs.Fenced)
+	// Output:
+	// lease: held node 0 reclaims 0
+	// generator: issued 100 fenced 0
+}

@@ -4,8 +4,8 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -24,13 +24,14 @@ import (
 // the SQL and Redis stores of this module do.
 type Store interface {
 	// Claim takes a node in [0, maxNode] for owner, until ttl from now:
-	// node prefer if it has no record, its lease has expired or owner
-	// already holds it, and otherwise any node that has no record or whose
-	// lease has expired (prefer < 0: no preference; which free node is the
-	// store's choice). It records bound as the node's high-water mark,
-	// keeping a larger recorded one, and returns the node and the mark
-	// recorded before the claim (0 if none). With every node held it
-	// returns an error wrapping [ErrExhausted].
+	// node prefer if it is in range and has no record, its lease has
+	// expired, or owner holds it; otherwise (and for prefer < 0) any node
+	// that has no record or whose lease has expired. It records bound as
+	// the node's high-water mark, keeping a larger recorded one, and
+	// returns the node and the mark recorded before the claim (0 if none).
+	// With every node held it returns an error wrapping [ErrExhausted].
+	// A [Lease] passes prefer -1 at start and its lost node when it
+	// re-claims.
 	Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, prefer, bound int64) (node, floor int64, err error)
 	// Renew extends the lease to ttl from now if owner still holds node,
 	// raising the mark to bound; otherwise it returns an error wrapping
@@ -44,13 +45,16 @@ type Store interface {
 
 // Lease is one process's hold on a node ID, kept alive by a background
 // renewal goroutine until Close. Create one with [NewSQLLease], package
-// redislease, or [NewLease]. Its methods are safe for concurrent use.
+// redislease, or [NewLease]. If the lease is lost or lapses, the goroutine
+// heals it when it can (see the package documentation). Its methods are
+// safe for concurrent use.
 type Lease struct {
 	b     Store
 	o     LeaseOptions
-	node  int64
-	floor time.Time
-	base  time.Time // monotonic origin of deadline
+	log   *slog.Logger // nil: silent
+	node  atomic.Int64
+	floor atomic.Int64 // the node's mark when claimed (Unix ns), 0 if none
+	base  time.Time    // monotonic origin of deadline
 
 	deadline atomic.Int64 // trusted until base + deadline (monotonic ns)
 	limit    atomic.Int64 // and until the clock reads limit (Unix ns)
@@ -66,11 +70,18 @@ type Lease struct {
 	timerMu sync.Mutex
 	timer   *time.Timer // ends the fast window at the monotonic deadline
 
+	// gens are the generators of NewSnowflake, moved to the new node when
+	// the lease heals; genMu also orders a heal against NewSnowflake.
+	genMu sync.Mutex
+	gens  []*generator.Snowflake
+
 	ctx       context.Context // cancelled by Close: ends a renewal in flight
 	cancel    context.CancelFunc
 	done      chan struct{}
 	closeOnce sync.Once
 	closeErr  error
+
+	st leaseCounters
 }
 
 // NewLease claims a node ID in s and returns the [Lease], renewed in the
@@ -91,16 +102,19 @@ func NewLease(ctx context.Context, s Store, opts LeaseOptions) (*Lease, error) {
 
 func startLease(ctx context.Context, b Store, o LeaseOptions) (*Lease, error) {
 	l := &Lease{b: b, o: o, base: time.Now(), done: make(chan struct{})}
+	if o.Logger != nil {
+		l.log = o.Logger.With("owner", o.Owner)
+	}
 	l.coarse = o.Clock == generator.SystemClock()
 	t0, c0 := time.Since(l.base), o.Clock.Now()
 	node, floor, err := b.Claim(ctx, o.Owner, o.TTL, o.Layout.MaxNode(), -1, l.bound(c0))
 	if err != nil {
 		return nil, err
 	}
-	l.node = node
-	if floor > 0 {
-		l.floor = time.Unix(0, floor)
-	}
+	l.node.Store(node)
+	l.floor.Store(max(floor, 0))
+	l.st.lastOK.Store(c0.UnixNano())
+	l.logf(slog.LevelInfo, "lease claimed", "node", node, "floor", l.NotBefore())
 	l.ctx, l.cancel = context.WithCancel(context.Background())
 	// fence is Fence as a closure, which a generator calls directly.
 	l.fence = func() error {
@@ -112,7 +126,7 @@ func startLease(ctx context.Context, b Store, o LeaseOptions) (*Lease, error) {
 		return l.check()
 	}
 	l.extend(t0, c0)
-	go l.renewLoop()
+	go l.run()
 	return l, nil
 }
 
@@ -125,9 +139,21 @@ func (l *Lease) bound(c0 time.Time) int64 {
 // extend trusts the lease until t0 + TTL - Margin (monotonic) and c0 + TTL
 // - Margin (clock), t0 and c0 read when the successful request started.
 func (l *Lease) extend(t0 time.Duration, c0 time.Time) {
+	l.trust(t0, c0)
+	l.openFast(t0, c0)
+}
+
+// trust sets the limits Fence's exact check tests.
+func (l *Lease) trust(t0 time.Duration, c0 time.Time) {
 	keep := l.o.TTL - l.o.Margin
 	l.deadline.Store(int64(t0 + keep))
 	l.limit.Store(c0.Add(keep).UnixNano())
+}
+
+// openFast opens Fence's fast window for the limits of trust(t0, c0),
+// unless the lease has failed.
+func (l *Lease) openFast(t0 time.Duration, c0 time.Time) {
+	keep := l.o.TTL - l.o.Margin
 	if !l.coarse {
 		return
 	}
@@ -160,42 +186,10 @@ func (l *Lease) endFast() {
 	}
 }
 
-func (l *Lease) renewLoop() {
-	defer close(l.done)
-	wait := l.o.RenewEvery
-	for {
-		timer := time.NewTimer(wait)
-		select {
-		case <-l.ctx.Done():
-			timer.Stop()
-			return
-		case <-timer.C:
-		}
-		t0, c0 := time.Since(l.base), l.o.Clock.Now()
-		// A request still running at the deadline cannot help any more.
-		ctx, cancel := context.WithTimeout(l.ctx, max(time.Duration(l.deadline.Load())-t0, l.o.RenewEvery))
-		err := l.b.Renew(ctx, l.node, l.o.Owner, l.o.TTL, l.bound(c0))
-		cancel()
-		switch {
-		case l.ctx.Err() != nil: // closed
-			return
-		case err == nil:
-			l.extend(t0, c0)
-			l.lastErr.Store(nil)
-			wait = l.o.RenewEvery
-		case errors.Is(err, ErrLeaseLost):
-			l.failed.CompareAndSwap(nil, &err)
-			l.endFast()
-			return
-		default:
-			l.lastErr.Store(&err)
-			wait = max(l.o.RenewEvery/4, 10*time.Millisecond)
-		}
-	}
-}
-
-// Node returns the leased node ID. It is safe for concurrent use.
-func (l *Lease) Node() int64 { return l.node }
+// Node returns the node ID the lease holds, or held last while it heals;
+// it changes when the lease heals on another node. It is safe for
+// concurrent use.
+func (l *Lease) Node() int64 { return l.node.Load() }
 
 // Owner returns the owner string recorded with the lease.
 func (l *Lease) Owner() string { return l.o.Owner }
@@ -204,14 +198,20 @@ func (l *Lease) Owner() string { return l.o.Owner }
 func (l *Lease) Options() LeaseOptions { return l.o }
 
 // NotBefore returns the high-water mark recorded by earlier holders of the
-// node ID when this lease claimed it (the zero time if none): a generator
-// using the ID must issue only IDs with later times. See
-// [generator.WithNotBefore].
-func (l *Lease) NotBefore() time.Time { return l.floor }
+// node ID ([Lease.Node]) when this lease claimed it (the zero time if
+// none): a generator using the ID must issue only IDs with later times. See
+// [generator.WithNotBefore]. It is safe for concurrent use.
+func (l *Lease) NotBefore() time.Time {
+	if f := l.floor.Load(); f > 0 {
+		return time.Unix(0, f)
+	}
+	return time.Time{}
+}
 
 // Fence returns nil while the lease can be trusted, and otherwise an error:
 // wrapping [ErrLeaseClosed] after Close, [ErrLeaseLost] once another holder
-// took the ID, or [ErrLeaseExpired] when the last successful renewal is too
+// took the ID (until the lease heals on a new claim), or [ErrLeaseExpired]
+// when the last successful renewal is too
 // old (its start + TTL - Margin has passed on the monotonic clock, or the
 // generator clock has passed its reading then + TTL - Margin). Pass it to
 // [generator.WithFence], or use [NewSnowflake], which does. It is safe for
@@ -246,9 +246,9 @@ func (l *Lease) check() error {
 
 func (l *Lease) expired(why string) error {
 	if e := l.lastErr.Load(); e != nil {
-		return fmt.Errorf("%w: node %d %s: %w", ErrLeaseExpired, l.node, why, *e)
+		return fmt.Errorf("%w: node %d %s: %w", ErrLeaseExpired, l.node.Load(), why, *e)
 	}
-	return fmt.Errorf("%w: node %d %s", ErrLeaseExpired, l.node, why)
+	return fmt.Errorf("%w: node %d %s", ErrLeaseExpired, l.node.Load(), why)
 }
 
 // Track sets the function Close calls for the exact high-water mark to
@@ -262,8 +262,10 @@ func (l *Lease) Track(lastTime func() time.Time) { l.track.Store(&lastTime) }
 func (l *Lease) CloseTimeout() time.Duration { return max(l.o.RenewEvery, time.Second) }
 
 // Close stops issuing (Fence fails with [ErrLeaseClosed] from now on),
-// stops renewal (cancelling a renewal in flight), records the high-water
-// mark and releases the node ID so another process can claim it at once.
+// stops renewal or a heal (cancelling a request in flight), records the
+// high-water mark and releases the node ID so another process can claim it
+// at once. A lost lease has nothing to release; a node a heal claimed but
+// had not yet put to use is released by the heal itself.
 // Callers should stop calling the generator's Next before Close.
 //
 // Close returns within [Lease.CloseTimeout] (max(RenewEvery, 1 s)), or
@@ -276,21 +278,31 @@ func (l *Lease) Close(ctx context.Context) error {
 	l.closeOnce.Do(func() {
 		ctx, cancel := context.WithTimeout(ctx, l.CloseTimeout())
 		defer cancel()
-		closed := fmt.Errorf("%w: node %d", ErrLeaseClosed, l.node)
+		closed := fmt.Errorf("%w: node %d", ErrLeaseClosed, l.node.Load())
 		lost := l.failed.Swap(&closed)
 		l.endFast()
 		l.cancel()
 		// The renewal goroutine ends at once unless the store ignores
 		// cancellation; a renewal landing after the release finds another
-		// owner ('') and changes nothing.
+		// owner ('') and changes nothing. A heal that claimed a node but
+		// had not opened the fence releases that node itself.
 		select {
 		case <-l.done:
 		case <-ctx.Done():
 		}
+		defer func() {
+			l.st.state.Store(int32(LeaseClosed))
+			if l.closeErr != nil {
+				l.logf(slog.LevelWarn, "lease closed", "node", l.node.Load(), "error", l.closeErr)
+			} else {
+				l.logf(slog.LevelInfo, "lease closed", "node", l.node.Load())
+			}
+		}()
 		if lost != nil {
 			l.closeErr = nil // nothing to release: someone else holds it
 			return
 		}
+		node, floor := l.node.Load(), l.NotBefore()
 		var hwm int64
 		exact := false
 		if f := l.track.Load(); f != nil {
@@ -300,19 +312,19 @@ func (l *Lease) Close(ctx context.Context) error {
 			if c := l.o.Clock.Now().Add(l.o.BorrowAhead); c.After(last) {
 				last = c
 			}
-			if l.floor.After(last) {
-				last = l.floor
+			if floor.After(last) {
+				last = floor
 			}
 			hwm, exact = last.UnixNano(), true
 		}
 		// The release runs apart, so that a store ignoring ctx cannot hold
 		// Close beyond its bound.
 		res := make(chan error, 1)
-		go func() { res <- l.b.Release(ctx, l.node, l.o.Owner, hwm, exact) }()
+		go func() { res <- l.b.Release(ctx, node, l.o.Owner, hwm, exact) }()
 		select {
 		case l.closeErr = <-res:
 		case <-ctx.Done():
-			l.closeErr = fmt.Errorf("node: release node %d: %w", l.node, ctx.Err())
+			l.closeErr = fmt.Errorf("node: release node %d: %w", node, ctx.Err())
 		}
 	})
 	return l.closeErr

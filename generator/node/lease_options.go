@@ -2,6 +2,7 @@ package node
 
 import (
 	"fmt"
+	"log/slog"
 	"os"
 	"time"
 
@@ -66,6 +67,13 @@ type LeaseOptions struct {
 	// Owner identifies this holder in the lease record. Default
 	// host-pid-random; it must be unique per lease, at most 128 bytes.
 	Owner string
+
+	// Logger receives one record per change of the lease's state: claimed
+	// and re-claimed (INFO), renewals failing (WARN, once per failing
+	// streak), renewed again (INFO), fenced and lost (WARN), closed
+	// (INFO). Nil logs nothing.
+	Logger *slog.Logger
+
 }
 
 func (o LeaseOptions) withDefaults() (LeaseOptions, error) {

@@ -202,6 +202,9 @@ func (b *sqlBackend) Claim(ctx context.Context, owner string, ttl time.Duration,
 			if found {
 				return node, floor, nil
 			}
+			if pass == 0 && sp.lo == prefer && sp.hi == prefer && b.missing(ctx, prefer) {
+				break // a preferred node without a row is free: add it
+			}
 		}
 		// Nothing free: unless rows went missing, every node is held.
 		if pass == 0 {
@@ -211,6 +214,13 @@ func (b *sqlBackend) Claim(ctx context.Context, owner string, ttl time.Duration,
 		}
 	}
 	return 0, 0, fmt.Errorf("%w: all %d node ids are leased", ErrExhausted, maxNode+1)
+}
+
+// missing reports whether node's row is known to be missing.
+func (b *sqlBackend) missing(ctx context.Context, node int64) bool {
+	var n int64
+	err := b.db.QueryRowContext(ctx, b.s.has, node).Scan(&n)
+	return err == nil && n == 0
 }
 
 // retry runs f until it succeeds, ctx ends, or it has failed 8 times:

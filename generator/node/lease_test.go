@@ -275,31 +275,60 @@ func TestLeaseReleaseRecordsExactMark(t *testing.T) {
 	}
 }
 
+// TestLeaseRenewalFailureFences: a lease whose node another owner took,
+// or whose record was deleted, is lost at the next renewal and heals: on
+// another node when the old one is held, on the same node when it is free
+// (its IDs then continue above the earlier ones). A lease whose store
+// cannot be reached stops issuing TTL - Margin after its last renewal
+// started.
 func TestLeaseRenewalFailureFences(t *testing.T) {
 	t.Parallel()
 	for _, sm := range stores() {
 		t.Run(sm.name, func(t *testing.T) {
 			s := sm.make(t)
 			cases := []struct {
-				name    string
-				breakIt func(t *testing.T, l *node.Lease) func()
-				want    error
+				name     string
+				breakIt  func(t *testing.T, l *node.Lease)
+				sameNode bool
 			}{
-				{"stolen", func(t *testing.T, l *node.Lease) func() { s.steal(t, l.Node()); return nil }, node.ErrLeaseLost},
-				{"deleted", func(t *testing.T, l *node.Lease) func() { s.remove(t, l.Node()); return nil }, node.ErrLeaseLost},
+				{"stolen", func(t *testing.T, l *node.Lease) { s.steal(t, l.Node()) }, false},
+				{"deleted", func(t *testing.T, l *node.Lease) { s.remove(t, l.Node()) }, true},
 			}
 			ctx := context.Background()
 			for _, c := range cases {
 				t.Run(c.name, func(t *testing.T) {
-					l, err := s.lease(ctx, short(t, 4))
+					o := short(t, 4)
+					l, err := s.lease(ctx, o)
 					require.NoError(t, err)
 					defer l.Close(ctx)
+					old := l.Node()
 					g, err := node.NewSnowflake(ctx, l)
 					require.NoError(t, err)
-					_, err = g.Next()
-					require.NoError(t, err)
+					before := g.MustNext()
 					c.breakIt(t, l)
-					requireFenced(t, g, c.want, 400*time.Millisecond)
+					// The next renewal (within RenewEvery) finds the loss.
+					deadline := time.Now().Add(o.RenewEvery + healSlack)
+					for l.Stats().Reclaims == 0 {
+						require.True(t, time.Now().Before(deadline), "never re-claimed: %+v", l.Stats())
+						time.Sleep(time.Millisecond)
+					}
+					st := l.Stats()
+					require.Equal(t, uint64(1), st.Fences)
+					if c.sameNode {
+						// The old node is free again; the store prefers it
+						// (Store.Claim), or takes a lower free one.
+						require.LessOrEqual(t, st.Node, old)
+					} else {
+						require.NotEqual(t, old, st.Node)
+					}
+					require.Equal(t, st.Node, g.Node())
+					after, err := g.Next()
+					require.NoError(t, err)
+					p, _ := o.Layout.Decompose(after)
+					require.Equal(t, st.Node, p.Node)
+					if st.Node == old {
+						require.Greater(t, after, before)
+					}
 				})
 			}
 			t.Run("unreachable", func(t *testing.T) {
@@ -308,12 +337,26 @@ func TestLeaseRenewalFailureFences(t *testing.T) {
 				defer l.Close(ctx)
 				g, err := node.NewSnowflake(ctx, l)
 				require.NoError(t, err)
-				start := time.Now()
 				_, err = g.Next()
 				require.NoError(t, err)
 				closeConn()
-				requireFenced(t, g, node.ErrLeaseExpired, o.TTL)
-				require.Less(t, time.Since(start), o.TTL, "must stop before the lease can expire")
+				// Every Next that began at or after the last successful
+				// renewal's start + TTL - Margin must fail.
+				var lastOKStart time.Time
+				deadline := time.Now().Add(o.TTL + healSlack)
+				for {
+					require.True(t, time.Now().Before(deadline), "Next still issues")
+					start := time.Now()
+					if _, err := g.Next(); err != nil {
+						require.ErrorIs(t, err, generator.ErrFenced)
+						require.ErrorIs(t, err, node.ErrLeaseExpired)
+						break
+					}
+					lastOKStart = start
+					time.Sleep(time.Millisecond)
+				}
+				renewed := l.Stats().LastRenewal
+				require.Less(t, lastOKStart.Sub(renewed), o.TTL-o.Margin, "an ID was asked for after the lease's limit")
 			})
 		})
 	}

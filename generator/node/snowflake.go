@@ -24,7 +24,11 @@ import (
 //     [generator.WithNotBefore] in opts: it never issues at or before
 //     either;
 //   - it is tracked ([Lease.Track]) so that [Lease.Close] records its exact
-//     last issued time.
+//     last issued time;
+//   - when the lease heals on a new claim, the generator moves to the node
+//     claimed by itself, before the fence opens again, and never issues
+//     there at or before that node's recorded high-water mark (see the
+//     package documentation).
 //
 // Every ID it returns has a time below the high-water mark the lease last
 // recorded in its store, which a later holder of the node ID never issues
@@ -53,19 +57,26 @@ func NewSnowflake(ctx context.Context, l *Lease, opts ...generator.Option) (*gen
 		}
 		o.Clock.Sleep(min(floor.Sub(now)+o.Layout.Unit(), 50*time.Millisecond))
 	}
+	// The node and floor are read, and the generator joins those a heal
+	// moves, under genMu, so that a heal moves it too or happened before.
+	// If a heal changed the floor since the wait above, WithNotBefore
+	// makes Next wait or fail for it.
+	l.genMu.Lock()
+	defer l.genMu.Unlock()
 	// WithFence and WithNotBefore combine with the caller's; the others
 	// override them.
 	all := append(opts[:len(opts):len(opts)],
 		generator.WithLayout(o.Layout),
 		generator.WithClock(o.Clock),
 		generator.WithBorrowAhead(o.BorrowAhead),
-		generator.WithNotBefore(floor),
+		generator.WithNotBefore(l.NotBefore()),
 		generator.WithFence(l.fence), // Fence, one call shallower
 	)
 	g, err := generator.NewSnowflake(l.Node(), all...)
 	if err != nil {
 		return nil, err
 	}
+	l.gens = append(l.gens, g)
 	l.Track(g.LastTime)
 	return g, nil
 }

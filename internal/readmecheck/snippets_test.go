@@ -55,7 +55,7 @@ func rng(db *gorm.DB, from, to time.Time, customers []Customer) {
 
 func mongoSnip(ctx context.Context, coll *mongo.Collection, orders []Order) {
 	sf, _ := generator.NewSnowflake(1)
-	f := mongocompat.NewFiller(mongocompat.WithSnowflakeGenerator(sf))
+	f := mongocompat.NewFiller(mongocompat.WithSnowflake(sf))
 	order := &Order{Item: "book"}                        // ID types.Snowflake `bson:"_id"`
 	_, err := mongov2.InsertOne(ctx, f, coll, order)     // order.ID is set before the insert
 	res, err := mongov2.InsertMany(ctx, f, coll, orders) // []Order filled in place

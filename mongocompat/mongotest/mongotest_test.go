@@ -18,7 +18,8 @@ import (
 func TestMain(m *testing.M) { os.Exit(mongotest.Main(m)) }
 
 func TestStartEmbedded(t *testing.T) {
-	srv, err := mongotest.StartEmbedded()
+	t.Setenv(mongotest.EnvURI, "")
+	srv, err := mongotest.Start()
 	require.NoError(t, err)
 	assert.True(t, srv.Embedded())
 	assert.Regexp(t, `^mongodb://127\.0\.0\.1:\d+/$`, srv.URI())
@@ -52,7 +53,8 @@ func TestSharedURI(t *testing.T) {
 }
 
 func TestStartUsesEnv(t *testing.T) {
-	emb, err := mongotest.StartEmbedded()
+	t.Setenv(mongotest.EnvURI, "")
+	emb, err := mongotest.Start()
 	require.NoError(t, err)
 	defer emb.Close()
 	t.Setenv(mongotest.EnvURI, emb.URI())

@@ -66,8 +66,12 @@ type Server struct {
 // Start returns the server named by IDKIT_MONGODB_URI if that variable is
 // set, after checking within about 3 seconds that it answers a ping (an
 // error wrapping [ErrUnreachable] and naming the variable if not), and
-// otherwise starts an embedded FerretDB with [StartEmbedded]. The caller
-// must call [Server.Close] when done.
+// otherwise starts FerretDB in this process, with the SQLite backend in a
+// new temporary directory and a TCP listener on a free port of 127.0.0.1;
+// FerretDB's logs are discarded and it accepts connections when Start
+// returns. It returns an error if the directory cannot be made or FerretDB
+// cannot start. The caller must call [Server.Close] when done, which stops
+// an embedded server and removes its directory.
 func Start() (*Server, error) {
 	if uri := os.Getenv(EnvURI); uri != "" {
 		if err := ping(uri); err != nil {
@@ -75,7 +79,7 @@ func Start() (*Server, error) {
 		}
 		return &Server{uri: uri}, nil
 	}
-	return StartEmbedded()
+	return startEmbedded()
 }
 
 // ping connects to uri and pings it within pingTimeout.
@@ -91,13 +95,8 @@ func ping(uri string) error {
 	return c.Ping(ctx, nil)
 }
 
-// StartEmbedded starts FerretDB in this process, with the SQLite backend in
-// a new temporary directory and a TCP listener on a free port of 127.0.0.1.
-// FerretDB's logs are discarded. The server accepts connections when
-// StartEmbedded returns; [Server.Close] stops it and removes the directory.
-// It returns an error if the directory cannot be made or FerretDB cannot
-// start.
-func StartEmbedded() (*Server, error) {
+// startEmbedded starts FerretDB in this process, as [Start] describes.
+func startEmbedded() (*Server, error) {
 	dir, err := os.MkdirTemp("", "idkit-ferretdb-")
 	if err != nil {
 		return nil, fmt.Errorf("mongotest: %w", err)

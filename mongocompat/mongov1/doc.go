@@ -4,10 +4,10 @@
 // compiles no v1 package.
 //
 // The v1 driver's ValueMarshaler uses bsontype.Type, which one method cannot
-// satisfy together with v2's, so v1 needs the codecs that [Register] adds to
-// a registry; [Registry] is the driver's default registry with them. Pass it
-// with options.Client().SetRegistry (or the database or collection
-// options). Without them, v1 stores an ObjectID as BSON binary.
+// satisfy together with v2's, so v1 needs codecs: [Registry] is the driver's
+// default registry with them. Pass it with options.Client().SetRegistry (or
+// the database or collection options). Without them, v1 stores an ObjectID
+// as BSON binary.
 //
 // [ToObjectID] and [FromObjectID] convert to and from primitive.ObjectID.
 // [InsertOne] and [InsertMany] fill zero _id fields with a

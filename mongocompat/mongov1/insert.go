@@ -2,6 +2,7 @@ package mongov1
 
 import (
 	"context"
+	"errors"
 
 	"go.mongodb.org/mongo-driver/mongo"
 	"go.mongodb.org/mongo-driver/mongo/options"
@@ -16,11 +17,12 @@ import (
 // key, so the application has it whether or not the insert succeeds.
 // Filling errors are returned before anything is sent; otherwise the
 // driver's result and error are returned (check a duplicate key with
-// mongo.IsDuplicateKeyError). When doc has an idkit _id, the result's
+// mongo.IsDuplicateKeyError); unlike the driver's own, a marshalling error
+// (such as a zero ID in another field, [types.ErrZeroID]) is seen through by
+// errors.Is. When doc has an idkit _id, the result's
 // InsertedID is that key as the document holds it (a [types.ObjectID], not
-// primitive.ObjectID). The collection needs the codecs of [Register] (for
-// example through [Registry]) to store idkit types as BSON ObjectId and
-// int64.
+// primitive.ObjectID). The collection needs the codecs of [Registry] to
+// store idkit types as BSON ObjectId and int64.
 func InsertOne(ctx context.Context, f *mongocompat.Filler, coll *mongo.Collection, doc any, opts ...*options.InsertOneOptions) (*mongo.InsertOneResult, error) {
 	if f == nil {
 		f = new(mongocompat.Filler)
@@ -33,7 +35,7 @@ func InsertOne(ctx context.Context, f *mongocompat.Filler, coll *mongo.Collectio
 	if res != nil && id != nil {
 		res.InsertedID = id
 	}
-	return res, err
+	return res, unwrappable(err)
 }
 
 // InsertMany fills the zero _id of each of docs with f (nil means the zero
@@ -56,5 +58,20 @@ func InsertMany(ctx context.Context, f *mongocompat.Filler, coll *mongo.Collecti
 	if res != nil {
 		idcodec.UseDocumentIDs(res.InsertedIDs, ids)
 	}
-	return res, err
+	return res, unwrappable(err)
+}
+
+// marshalError is a mongo.MarshalError that errors.Is and errors.As see
+// through: the driver's type has no Unwrap method.
+type marshalError struct{ mongo.MarshalError }
+
+func (e marshalError) Unwrap() []error { return []error{e.MarshalError, e.Err} }
+
+// unwrappable returns err with a mongo.MarshalError made unwrappable.
+func unwrappable(err error) error {
+	var me mongo.MarshalError
+	if errors.As(err, &me) {
+		return marshalError{me}
+	}
+	return err
 }

@@ -5,11 +5,11 @@
 // The driver needs no registration for idkit's types: they implement its
 // bson.ValueMarshaler and bson.ValueUnmarshaler, in structs, bson.M, bson.D
 // and filters alike. The driver reaches those methods through reflection on
-// every value, which makes a small document's round trip about twice as
-// slow as with its own ObjectID; [Registry] registers direct codecs that
-// remove the difference, and [MapObjectIDs] makes BSON ObjectIds decode into
-// types.ObjectID where the destination is an interface (bson.M, bson.D, any
-// fields).
+// every value, which makes encoding and decoding them slower than its own
+// ObjectID; [Registry] holds direct codecs that read and write them as fast
+// as the driver's own ObjectID (docs/mongodb.md gives the measurements), and
+// [MapObjectIDs] makes BSON ObjectIds decode into types.ObjectID where the
+// destination is an interface (bson.M, bson.D, any fields).
 //
 // [ToObjectID] and [FromObjectID] convert to and from bson.ObjectID.
 // [InsertOne] and [InsertMany] fill zero _id fields with a

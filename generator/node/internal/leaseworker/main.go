@@ -33,6 +33,7 @@ type config struct {
 	bits                           uint
 	ttl, offset, churn, pause      time.Duration
 	batch                          int
+	heal                           bool
 }
 
 func main() {
@@ -48,6 +49,7 @@ func main() {
 	flag.DurationVar(&c.churn, "churn", 0, "release the lease after a random hold of up to this long (0: never)")
 	flag.IntVar(&c.batch, "batch", 500, "ids per insert")
 	flag.DurationVar(&c.pause, "pause", 0, "pause after each insert")
+	flag.BoolVar(&c.heal, "heal", false, "on a fence keep calling Next on the same generator until the lease heals")
 	flag.Parse()
 	if c.dsn == "" || c.leases == "" || c.ids == "" || c.holders == "" || c.seq == "" {
 		fmt.Fprintln(os.Stderr, "leaseworker: missing flags")
@@ -134,6 +136,9 @@ func hold(ctx context.Context, c config, db *sql.DB, lease *node.Lease) error {
 	if c.churn > 0 {
 		until = time.After(time.Duration(rand.Int64N(int64(c.churn))) + c.ttl/2)
 	}
+	if c.heal {
+		return holdHealing(ctx, c, db, lease, g, holder)
+	}
 	insert := fmt.Sprintf(`INSERT INTO %s (id, holder) SELECT unnest($1::bigint[]), $2`, c.ids)
 	ids := make([]int64, 0, c.batch)
 	for {
@@ -188,4 +193,89 @@ func sleep(ctx context.Context, d time.Duration) {
 	case <-ctx.Done():
 	case <-time.After(d):
 	}
+}
+
+// holdHealing generates on g until ctx ends, through fences: the lease heals
+// in the background and the same generator resumes. Each heal by a new
+// claim starts a new holder record. An ID returned while a heal completed
+// (Reclaims changed during its Next) cannot be placed on either side for
+// sure: it is dropped and counted on stdout.
+func holdHealing(ctx context.Context, c config, db *sql.DB, lease *node.Lease, g *generator.Snowflake, holder int64) error {
+	insert := fmt.Sprintf(`INSERT INTO %s (id, holder) SELECT unnest($1::bigint[]), $2`, c.ids)
+	ids := make([]int64, 0, c.batch)
+	flush := func() error {
+		if len(ids) == 0 {
+			return nil
+		}
+		ictx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if _, err := db.ExecContext(ictx, insert, ids, holder); err != nil {
+			return fmt.Errorf("insert %d ids (holder %d): %w", len(ids), holder, err)
+		}
+		ids = ids[:0]
+		return nil
+	}
+	reclaims, fences := lease.Stats().Reclaims, lease.Stats().Fences
+	fenced, dropped := false, 0
+	for ctx.Err() == nil {
+		r0 := lease.Stats().Reclaims
+		id, err := g.Next()
+		r1 := lease.Stats().Reclaims
+		switch {
+		case err == nil:
+		case errors.Is(err, generator.ErrFenced):
+			if !fenced {
+				fmt.Printf("fenced node=%d holder=%d: %v\n", lease.Node(), holder, err)
+				fenced = true
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+			sleep(ctx, 10*time.Millisecond)
+			continue
+		case errors.Is(err, generator.ErrClockMovedBackwards):
+			time.Sleep(time.Millisecond)
+			continue
+		default:
+			return fmt.Errorf("next: %w", err)
+		}
+		// The lease may have lapsed and healed while this goroutine was
+		// away (inserting, or paused with the rest of the process): the
+		// lease's count of fences tells.
+		fenced = false
+		if f := lease.Stats().Fences; f != fences {
+			fences = f
+			fmt.Printf("resumed node=%d fences=%d reclaims=%d\n", g.Node(), f, r1)
+		}
+		if r1 != reclaims {
+			if err := flush(); err != nil {
+				return err
+			}
+			reclaims = r1
+			hctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			err := db.QueryRowContext(hctx, fmt.Sprintf(
+				`INSERT INTO %s (seq, node, owner, pid, offset_ms) VALUES (nextval('%s'), $1, $2, $3, $4) RETURNING seq`,
+				c.holders, c.seq), lease.Node(), lease.Owner(), os.Getpid(), c.offset.Milliseconds()).Scan(&holder)
+			cancel()
+			if err != nil {
+				return fmt.Errorf("record holder: %w", err)
+			}
+			fmt.Printf("healed node=%d holder=%d\n", lease.Node(), holder)
+			if r0 != r1 {
+				dropped++
+				fmt.Printf("dropped %d ids issued during a heal\n", dropped)
+				continue
+			}
+		}
+		ids = append(ids, int64(id))
+		if len(ids) == c.batch {
+			if err := flush(); err != nil {
+				return err
+			}
+			if c.pause > 0 {
+				time.Sleep(c.pause)
+			}
+		}
+	}
+	return flush()
 }

@@ -1,0 +1,101 @@
+package gormplugin_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gorm.io/gorm"
+
+	"github.com/idkit-go/idkit/types"
+)
+
+// TestREADMEModelSurvivesAssociations runs the README's Customer and
+// Purchase through GORM's association Delete and Clear, which set
+// purchases.customer_id to NULL, then reads the purchases back and saves
+// them: the nullable CustomerID reads NULL as unset and saves it as NULL,
+// and Append sets it again.
+func TestREADMEModelSurvivesAssociations(t *testing.T) {
+	forEachDB(t, func(t *testing.T, db *gorm.DB) {
+		migrate(t, db, &Customer{}, &Purchase{})
+		ann := Customer{Email: "ann@example.com", Name: "Ann", Purchases: []Purchase{{Item: "book"}, {Item: "pen"}, {Item: "lamp"}}}
+		require.NoError(t, db.Create(&ann).Error)
+		var ids []types.ObjectID // Delete and Clear also drop rows from ann.Purchases
+		for _, p := range ann.Purchases {
+			require.Equal(t, types.NewNullSnowflake(ann.ID), p.CustomerID, "GORM sets the reference from the customer's key")
+			ids = append(ids, p.ID)
+		}
+		orphans := func() int64 {
+			var n int64
+			require.NoError(t, db.Model(&Purchase{}).Where("customer_id IS NULL").Count(&n).Error)
+			return n
+		}
+		saveAgain := func(id types.ObjectID, item string) {
+			var p Purchase
+			require.NoError(t, db.First(&p, id).Error)
+			assert.False(t, p.CustomerID.Valid, "NULL read back as unset")
+			p.Item = item
+			require.NoError(t, db.Save(&p).Error)
+			var got Purchase
+			require.NoError(t, db.First(&got, id).Error)
+			assert.Equal(t, item, got.Item)
+			assert.False(t, got.CustomerID.Valid)
+		}
+
+		require.NoError(t, db.Model(&ann).Association("Purchases").Delete(&ann.Purchases[0]))
+		assert.EqualValues(t, 1, orphans())
+		saveAgain(ids[0], "novel")
+
+		require.NoError(t, db.Model(&ann).Association("Purchases").Clear())
+		assert.EqualValues(t, 3, orphans())
+		saveAgain(ids[1], "pencil")
+		saveAgain(ids[2], "torch")
+
+		var p Purchase
+		require.NoError(t, db.First(&p, ids[2]).Error)
+		require.NoError(t, db.Model(&ann).Association("Purchases").Append(&p))
+		var got Purchase
+		require.NoError(t, db.First(&got, p.ID).Error)
+		assert.Equal(t, types.NewNullSnowflake(ann.ID), got.CustomerID, "Append sets the reference again")
+		assert.EqualValues(t, 2, orphans())
+		assert.EqualValues(t, 1, db.Model(&ann).Association("Purchases").Count())
+	})
+}
+
+// strictCustomer and strictPurchase are the README's models as they were,
+// with a non-null reference, to pin down the trap the Null form avoids.
+type strictCustomer struct {
+	ID        types.Snowflake
+	Purchases []strictPurchase `gorm:"foreignKey:CustomerID"`
+}
+
+type strictPurchase struct {
+	ID         types.ObjectID
+	CustomerID types.Snowflake
+	Item       string
+}
+
+// TestNonNullReferenceAfterClear shows what GORM does with a non-null
+// reference it cleared: it scans every column through a pointer, so NULL
+// never reaches Snowflake.Scan (which would refuse it) and the field is
+// left 0 without error; the next Save fails with types.ErrZeroID, and the
+// stored row is unchanged. docs/gorm-errors.md describes this.
+func TestNonNullReferenceAfterClear(t *testing.T) {
+	forEachDB(t, func(t *testing.T, db *gorm.DB) {
+		migrate(t, db, &strictCustomer{}, &strictPurchase{})
+		c := strictCustomer{Purchases: []strictPurchase{{Item: "book"}}}
+		require.NoError(t, db.Create(&c).Error)
+		id := c.Purchases[0].ID
+		require.NoError(t, db.Model(&c).Association("Purchases").Clear())
+
+		var p strictPurchase
+		require.NoError(t, db.First(&p, id).Error, "GORM reads NULL into a non-null Snowflake without error")
+		assert.Zero(t, p.CustomerID)
+		p.Item = "novel"
+		require.ErrorIs(t, db.Save(&p).Error, types.ErrZeroID)
+
+		var item string
+		require.NoError(t, db.Model(&strictPurchase{}).Where(p.ID).Select("item").Row().Scan(&item))
+		assert.Equal(t, "book", item, "stored row unchanged")
+	})
+}

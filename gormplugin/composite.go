@@ -1,0 +1,52 @@
+package gormplugin
+
+import (
+	"fmt"
+	"reflect"
+
+	"gorm.io/gorm"
+)
+
+// zeroUntagged returns an error wrapping [ErrUntaggedKey] when a struct
+// created by stmt (one, or each of a slice or array) holds a zero ID in one
+// of the untagged composite key parts: the plugin does not fill it, and its
+// Value would refuse it with a message about the plugin. Parts left out by
+// Select or Omit are not checked, nor are map creates.
+func zeroUntagged(stmt *gorm.Statement, untagged []keyField) error {
+	if len(untagged) == 0 {
+		return nil
+	}
+	untagged = selected(stmt, untagged)
+	rv := stmt.ReflectValue
+	switch rv.Kind() {
+	case reflect.Struct:
+		return zeroUntaggedIn(stmt, untagged, rv)
+	case reflect.Slice, reflect.Array:
+		for i, n := 0, rv.Len(); i < n; i++ {
+			if err := zeroUntaggedIn(stmt, untagged, reflect.Indirect(rv.Index(i))); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func zeroUntaggedIn(stmt *gorm.Statement, untagged []keyField, rv reflect.Value) error {
+	if rv.Kind() != reflect.Struct || rv.Type() != stmt.Schema.ModelType {
+		return nil
+	}
+	for _, kf := range untagged {
+		if _, zero := kf.field.ValueOf(stmt.Context, rv); zero {
+			return fmt.Errorf("%w: %s.%s (tag it idkit:%q to have it filled)",
+				ErrUntaggedKey, kf.field.Schema.Name, kf.field.Name, tagName(kf.kind))
+		}
+	}
+	return nil
+}
+
+func tagName(k kind) string {
+	if k == kindSnowflake {
+		return "snowflake"
+	}
+	return "objectid"
+}
