@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/idkit-go/idkit/internal/testdb"
@@ -64,4 +65,26 @@ type testWriter struct{ t *testing.T }
 func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Log(string(p))
 	return len(p), nil
+}
+
+// TestDocsTable: the results table in docs/fleet.md is the one
+// "fleetsim -table docs/fleet/results" prints from the committed reports.
+func TestDocsTable(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/fleet.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const begin, end = "<!-- fleetsim -table docs/fleet/results -->\n", "<!-- end of table -->"
+	s := string(doc)
+	i, j := strings.Index(s, begin), strings.Index(s, end)
+	if i < 0 || j < i {
+		t.Fatalf("docs/fleet.md lacks the table markers %q ... %q", begin, end)
+	}
+	var want strings.Builder
+	if err := printTable(&want, "../../docs/fleet/results"); err != nil {
+		t.Fatal(err)
+	}
+	if got := s[i+len(begin) : j]; got != want.String() {
+		t.Errorf("docs/fleet.md's table is not the generated one; run go run ./cmd/fleetsim -table docs/fleet/results\ngot:\n%s\nwant:\n%s", got, want.String())
+	}
 }

@@ -134,7 +134,8 @@ func openStore(ctx context.Context, kind, addr, name string, pool int) (node.Sto
 		}
 		return sqlStore(ctx, db, name, pool)
 	case "redis":
-		c := redis.NewClient(&redis.Options{Addr: addr, PoolSize: pool, DialTimeout: 2 * time.Second, MaxRetries: -1})
+		c := redis.NewClient(&redis.Options{Addr: addr, PoolSize: pool, MinIdleConns: pool, DialTimeout: 2 * time.Second, MaxRetries: -1})
+		warm(pool, func() { _ = c.Ping(ctx).Err() })
 		return redislease.NewStore(c, redislease.StoreOptions{Key: name}), func() { c.Close() }, nil
 	}
 	return nil, nil, fmt.Errorf("unknown store %q", kind)
@@ -158,7 +159,30 @@ func sqlStore(ctx context.Context, db *sql.DB, name string, pool int) (node.Stor
 		db.Close()
 		return nil, nil, err
 	}
+	// Open the pool before the start, as a service connects before it
+	// claims: the claims then measure the store, not connection set-up.
+	var conns []*sql.Conn
+	var mu sync.Mutex
+	warm(pool, func() {
+		if c, err := db.Conn(ctx); err == nil {
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+		}
+	})
+	for _, c := range conns {
+		c.Close()
+	}
 	return s, func() { db.Close() }, nil
+}
+
+// warm runs f n times at once.
+func warm(n int, f func()) {
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(f)
+	}
+	wg.Wait()
 }
 
 func work(ctx context.Context, w workerConfig) error {

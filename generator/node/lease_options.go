@@ -73,7 +73,6 @@ type LeaseOptions struct {
 	// streak), renewed again (INFO), fenced and lost (WARN), closed
 	// (INFO). Nil logs nothing.
 	Logger *slog.Logger
-
 }
 
 func (o LeaseOptions) withDefaults() (LeaseOptions, error) {
