@@ -56,7 +56,11 @@ func ExampleWithSnowflake_lease() {
 	}
 
 	// Claim a worker ID in the application's own database.
-	lease, err := node.NewSQLLease(ctx, sqlDB, node.LeaseOptions{Table: leaseExample.leases})
+	store, err := node.NewSQLStore(ctx, sqlDB, node.SQLStoreOptions{Table: leaseExample.leases})
+	if err != nil {
+		panic(err)
+	}
+	lease, err := node.NewLease(ctx, store, node.LeaseOptions{})
 	if err != nil {
 		panic(err)
 	}

@@ -64,9 +64,12 @@ func run(driver, dsn, table, addr string) error {
 	ctx := context.Background()
 
 	logger := slog.New(slog.NewTextHandler(os.Stdout, nil))
-	lease, err := node.NewSQLLease(ctx, db, node.LeaseOptions{
+	store, err := node.NewSQLStore(ctx, db, node.SQLStoreOptions{Table: table})
+	if err != nil {
+		return err
+	}
+	lease, err := node.NewLease(ctx, store, node.LeaseOptions{
 		TTL:    2 * time.Second, // short, to see a heal quickly
-		Table:  table,
 		Logger: logger,
 	})
 	if err != nil {

@@ -12,7 +12,6 @@ import (
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/generator/node/internal/testclock"
 	"github.com/idkit-go/idkit/internal/testdb"
-	"github.com/idkit-go/idkit/sqltypes"
 )
 
 // TestLeaseExpiryByStoreClock: expiry is the store's, never the holder's:
@@ -54,8 +53,6 @@ func TestLeaseOptionsDefaults(t *testing.T) {
 	require.Equal(t, 10*time.Second, o.TTL)
 	require.Equal(t, o.TTL/3, o.RenewEvery)
 	require.Equal(t, o.TTL/4, o.Margin)
-	require.Equal(t, "idkit_node_leases", o.Table)
-	require.Equal(t, sqltypes.DialectSQLite, o.Dialect)
 	require.NotEmpty(t, o.Owner)
 	require.Equal(t, o.Owner, l.Owner())
 	require.Equal(t, time.Second*10/3, l.CloseTimeout(), "max(RenewEvery, 1 s)")

@@ -9,9 +9,11 @@
 //
 // # Leases
 //
-// A lease claims the lowest node ID that is free or whose lease has expired,
-// atomically, and records an expiry computed from the coordinator's clock
-// (the database's or Redis's, never the holder's). A background goroutine
+// A lease claims a node ID that is free or whose lease has expired,
+// atomically (the module's stores take the lowest such ID, or on a
+// re-claim the lease's old one if free: see [NewSQLStore] and
+// redislease.NewStore), and records an expiry computed from the
+// coordinator's clock (the database's or Redis's, never the holder's). A background goroutine
 // renews it every RenewEvery. The holder trusts the lease only until
 // start-of-renewal + TTL - Margin on its local monotonic clock, which is
 // before the coordinator can consider it expired; after that, [Lease.Fence]

@@ -14,7 +14,7 @@ import (
 	"github.com/idkit-go/idkit/internal/coarseclock"
 )
 
-// Store keeps lease records: the SQL table of [NewSQLLease], or the Redis
+// Store keeps lease records: the SQL table of [NewSQLStore], or the Redis
 // hash of package redislease. [NewLease] runs a [Lease] on any Store. Times
 // and marks are Unix nanoseconds of the holder's generator clock; expiry is
 // computed by the store's own clock. Each method must be atomic with

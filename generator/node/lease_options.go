@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/generator"
-	"github.com/idkit-go/idkit/generator/internal/sqldialect"
-	"github.com/idkit-go/idkit/internal/sqlcol"
 )
 
 // Default lease timings, used when the [LeaseOptions] field is zero.
@@ -17,7 +15,8 @@ const (
 )
 
 // LeaseOptions configures [NewSQLLease], [NewLease] and package
-// redislease. The zero value
+// redislease: the settings common to every [Store]; a store's own settings
+// go to its constructor ([NewSQLStore], redislease.NewStore). The zero value
 // gives a Twitter-layout lease with a 10 s TTL, renewed every TTL/3, trusted
 // until TTL/4 before expiry.
 type LeaseOptions struct {
@@ -60,20 +59,6 @@ type LeaseOptions struct {
 	// streak), renewed again (INFO), fenced and lost (WARN), closed
 	// (INFO). Nil logs nothing.
 	Logger *slog.Logger
-
-	// Table is the SQL lease table (created if missing); a plain identifier.
-	// Default "idkit_node_leases". Ignored by Redis.
-	Table string
-
-	// Dialect of the SQL database, a [github.com/idkit-go/idkit/sqltypes.Dialect]
-	// ("postgres", "mysql" for MySQL and MariaDB, "sqlite"); the zero
-	// value detects it from the driver (pgx, lib/pq, go-sql-driver/mysql,
-	// mattn/go-sqlite3, modernc.org/sqlite). Ignored by Redis.
-	Dialect sqlcol.Dialect
-
-	// Key is the Redis hash that holds the leases, for package redislease
-	// (which fills in its default, "idkit:node_leases"). Ignored by SQL.
-	Key string
 }
 
 func (o LeaseOptions) withDefaults() (LeaseOptions, error) {
@@ -99,9 +84,6 @@ func (o LeaseOptions) withDefaults() (LeaseOptions, error) {
 		}
 		o.Owner = fmt.Sprintf("%s-%d-%s", host, os.Getpid(), randomHex(6))
 	}
-	if o.Table == "" {
-		o.Table = "idkit_node_leases"
-	}
 	switch {
 	case o.TTL < 100*time.Millisecond:
 		return o, fmt.Errorf("%w: ttl %v below 100ms", ErrInvalidConfig, o.TTL)
@@ -113,8 +95,6 @@ func (o LeaseOptions) withDefaults() (LeaseOptions, error) {
 		return o, fmt.Errorf("%w: negative borrow-ahead %v", ErrInvalidConfig, o.BorrowAhead)
 	case len(o.Owner) > 128:
 		return o, fmt.Errorf("%w: owner longer than 128 bytes", ErrInvalidConfig)
-	case !sqldialect.ValidIdent(o.Table):
-		return o, fmt.Errorf("%w: table name %q is not a plain identifier", ErrInvalidConfig, o.Table)
 	}
 	return o, nil
 }

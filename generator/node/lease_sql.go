@@ -5,48 +5,127 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sync"
+	"sync/atomic"
 	"time"
+	"weak"
 
 	"github.com/idkit-go/idkit/generator/internal/sqldialect"
 	"github.com/idkit-go/idkit/internal/sqlcol"
 )
 
-// NewSQLLease claims a node ID in the lease table of db (created if
-// missing) and returns the [Lease], renewed in the background until Close.
-// The lowest node ID in [0, opts.Layout.MaxNode()] that has no row, or
-// whose lease has expired by the database's clock, is claimed in one
-// transaction: on PostgreSQL and MySQL/MariaDB a locking read (FOR UPDATE
-// SKIP LOCKED, READ COMMITTED) then a conditional UPDATE or INSERT; on
-// SQLite inside BEGIN IMMEDIATE. A claim that loses a race tries the next
-// candidate.
+// DefaultTable is the SQL lease table used when [SQLStoreOptions].Table is
+// empty, and by [NewSQLLease].
+const DefaultTable = "idkit_node_leases"
+
+// SQLStoreOptions configures [NewSQLStore].
+type SQLStoreOptions struct {
+	// Table is the lease table (created if missing); a plain identifier.
+	// Default [DefaultTable].
+	Table string
+
+	// Dialect of the database, a [github.com/idkit-go/idkit/sqltypes.Dialect]
+	// ("postgres", "mysql" for MySQL and MariaDB, "sqlite"); the zero value
+	// detects it from the driver (pgx, lib/pq, go-sql-driver/mysql,
+	// mattn/go-sqlite3, modernc.org/sqlite).
+	Dialect sqlcol.Dialect
+}
+
+// NewSQLLease claims a node ID in the lease table [DefaultTable] of db
+// (created if missing) and returns the [Lease], renewed in the background
+// until Close. It is [NewLease] on [NewSQLStore] with the default options;
+// see NewSQLStore for how a claim picks its node.
 //
 // It returns an error wrapping [ErrInvalidConfig] for bad options, a nil db
 // or an undetectable dialect, [ErrExhausted] when every node ID is held,
 // and the database error (wrapped) when the table cannot be created or
 // the claim fails.
 func NewSQLLease(ctx context.Context, db *sql.DB, opts LeaseOptions) (*Lease, error) {
-	o, err := opts.withDefaults()
+	if _, err := opts.withDefaults(); err != nil {
+		return nil, err
+	}
+	s, err := NewSQLStore(ctx, db, SQLStoreOptions{})
 	if err != nil {
 		return nil, err
 	}
+	return NewLease(ctx, s, opts)
+}
+
+// NewSQLStore returns the [Store] of the lease table opts.Table in db,
+// creating the table if missing; pass it to [NewLease]. One store may serve
+// any number of leases of a process.
+//
+// The table holds one row per node ID (node, owner, expiry by the
+// database's clock, high-water mark). A claim first adds the missing rows
+// of [0, maxNode] (once per store, unless rows go missing), then takes, in
+// one transaction under READ COMMITTED, the preferred node if it is free,
+// expired or already the owner's, and otherwise the lowest free or expired
+// node. On PostgreSQL and
+// MySQL/MariaDB the candidate row is read with FOR UPDATE SKIP LOCKED, so
+// concurrent claimers pass over each other's rows instead of waiting or
+// colliding (PostgreSQL does it in one statement); SQLite claims inside
+// BEGIN IMMEDIATE. Because locked rows are skipped, a claim may report
+// [ErrExhausted] while other claims are taking the last free IDs.
+//
+// It returns an error wrapping [ErrInvalidConfig] for a nil db, a table
+// name that is not a plain identifier or an undetectable dialect, and the
+// database error (wrapped) when the table cannot be created.
+func NewSQLStore(ctx context.Context, db *sql.DB, opts SQLStoreOptions) (Store, error) {
 	if db == nil {
 		return nil, fmt.Errorf("%w: nil *sql.DB", ErrInvalidConfig)
 	}
-	d, ok := sqldialect.Resolve(db, o.Dialect)
+	if opts.Table == "" {
+		opts.Table = DefaultTable
+	}
+	if !sqldialect.ValidIdent(opts.Table) {
+		return nil, fmt.Errorf("%w: table name %q is not a plain identifier", ErrInvalidConfig, opts.Table)
+	}
+	d, ok := sqldialect.Resolve(db, opts.Dialect)
 	if !ok {
 		return nil, fmt.Errorf("%w: cannot tell the SQL dialect of driver %T; set Dialect", ErrInvalidConfig, db.Driver())
 	}
-	o.Dialect = d
-	b := &sqlBackend{db: db, d: d, s: leaseStmts(d, o.Table)}
-	if err := createTable(ctx, db, b.s.create, o.Table); err != nil {
-		return nil, err
+	b := &sqlBackend{db: db, d: d, s: leaseStmts(d, opts.Table)}
+	v, _ := tables.LoadOrStore(tableKey{weak.Make(db), opts.Table}, &tableState{})
+	b.t = v.(*tableState)
+	b.t.mu.Lock()
+	defer b.t.mu.Unlock()
+	if !b.t.created {
+		if err := createTable(ctx, db, b.s.create, opts.Table); err != nil {
+			return nil, err
+		}
+		b.t.created = true
+		b.t.seeded.Store(-1)
 	}
-	return startLease(ctx, b, o)
+	return b, nil
 }
 
-// createTable creates a table with sqldialect.CreateTable, naming it in
-// the error.
+// tables remembers, per database handle and lease table, that the table
+// exists and the highest node up to which its rows are known to exist, so
+// that the leases of one process (each [NewSQLLease] makes a store) create
+// and fill the table once, even when they start together. The handle is
+// held weakly.
+var tables sync.Map // tableKey -> *tableState
+
+// tableState is what tables knows of one table; mu serializes creating
+// and filling it.
+type tableState struct {
+	mu      sync.Mutex
+	created bool
+	seeded  atomic.Int64 // rows [0, seeded] are known to exist
+}
+
+type tableKey struct {
+	db    weak.Pointer[sql.DB]
+	table string
+}
+
+// createTable creates a table with sqldialect.CreateTable unless it can
+// already be read (a CREATE TABLE IF NOT EXISTS per lease is slow when a
+// fleet starts at once), naming it in the error.
 func createTable(ctx context.Context, db *sql.DB, create, table string) error {
+	if rows, err := db.QueryContext(ctx, "SELECT 1 FROM "+table+" WHERE 1 = 0"); err == nil {
+		return rows.Close()
+	}
 	if err := sqldialect.CreateTable(ctx, db, create, table); err != nil {
 		return fmt.Errorf("node: create table %s: %w", table, err)
 	}
@@ -57,54 +136,132 @@ type sqlBackend struct {
 	db *sql.DB
 	d  sqlcol.Dialect
 	s  sqlStmts
+
+	t *tableState
 }
 
-// errRace means a candidate was taken by a concurrent claimer: try again.
-var errRace = errors.New("node: claim race")
+// seedChunk is how many rows one seeding INSERT adds.
+const seedChunk = 256
+
+// seed makes sure rows [0, maxNode] exist: a free row per missing node.
+// Unless force, a store checks once.
+func (b *sqlBackend) seed(ctx context.Context, maxNode int64, force bool) error {
+	b.t.mu.Lock()
+	defer b.t.mu.Unlock()
+	if b.t.seeded.Load() >= maxNode && !force {
+		return nil
+	}
+	// Rows are added in ascending chunks, so the last row's presence tells
+	// that all are there; a claim that finds no free row counts them all.
+	var last, n int64
+	if !force {
+		if err := b.db.QueryRowContext(ctx, b.s.has, maxNode).Scan(&last); err != nil {
+			return err
+		}
+	}
+	if last == 1 {
+		n = maxNode + 1
+	} else if err := b.db.QueryRowContext(ctx, b.s.count, maxNode).Scan(&n); err != nil {
+		return err
+	}
+	for lo := int64(0); n < maxNode+1 && lo <= maxNode; lo += seedChunk {
+		hi := min(lo+seedChunk-1, maxNode)
+		args := make([]any, 0, hi-lo+1)
+		for i := lo; i <= hi; i++ {
+			args = append(args, i)
+		}
+		if _, err := b.db.ExecContext(ctx, b.s.seed(len(args)), args...); err != nil {
+			return err
+		}
+	}
+	b.t.seeded.Store(max(b.t.seeded.Load(), maxNode))
+	return nil
+}
 
 func (b *sqlBackend) Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, prefer, bound int64) (int64, int64, error) {
-	_ = prefer // not yet used: the lowest free node is taken
-	var last error
-	for attempt := 0; attempt < 64; attempt++ {
-		node, floor, err := b.claimOnce(ctx, owner, ttl, maxNode, bound)
-		switch {
-		case err == nil:
-			return node, floor, nil
-		case errors.Is(err, ErrExhausted), ctx.Err() != nil:
-			return 0, 0, err
-		case !errors.Is(err, errRace):
-			// Deadlocks, serialization failures and busy databases are
-			// worth a few retries; anything else too, briefly.
-			last = err
-			if attempt > 8 {
+	if b.t.seeded.Load() < maxNode {
+		if err := b.retry(ctx, func() error { return b.seed(ctx, maxNode, false) }); err != nil {
+			return 0, 0, fmt.Errorf("node: claim: add lease rows: %w", err)
+		}
+	}
+	// The ranges tried in turn: the preferred node, then all, lowest
+	// first.
+	type span struct{ lo, hi int64 }
+	spans := make([]span, 0, 2)
+	if prefer >= 0 && prefer <= maxNode {
+		spans = append(spans, span{prefer, prefer})
+	}
+	spans = append(spans, span{0, maxNode})
+	for pass := 0; pass < 2; pass++ {
+		for _, sp := range spans {
+			var node, floor int64
+			found := false
+			err := b.retry(ctx, func() (err error) {
+				node, floor, found, err = b.claimIn(ctx, owner, ttl, sp.lo, sp.hi, prefer, bound)
+				return err
+			})
+			if err != nil {
 				return 0, 0, fmt.Errorf("node: claim: %w", err)
 			}
+			if found {
+				return node, floor, nil
+			}
+			if pass == 0 && sp.lo == prefer && sp.hi == prefer && b.missing(ctx, prefer) {
+				break // a preferred node without a row is free: add it
+			}
 		}
-		time.Sleep(time.Duration(attempt+1) * time.Millisecond)
+		// Nothing free: unless rows went missing, every node is held.
+		if pass == 0 {
+			if err := b.retry(ctx, func() error { return b.seed(ctx, maxNode, true) }); err != nil {
+				return 0, 0, fmt.Errorf("node: claim: add lease rows: %w", err)
+			}
+		}
 	}
-	if last == nil {
-		last = errRace
-	}
-	return 0, 0, fmt.Errorf("node: claim gave up after repeated conflicts: %w", last)
+	return 0, 0, fmt.Errorf("%w: all %d node ids are leased", ErrExhausted, maxNode+1)
 }
 
-// querier is what a claim needs from a *sql.Tx or an *sql.Conn.
-type querier interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+// missing reports whether node's row is known to be missing.
+func (b *sqlBackend) missing(ctx context.Context, node int64) bool {
+	var n int64
+	err := b.db.QueryRowContext(ctx, b.s.has, node).Scan(&n)
+	return err == nil && n == 0
 }
 
-func (b *sqlBackend) claimOnce(ctx context.Context, owner string, ttl time.Duration, maxNode, bound int64) (node, floor int64, err error) {
+// retry runs f until it succeeds, ctx ends, or it has failed 8 times:
+// deadlocks, serialization failures and busy databases are worth a few
+// retries.
+func (b *sqlBackend) retry(ctx context.Context, f func() error) error {
+	var err error
+	for attempt := 0; attempt < 8; attempt++ {
+		if err = f(); err == nil || ctx.Err() != nil {
+			return err
+		}
+		time.Sleep(time.Duration(attempt+1) * 2 * time.Millisecond)
+	}
+	return err
+}
+
+// claimIn takes the first node in [lo, hi] that is free or expired, or held
+// by owner if it is prefer; found is false if there is none.
+func (b *sqlBackend) claimIn(ctx context.Context, owner string, ttl time.Duration, lo, hi, prefer, bound int64) (node, floor int64, found bool, err error) {
+	ttlArg := b.s.ttlArg(ttl)
+	if b.d == sqlcol.Postgres {
+		err = b.db.QueryRowContext(ctx, b.s.claim, lo, hi, owner, prefer, ttlArg, bound).Scan(&node, &floor)
+		if errors.Is(err, sql.ErrNoRows) {
+			return 0, 0, false, nil
+		}
+		return node, floor, err == nil, err
+	}
 	var q querier
 	var commit, rollback func() error
 	if b.d == sqlcol.SQLite {
 		conn, err := b.db.Conn(ctx)
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, false, err
 		}
 		defer conn.Close()
 		if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-			return 0, 0, err
+			return 0, 0, false, err
 		}
 		q = conn
 		commit = func() error { _, err := conn.ExecContext(ctx, "COMMIT"); return err }
@@ -112,7 +269,7 @@ func (b *sqlBackend) claimOnce(ctx context.Context, owner string, ttl time.Durat
 	} else {
 		tx, err := b.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelReadCommitted})
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, false, err
 		}
 		q, commit, rollback = tx, tx.Commit, tx.Rollback
 	}
@@ -122,40 +279,34 @@ func (b *sqlBackend) claimOnce(ctx context.Context, owner string, ttl time.Durat
 			_ = rollback()
 		}
 	}()
-	var expNode, expHWM sql.NullInt64
-	if err := q.QueryRowContext(ctx, b.s.expired, maxNode).Scan(&expNode, &expHWM); err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return 0, 0, err
-	}
-	var gap sql.NullInt64
-	if err := q.QueryRowContext(ctx, b.s.gap, maxNode).Scan(&gap); err != nil {
-		return 0, 0, err
-	}
-	ttlArg := b.s.ttlArg(ttl)
-	var res sql.Result
-	switch {
-	case gap.Valid && (!expNode.Valid || gap.Int64 < expNode.Int64):
-		node, floor = gap.Int64, 0
-		res, err = q.ExecContext(ctx, b.s.insert, node, owner, ttlArg, bound)
-	case expNode.Valid:
-		node, floor = expNode.Int64, expHWM.Int64
-		res, err = q.ExecContext(ctx, b.s.take, owner, ttlArg, bound, node)
-	default:
-		return 0, 0, fmt.Errorf("%w: all %d node ids are leased", ErrExhausted, maxNode+1)
+	err = q.QueryRowContext(ctx, b.s.pick, lo, hi, owner, prefer).Scan(&node, &floor)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, 0, false, nil
 	}
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, false, err
+	}
+	res, err := q.ExecContext(ctx, b.s.take, owner, ttlArg, bound, node)
+	if err != nil {
+		return 0, 0, false, err
 	}
 	if n, err := res.RowsAffected(); err != nil {
-		return 0, 0, err
+		return 0, 0, false, err
 	} else if n != 1 {
-		return 0, 0, errRace
+		return 0, 0, false, fmt.Errorf("node: claimed row %d not updated", node)
 	}
 	done = true
 	if err := commit(); err != nil {
 		_ = rollback()
-		return 0, 0, err
+		return 0, 0, false, err
 	}
-	return node, floor, nil
+	return node, floor, true, nil
+}
+
+// querier is what a claim needs from a *sql.Tx or an *sql.Conn.
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
 func (b *sqlBackend) Renew(ctx context.Context, node int64, owner string, ttl time.Duration, bound int64) error {

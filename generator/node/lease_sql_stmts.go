@@ -2,8 +2,10 @@ package node
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
+	"github.com/idkit-go/idkit/generator/internal/sqldialect"
 	"github.com/idkit-go/idkit/internal/sqlcol"
 )
 
@@ -12,18 +14,26 @@ import (
 // DATETIME(6) in UTC on MySQL, Unix milliseconds on SQLite.
 type sqlStmts struct {
 	create  string
-	gap     string // lowest node in [0, $1] with no row, or NULL
-	expired string // lowest expired node <= $1 (locked where supported)
-	insert  string // (node, owner, ttl, hwm): 1 row affected or 0 on conflict
-	take    string // (owner, ttl, bound, node): only if still expired
-	renew   string // (ttl, bound, node, owner)
-	release string // (hwm, node, owner)
-	raise   string // (hwm, node, owner): release keeping a larger mark
+	count   string             // rows in [0, $1]
+	has     string             // rows with node $1: 0 or 1
+	seed    func(n int) string // insert free rows for n nodes, keeping existing ones
+	claim   string             // PostgreSQL: (lo, hi, owner, prefer, ttl, bound) -> node, old mark
+	pick    string             // (lo, hi, owner, prefer) -> node, mark; locked where supported
+	take    string             // (owner, ttl, bound, node)
+	renew   string             // (ttl, bound, node, owner)
+	release string             // (hwm, node, owner)
+	raise   string             // (hwm, node, owner): release keeping a larger mark
 	ttlArg  func(time.Duration) int64
 }
 
+// A candidate for a claim: in [lo, hi], and expired, or the preferred node
+// held by the claimer itself.
+const candidate = `node >= %[1]s AND node <= %[2]s AND (expires_at < %[5]s OR owner = %[3]s AND node = %[4]s)`
+
 func leaseStmts(d sqlcol.Dialect, t string) sqlStmts {
 	var s sqlStmts
+	s.count = `SELECT COUNT(*) FROM ` + t + ` WHERE node >= 0 AND node <= ` + sqldialect.P(d, 1)
+	s.has = `SELECT COUNT(*) FROM ` + t + ` WHERE node = ` + sqldialect.P(d, 1)
 	switch d {
 	case sqlcol.Postgres:
 		now, exp := "clock_timestamp()", "clock_timestamp() + $%d::bigint * interval '1 microsecond'"
@@ -33,10 +43,13 @@ func leaseStmts(d sqlcol.Dialect, t string) sqlStmts {
 	owner VARCHAR(128) NOT NULL,
 	expires_at TIMESTAMPTZ NOT NULL,
 	hwm_ns BIGINT NOT NULL DEFAULT 0)`
-		s.gap = gapQuery(t, "$1", "")
-		s.expired = `SELECT node, hwm_ns FROM ` + t + ` WHERE node <= $1 AND expires_at < ` + now + ` ORDER BY node LIMIT 1 FOR UPDATE SKIP LOCKED`
-		s.insert = `INSERT INTO ` + t + ` (node, owner, expires_at, hwm_ns) VALUES ($1, $2, ` + fmt.Sprintf(exp, 3) + `, $4) ON CONFLICT (node) DO NOTHING`
-		s.take = `UPDATE ` + t + ` SET owner = $1, expires_at = ` + fmt.Sprintf(exp, 2) + `, hwm_ns = GREATEST(hwm_ns, $3) WHERE node = $4 AND expires_at < ` + now
+		s.seed = seedStmt(d, "INSERT INTO "+t, "to_timestamp(0)", " ON CONFLICT (node) DO NOTHING")
+		// One statement: lock the first candidate, skipping rows other
+		// claims hold locked, and take it, returning the mark before.
+		s.claim = `WITH c AS (SELECT node, hwm_ns FROM ` + t + ` WHERE ` +
+			fmt.Sprintf(candidate, "$1", "$2", "$3", "$4", now) + ` ORDER BY node LIMIT 1 FOR UPDATE SKIP LOCKED)
+UPDATE ` + t + ` SET owner = $3, expires_at = ` + fmt.Sprintf(exp, 5) + `, hwm_ns = GREATEST(` + t + `.hwm_ns, $6)
+FROM c WHERE ` + t + `.node = c.node RETURNING c.node, c.hwm_ns`
 		s.renew = `UPDATE ` + t + ` SET expires_at = ` + fmt.Sprintf(exp, 1) + `, hwm_ns = GREATEST(hwm_ns, $2) WHERE node = $3 AND owner = $4`
 		s.release = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = $1 WHERE node = $2 AND owner = $3`
 		s.raise = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = GREATEST(hwm_ns, $1) WHERE node = $2 AND owner = $3`
@@ -49,10 +62,9 @@ func leaseStmts(d sqlcol.Dialect, t string) sqlStmts {
 	owner VARCHAR(128) NOT NULL,
 	expires_at DATETIME(6) NOT NULL,
 	hwm_ns BIGINT NOT NULL DEFAULT 0) ENGINE=InnoDB`
-		s.gap = gapQuery(t, "?", " FROM DUAL")
-		s.expired = `SELECT node, hwm_ns FROM ` + t + ` WHERE node <= ? AND expires_at < ` + now + ` ORDER BY node LIMIT 1 FOR UPDATE SKIP LOCKED`
-		s.insert = `INSERT IGNORE INTO ` + t + ` (node, owner, expires_at, hwm_ns) VALUES (?, ?, ` + exp + `, ?)`
-		s.take = `UPDATE ` + t + ` SET owner = ?, expires_at = ` + exp + `, hwm_ns = GREATEST(hwm_ns, ?) WHERE node = ? AND expires_at < ` + now
+		s.seed = seedStmt(d, "INSERT IGNORE INTO "+t, "'1970-01-01 00:00:00'", "")
+		s.pick = `SELECT node, hwm_ns FROM ` + t + ` WHERE ` + fmt.Sprintf(candidate, "?", "?", "?", "?", now) + ` ORDER BY node LIMIT 1 FOR UPDATE SKIP LOCKED`
+		s.take = `UPDATE ` + t + ` SET owner = ?, expires_at = ` + exp + `, hwm_ns = GREATEST(hwm_ns, ?) WHERE node = ?`
 		s.renew = `UPDATE ` + t + ` SET expires_at = ` + exp + `, hwm_ns = GREATEST(hwm_ns, ?) WHERE node = ? AND owner = ?`
 		s.release = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = ? WHERE node = ? AND owner = ?`
 		s.raise = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = GREATEST(hwm_ns, ?) WHERE node = ? AND owner = ?`
@@ -65,10 +77,9 @@ func leaseStmts(d sqlcol.Dialect, t string) sqlStmts {
 	owner TEXT NOT NULL,
 	expires_at INTEGER NOT NULL,
 	hwm_ns INTEGER NOT NULL DEFAULT 0)`
-		s.gap = gapQuery(t, "?", "")
-		s.expired = `SELECT node, hwm_ns FROM ` + t + ` WHERE node <= ? AND expires_at < ` + now + ` ORDER BY node LIMIT 1`
-		s.insert = `INSERT OR IGNORE INTO ` + t + ` (node, owner, expires_at, hwm_ns) VALUES (?, ?, ` + exp + `, ?)`
-		s.take = `UPDATE ` + t + ` SET owner = ?, expires_at = ` + exp + `, hwm_ns = MAX(hwm_ns, ?) WHERE node = ? AND expires_at < ` + now
+		s.seed = seedStmt(d, "INSERT OR IGNORE INTO "+t, "0", "")
+		s.pick = `SELECT node, hwm_ns FROM ` + t + ` WHERE ` + fmt.Sprintf(candidate, "?", "?", "?", "?", now) + ` ORDER BY node LIMIT 1`
+		s.take = `UPDATE ` + t + ` SET owner = ?, expires_at = ` + exp + `, hwm_ns = MAX(hwm_ns, ?) WHERE node = ?`
 		s.renew = `UPDATE ` + t + ` SET expires_at = ` + exp + `, hwm_ns = MAX(hwm_ns, ?) WHERE node = ? AND owner = ?`
 		s.release = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = ? WHERE node = ? AND owner = ?`
 		s.raise = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = MAX(hwm_ns, ?) WHERE node = ? AND owner = ?`
@@ -77,12 +88,20 @@ func leaseStmts(d sqlcol.Dialect, t string) sqlStmts {
 	return s
 }
 
-// gapQuery finds the lowest node ID in [0, max] that has no row: 0 if
-// free, else the smallest row+1 whose successor is missing.
-func gapQuery(t, max, dual string) string {
-	return `SELECT MIN(c) FROM (
-	SELECT 0 AS c` + dual + ` WHERE NOT EXISTS (SELECT 1 FROM ` + t + ` WHERE node = 0)
-	UNION ALL
-	SELECT a.node + 1 FROM ` + t + ` a WHERE a.node < ` + max + ` AND NOT EXISTS (SELECT 1 FROM ` + t + ` b WHERE b.node = a.node + 1)
-) g`
+// seedStmt returns a function building the statement that inserts n free
+// rows (no owner, long expired, mark 0), nodes given as parameters, while
+// leaving existing rows alone.
+func seedStmt(d sqlcol.Dialect, insert, past, onConflict string) func(int) string {
+	return func(n int) string {
+		var b strings.Builder
+		b.WriteString(insert + " (node, owner, expires_at, hwm_ns) VALUES ")
+		for i := range n {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "(%s, '', %s, 0)", sqldialect.P(d, i+1), past)
+		}
+		b.WriteString(onConflict)
+		return b.String()
+	}
 }

@@ -53,11 +53,10 @@ func sqlStore(t *testing.T, name string, db *sql.DB, open func(t testing.TB) *sq
 		_, err := db.Exec(q, args...)
 		require.NoError(t, err)
 	}
-	withTable := func(o node.LeaseOptions) node.LeaseOptions { o.Table = table; return o }
 	return store{
 		name: name,
 		lease: func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error) {
-			return node.NewSQLLease(ctx, db, withTable(o))
+			return sqlLease(ctx, db, table, o)
 		},
 		steal: func(t *testing.T, n int64) {
 			exec(t, "UPDATE "+table+" SET owner = 'thief' WHERE node = "+p(1), n)
@@ -65,7 +64,7 @@ func sqlStore(t *testing.T, name string, db *sql.DB, open func(t testing.TB) *sq
 		remove: func(t *testing.T, n int64) { exec(t, "DELETE FROM "+table+" WHERE node = "+p(1), n) },
 		fake: func(t *testing.T, n int64, mark time.Time) {
 			// Make sure the table exists, then plant a dead holder's row.
-			l, err := node.NewSQLLease(context.Background(), db, withTable(node.LeaseOptions{Layout: layout(t, 1)}))
+			l, err := sqlLease(context.Background(), db, table, node.LeaseOptions{Layout: layout(t, 1)})
 			require.NoError(t, err)
 			require.NoError(t, l.Close(context.Background()))
 			exec(t, "DELETE FROM "+table)
@@ -74,7 +73,7 @@ func sqlStore(t *testing.T, name string, db *sql.DB, open func(t testing.TB) *sq
 		},
 		broken: func(t *testing.T, o node.LeaseOptions) (*node.Lease, func()) {
 			own := open(t)
-			l, err := node.NewSQLLease(context.Background(), own, withTable(o))
+			l, err := sqlLease(context.Background(), own, table, o)
 			require.NoError(t, err)
 			return l, func() { own.Close() }
 		},
@@ -85,13 +84,12 @@ func redisStore(t *testing.T) store {
 	addr := testdb.RequireRedis(t)
 	c := redis.NewClient(&redis.Options{Addr: addr})
 	key := testdb.Name("lease")
-	t.Cleanup(func() { c.Del(context.Background(), key); c.Close() })
-	withKey := func(o node.LeaseOptions) node.LeaseOptions { o.Key = key; return o }
+	t.Cleanup(func() { delRedis(c, key); c.Close() })
 	ctx := context.Background()
 	return store{
 		name: "redis",
 		lease: func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error) {
-			return redislease.New(ctx, c, withKey(o))
+			return redisLease(ctx, c, key, o)
 		},
 		steal:  func(t *testing.T, n int64) { require.NoError(t, c.HSet(ctx, key, fmt.Sprint("o:", n), "thief").Err()) },
 		remove: func(t *testing.T, n int64) { require.NoError(t, c.Del(ctx, key).Err()) },
@@ -102,7 +100,7 @@ func redisStore(t *testing.T) store {
 		},
 		broken: func(t *testing.T, o node.LeaseOptions) (*node.Lease, func()) {
 			own := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1})
-			l, err := redislease.New(context.Background(), own, withKey(o))
+			l, err := redisLease(context.Background(), own, key, o)
 			require.NoError(t, err)
 			return l, func() { own.Close() }
 		},
@@ -390,7 +388,6 @@ func TestLeaseOptionsInvalid(t *testing.T) {
 		{TTL: time.Millisecond},
 		{TTL: time.Second, Margin: time.Second},
 		{TTL: time.Second, Margin: 100 * time.Millisecond, RenewEvery: 950 * time.Millisecond},
-		{Table: "bad name; DROP TABLE x"},
 		{BorrowAhead: -1},
 	}
 	for i, o := range cases {
@@ -401,4 +398,27 @@ func TestLeaseOptionsInvalid(t *testing.T) {
 	}
 	_, err := node.NewSQLLease(context.Background(), nil, node.LeaseOptions{})
 	require.True(t, errors.Is(err, node.ErrInvalidConfig))
+	_, err = node.NewSQLStore(context.Background(), db, node.SQLStoreOptions{Table: "bad name; DROP TABLE x"})
+	require.ErrorIs(t, err, node.ErrInvalidConfig)
+	_, err = node.NewSQLStore(context.Background(), nil, node.SQLStoreOptions{})
+	require.ErrorIs(t, err, node.ErrInvalidConfig)
+}
+
+// sqlLease is a lease in db's lease table table.
+func sqlLease(ctx context.Context, db *sql.DB, table string, o node.LeaseOptions) (*node.Lease, error) {
+	s, err := node.NewSQLStore(ctx, db, node.SQLStoreOptions{Table: table})
+	if err != nil {
+		return nil, err
+	}
+	return node.NewLease(ctx, s, o)
+}
+
+// redisLease is a lease in the Redis hash key.
+func redisLease(ctx context.Context, c *redis.Client, key string, o node.LeaseOptions) (*node.Lease, error) {
+	return node.NewLease(ctx, redislease.NewStore(c, redislease.StoreOptions{Key: key}), o)
+}
+
+// delRedis deletes the Redis hash key and its index.
+func delRedis(c *redis.Client, key string) {
+	c.Del(context.Background(), key, "{"+key+"}:held", "{"+key+"}:free")
 }

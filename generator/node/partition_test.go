@@ -18,7 +18,6 @@ import (
 
 	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/node"
-	"github.com/idkit-go/idkit/generator/node/redislease"
 	"github.com/idkit-go/idkit/internal/tcpproxy"
 	"github.com/idkit-go/idkit/internal/testdb"
 	"github.com/idkit-go/idkit/types"
@@ -60,15 +59,14 @@ func proxiedMariaDB(t *testing.T) proxied {
 func sqlProxied(t *testing.T, name string, p *tcpproxy.Proxy, db, via *sql.DB) proxied {
 	table := testdb.Name("lease")
 	t.Cleanup(func() { _, _ = db.Exec("DROP TABLE IF EXISTS " + table) })
-	with := func(o node.LeaseOptions) node.LeaseOptions { o.Table = table; return o }
 	return proxied{
 		name:  name,
 		proxy: p,
 		viaFn: func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error) {
-			return node.NewSQLLease(ctx, via, with(o))
+			return sqlLease(ctx, via, table, o)
 		},
 		direct: func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error) {
-			return node.NewSQLLease(ctx, db, with(o))
+			return sqlLease(ctx, db, table, o)
 		},
 	}
 }
@@ -79,16 +77,15 @@ func proxiedRedis(t *testing.T) proxied {
 	key := testdb.Name("lease")
 	direct := redis.NewClient(&redis.Options{Addr: addr})
 	via := redis.NewClient(&redis.Options{Addr: p.Addr(), MaxRetries: -1, DialTimeout: time.Second})
-	t.Cleanup(func() { direct.Del(context.Background(), key); direct.Close(); via.Close() })
-	with := func(o node.LeaseOptions) node.LeaseOptions { o.Key = key; return o }
+	t.Cleanup(func() { delRedis(direct, key); direct.Close(); via.Close() })
 	return proxied{
 		name:  "redis",
 		proxy: p,
 		viaFn: func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error) {
-			return redislease.New(ctx, via, with(o))
+			return redisLease(ctx, via, key, o)
 		},
 		direct: func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error) {
-			return redislease.New(ctx, direct, with(o))
+			return redisLease(ctx, direct, key, o)
 		},
 	}
 }

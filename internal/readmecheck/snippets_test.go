@@ -92,6 +92,9 @@ func lease2(ctx context.Context, gormDB *gorm.DB, orders []Order) {
 func lease3(ctx context.Context, redisClient *redis.Client) {
 	lease, err := redislease.New(ctx, redisClient, node.LeaseOptions{TTL: 10 * time.Second})
 	_, _ = lease, err
+	store := redislease.NewStore(redisClient, redislease.StoreOptions{Key: "myapp:node_leases"})
+	lease, err = node.NewLease(ctx, store, node.LeaseOptions{})
+	_, _ = lease, err
 }
 
 func sts(ctx context.Context) {

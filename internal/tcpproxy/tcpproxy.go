@@ -61,7 +61,11 @@ func Start(t testing.TB, target string) *Proxy {
 // New starts a proxy to target; it returns an error wrapping
 // [ErrNotLoopback] if target is not on loopback. Close it when done; it
 // closes itself after [Lifetime].
-func New(target string) (*Proxy, error) {
+func New(target string) (*Proxy, error) { return NewFor(target, Lifetime) }
+
+// NewFor is [New] with a lifetime other than [Lifetime], for a harness
+// that runs longer than a test (cmd/fleetsim).
+func NewFor(target string, lifetime time.Duration) (*Proxy, error) {
 	host, _, err := net.SplitHostPort(target)
 	if err != nil {
 		return nil, fmt.Errorf("tcpproxy: target %q: %w", target, err)
@@ -74,7 +78,7 @@ func New(target string) (*Proxy, error) {
 		return nil, fmt.Errorf("tcpproxy: listen: %w", err)
 	}
 	p := &Proxy{target: target, ln: ln, conns: map[net.Conn]struct{}{}}
-	p.stop = time.AfterFunc(Lifetime, p.Close)
+	p.stop = time.AfterFunc(lifetime, p.Close)
 	p.wg.Add(1)
 	go p.accept()
 	return p, nil

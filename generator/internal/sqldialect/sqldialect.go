@@ -39,6 +39,15 @@ func Resolve(db *sql.DB, d sqlcol.Dialect) (sqlcol.Dialect, bool) {
 	return "", false
 }
 
+// P returns the placeholder of the i-th statement argument in d: $i on
+// PostgreSQL, ? elsewhere.
+func P(d sqlcol.Dialect, i int) string {
+	if d == sqlcol.Postgres {
+		return fmt.Sprintf("$%d", i)
+	}
+	return "?"
+}
+
 var ident = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,62}$`)
 
 // ValidIdent reports whether name is a plain SQL identifier (letters,

@@ -2,11 +2,20 @@
 // node ID in one Redis hash and returns an ordinary [*node.Lease], to use
 // with [node.NewSnowflake] as an SQL lease is. It lives apart from package
 // node so that only programs using it compile go-redis.
+//
+// Redis keeps a lease only as well as it keeps its writes. A failover that
+// loses acknowledged writes (replication is asynchronous) can hand one node
+// ID to two holders, as with any Redis lock; [StoreOptions].Replicas makes
+// every claim and renewal wait for replicas to acknowledge it (WAIT), which
+// narrows that window to a failover that loses writes already on those
+// replicas.
 package redislease
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -14,64 +23,100 @@ import (
 	"github.com/idkit-go/idkit/generator/node"
 )
 
-// DefaultKey is the Redis hash used when [node.LeaseOptions].Key is empty.
+// DefaultKey is the Redis hash used when [StoreOptions].Key is empty, and
+// by [New].
 const DefaultKey = "idkit:node_leases"
 
-// The Redis lease lives in one hash (one key, so it works on a cluster):
-// fields o:N (owner), e:N (expiry, Unix ms of the Redis server's TIME) and
-// h:N (high-water mark, Unix µs, rounded up). Every operation is one Lua
-// script, so claim, renew and release are atomic and check ownership;
-// nothing is read and then written from the client.
+// ErrNotReplicated reports a claim or renewal that fewer replicas than
+// [StoreOptions].Replicas acknowledged in time. The lease is not trusted on
+// its strength: a claim fails (and releases the node it took), a renewal
+// counts as failed.
+var ErrNotReplicated = errors.New("redislease: not acknowledged by enough replicas")
 
-// claimScript: ARGV owner, ttl ms, max node, bound µs. Returns {node, old
-// mark} or {-1, 0} when every node is held.
+// The Redis lease lives in one hash: fields o:N (owner), e:N (expiry, Unix
+// ms of the Redis server's TIME), h:N (high-water mark, Unix µs, rounded
+// up) and "seeded" (the highest node indexed). Two sorted sets index it so
+// that a claim costs O(log n), not a scan of every node: the held nodes
+// scored by expiry, and the free nodes scored by their own number. A claim
+// first moves the nodes whose lease has expired from the first to the
+// second (each expiry is moved once), then takes the lowest free node.
+// Every operation is one Lua script, so claim, renew and release are
+// atomic and check ownership; nothing is read and then written from the
+// client.
+
+// claimScript: KEYS hash, held, free; ARGV owner, ttl ms, max node,
+// prefer, bound µs. Returns {node, old mark} or {-1, 0} when every node is
+// held.
 var claimScript = redis.NewScript(`
+local H, E, F = KEYS[1], KEYS[2], KEYS[3]
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local ttl, maxn, bound = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-for n = 0, maxn do
-  local e = redis.call('HGET', KEYS[1], 'e:' .. n)
-  if not e or tonumber(e) < now then
-    local h = tonumber(redis.call('HGET', KEYS[1], 'h:' .. n) or '0')
-    redis.call('HSET', KEYS[1], 'o:' .. n, ARGV[1], 'e:' .. n, string.format('%.0f', now + ttl),
-      'h:' .. n, string.format('%.0f', math.max(h, bound)))
-    return {n, string.format('%.0f', h)}
+local owner, ttl, maxn, prefer, bound = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local seeded = tonumber(redis.call('HGET', H, 'seeded') or '-1')
+if seeded >= 0 and redis.call('EXISTS', E) == 0 and redis.call('EXISTS', F) == 0 then seeded = -1 end
+if seeded < 0 then redis.call('DEL', E, F) end
+if seeded < maxn then
+  for n = seeded + 1, maxn do
+    local e = tonumber(redis.call('HGET', H, 'e:' .. n) or '0')
+    if e < now then redis.call('ZADD', F, n, n) else redis.call('ZADD', E, e, n) end
+  end
+  redis.call('HSET', H, 'seeded', maxn)
+end
+local gone = redis.call('ZRANGEBYSCORE', E, '-inf', '(' .. string.format('%.0f', now))
+for _, m in ipairs(gone) do
+  redis.call('ZREM', E, m)
+  redis.call('ZADD', F, m, m)
+end
+local function take(n)
+  local h = tonumber(redis.call('HGET', H, 'h:' .. n) or '0')
+  local e = string.format('%.0f', now + ttl)
+  redis.call('HSET', H, 'o:' .. n, owner, 'e:' .. n, e, 'h:' .. n, string.format('%.0f', math.max(h, bound)))
+  redis.call('ZREM', F, n)
+  redis.call('ZADD', E, e, n)
+  return {n, string.format('%.0f', h)}
+end
+if prefer >= 0 and prefer <= maxn then
+  local e = redis.call('HGET', H, 'e:' .. prefer)
+  if not e or tonumber(e) < now or redis.call('HGET', H, 'o:' .. prefer) == owner then
+    return take(prefer)
   end
 end
-return {-1, '0'}
+local c = redis.call('ZRANGEBYSCORE', F, '-inf', maxn, 'LIMIT', 0, 1)
+if #c == 0 then return {-1, '0'} end
+return take(tonumber(c[1]))
 `)
 
-// renewScript: ARGV node, owner, ttl ms, bound µs. Returns 1, or 0 if the
-// node is not held by owner.
+// renewScript: KEYS hash, held, free; ARGV node, owner, ttl ms, bound µs.
+// Returns 1, or 0 if the node is not held by owner.
 var renewScript = redis.NewScript(`
-local n = ARGV[1]
-if redis.call('HGET', KEYS[1], 'o:' .. n) ~= ARGV[2] then return 0 end
+local H, E, F, n = KEYS[1], KEYS[2], KEYS[3], ARGV[1]
+if redis.call('HGET', H, 'o:' .. n) ~= ARGV[2] then return 0 end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local h = tonumber(redis.call('HGET', KEYS[1], 'h:' .. n) or '0')
-redis.call('HSET', KEYS[1], 'e:' .. n, string.format('%.0f', now + tonumber(ARGV[3])),
-  'h:' .. n, string.format('%.0f', math.max(h, tonumber(ARGV[4]))))
+local h = tonumber(redis.call('HGET', H, 'h:' .. n) or '0')
+local e = string.format('%.0f', now + tonumber(ARGV[3]))
+redis.call('HSET', H, 'e:' .. n, e, 'h:' .. n, string.format('%.0f', math.max(h, tonumber(ARGV[4]))))
+redis.call('ZREM', F, n)
+redis.call('ZADD', E, e, n)
 return 1
 `)
 
-// releaseScript: ARGV node, owner, mark µs, exact (1/0). Returns 1, or 0 if
-// the node is not held by owner.
+// releaseScript: KEYS hash, held, free; ARGV node, owner, mark µs, exact
+// (1/0). Returns 1, or 0 if the node is not held by owner.
 var releaseScript = redis.NewScript(`
-local n = ARGV[1]
-if redis.call('HGET', KEYS[1], 'o:' .. n) ~= ARGV[2] then return 0 end
+local H, E, F, n = KEYS[1], KEYS[2], KEYS[3], ARGV[1]
+if redis.call('HGET', H, 'o:' .. n) ~= ARGV[2] then return 0 end
 local h = tonumber(ARGV[3])
-if ARGV[4] ~= '1' then h = math.max(h, tonumber(redis.call('HGET', KEYS[1], 'h:' .. n) or '0')) end
-redis.call('HSET', KEYS[1], 'o:' .. n, '', 'e:' .. n, '0', 'h:' .. n, string.format('%.0f', h))
+if ARGV[4] ~= '1' then h = math.max(h, tonumber(redis.call('HGET', H, 'h:' .. n) or '0')) end
+redis.call('HSET', H, 'o:' .. n, '', 'e:' .. n, '0', 'h:' .. n, string.format('%.0f', h))
+redis.call('ZREM', E, n)
+redis.call('ZADD', F, n, n)
 return 1
 `)
 
-// New claims a node ID in the Redis hash opts.Key (default [DefaultKey])
-// and returns the [node.Lease], renewed in the background until Close. The
-// lowest node ID in [0, opts.Layout.MaxNode()] that is free or expired by
-// the Redis server's clock is claimed by one Lua script; renewal and
-// release are scripts that act only if this lease still owns the ID.
-// High-water marks are kept in microseconds, rounded up. opts.Table and
-// opts.Dialect are ignored.
+// New claims a node ID in the Redis hash [DefaultKey] and returns the
+// [node.Lease], renewed in the background until Close. It is
+// [node.NewLease] on [NewStore] with the default options.
 //
 // It returns an error wrapping [node.ErrInvalidConfig] for bad options or a
 // nil client, [node.ErrExhausted] when every node ID is held, and the Redis
@@ -80,33 +125,136 @@ func New(ctx context.Context, client redis.Scripter, opts node.LeaseOptions) (*n
 	if client == nil {
 		return nil, fmt.Errorf("%w: nil redis client", node.ErrInvalidConfig)
 	}
+	return node.NewLease(ctx, NewStore(client, StoreOptions{}), opts)
+}
+
+// StoreOptions configures [NewStore].
+type StoreOptions struct {
+	// Key is the Redis hash that holds the leases. Default [DefaultKey].
+	// The store also keeps two sorted sets as its index, "{Key}:held" and
+	// "{Key}:free" (Key + ":held" and Key + ":free" if Key already has a
+	// cluster hash tag), in the hash's cluster slot. Never delete the hash
+	// while leases may be held: it keeps each node's high-water mark after
+	// release. The index is rebuilt from the hash if both sets are lost.
+	Key string
+
+	// Replicas, when positive, makes every claim and renewal wait (Redis
+	// WAIT) until that many replicas acknowledge it, and fail with
+	// [ErrNotReplicated] if fewer do within ReplicaTimeout. It needs a
+	// client that can pipeline (*redis.Client, *redis.ClusterClient,
+	// *redis.Ring); with another client, or a negative value, claims and
+	// renewals fail with [node.ErrInvalidConfig]. Default 0: no waiting.
+	Replicas int
+
+	// ReplicaTimeout bounds each wait for replicas. Default TTL/10 of the
+	// lease, at least 1 ms.
+	ReplicaTimeout time.Duration
+}
+
+// NewStore returns the [node.Store] of the Redis hash opts.Key; pass it to
+// [node.NewLease]. One store may serve any number of leases.
+//
+// A claim takes the preferred node if it is free, expired or already the
+// owner's, and otherwise the lowest free or expired node, found through the
+// index in O(log n) (plus the expiries it files): one Lua script, atomic,
+// with nothing to retry. The first claim on a hash indexes the nodes up to
+// maxNode once. Expiry is by the Redis server's clock;
+// renewal and release act only if the lease still has the same owner.
+// High-water marks are kept in microseconds, rounded up.
+func NewStore(client redis.Scripter, opts StoreOptions) node.Store {
 	if opts.Key == "" {
 		opts.Key = DefaultKey
 	}
-	return node.NewLease(ctx, &store{c: client, key: opts.Key}, opts)
+	return &store{c: client, keys: []string{opts.Key, indexKey(opts.Key, "held"), indexKey(opts.Key, "free")}, o: opts}
+}
+
+// indexKey names a sorted set kept beside the hash key, in its cluster
+// slot: the slot of a key is that of its hash tag, the text between the
+// first { and the next }, if not empty, and otherwise of the whole key.
+func indexKey(key, name string) string {
+	if i := strings.IndexByte(key, '{'); i >= 0 {
+		if j := strings.IndexByte(key[i+1:], '}'); j > 0 {
+			return key + ":" + name
+		}
+	}
+	return "{" + key + "}:" + name
 }
 
 // store is the [node.Store] of one Redis hash.
 type store struct {
-	c   redis.Scripter
-	key string
+	c    redis.Scripter
+	keys []string
+	o    StoreOptions
+}
+
+// pipeliner is what waiting for replicas needs of a client: a pipeline
+// runs the script and WAIT on one connection.
+type pipeliner interface {
+	Pipelined(ctx context.Context, fn func(redis.Pipeliner) error) ([]redis.Cmder, error)
+}
+
+// run runs s, then, with Replicas set, WAIT on the same connection; acked
+// is the number of replicas that acknowledged (-1 if not asked).
+func (b *store) run(ctx context.Context, s *redis.Script, ttl time.Duration, args ...any) (v any, acked int64, err error) {
+	if b.c == nil {
+		return nil, 0, fmt.Errorf("%w: nil redis client", node.ErrInvalidConfig)
+	}
+	if b.o.Replicas == 0 {
+		v, err = s.Run(ctx, b.c, b.keys, args...).Result()
+		return v, -1, err
+	}
+	p, ok := b.c.(pipeliner)
+	if !ok || b.o.Replicas < 0 {
+		return nil, 0, fmt.Errorf("%w: Replicas %d with a %T client (it needs one that pipelines)", node.ErrInvalidConfig, b.o.Replicas, b.c)
+	}
+	timeout := b.o.ReplicaTimeout
+	if timeout <= 0 {
+		timeout = max(ttl/10, time.Millisecond)
+	}
+	var cmd *redis.Cmd
+	var wait *redis.Cmd
+	_, _ = p.Pipelined(ctx, func(pipe redis.Pipeliner) error {
+		cmd = s.Eval(ctx, pipe, b.keys, args...)
+		wait = pipe.Do(ctx, "WAIT", b.o.Replicas, max(timeout.Milliseconds(), 1))
+		return nil
+	})
+	if v, err = cmd.Result(); err != nil {
+		return nil, 0, err
+	}
+	if acked, err = wait.Int64(); err != nil {
+		return v, 0, fmt.Errorf("wait for replicas: %w", err)
+	}
+	return v, acked, nil
+}
+
+// short returns the error for acked < Replicas, or nil.
+func (b *store) short(what string, acked int64) error {
+	if acked < 0 || acked >= int64(b.o.Replicas) {
+		return nil
+	}
+	return fmt.Errorf("%w: %s acknowledged by %d of %d replicas", ErrNotReplicated, what, acked, b.o.Replicas)
 }
 
 // micros rounds a Unix-nanosecond mark up to microseconds.
 func micros(ns int64) int64 { return (ns + 999) / 1000 }
 
 func (b *store) Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, prefer, bound int64) (int64, int64, error) {
-	_ = prefer // not yet used: the lowest free node is taken
-	v, err := claimScript.Run(ctx, b.c, []string{b.key}, owner, ttl.Milliseconds(), maxNode, micros(bound)).Slice()
+	r, acked, err := b.run(ctx, claimScript, ttl, owner, ttl.Milliseconds(), maxNode, prefer, micros(bound))
 	if err != nil {
 		return 0, 0, fmt.Errorf("redislease: claim: %w", err)
 	}
+	v, _ := r.([]any)
 	if len(v) != 2 {
-		return 0, 0, fmt.Errorf("redislease: claim: unexpected reply %v", v)
+		return 0, 0, fmt.Errorf("redislease: claim: unexpected reply %v", r)
 	}
 	n, _ := v[0].(int64)
 	if n < 0 {
 		return 0, 0, fmt.Errorf("%w: all %d node ids are leased", node.ErrExhausted, maxNode+1)
+	}
+	if err := b.short(fmt.Sprintf("claim of node %d", n), acked); err != nil {
+		// Not trusted: give the node back (keeping the recorded mark).
+		_ = releaseScript.Run(context.WithoutCancel(ctx), b.c, b.keys, n, owner, micros(bound), 0).Err()
+		return 0, 0, err
 	}
 	var h int64
 	if s, ok := v[1].(string); ok {
@@ -116,14 +264,14 @@ func (b *store) Claim(ctx context.Context, owner string, ttl time.Duration, maxN
 }
 
 func (b *store) Renew(ctx context.Context, n int64, owner string, ttl time.Duration, bound int64) error {
-	ok, err := renewScript.Run(ctx, b.c, []string{b.key}, n, owner, ttl.Milliseconds(), micros(bound)).Int()
+	r, acked, err := b.run(ctx, renewScript, ttl, n, owner, ttl.Milliseconds(), micros(bound))
 	if err != nil {
 		return fmt.Errorf("redislease: renew node %d: %w", n, err)
 	}
-	if ok != 1 {
+	if ok, _ := r.(int64); ok != 1 {
 		return fmt.Errorf("%w: node %d is no longer held by %s", node.ErrLeaseLost, n, owner)
 	}
-	return nil
+	return b.short(fmt.Sprintf("renewal of node %d", n), acked)
 }
 
 func (b *store) Release(ctx context.Context, n int64, owner string, hwm int64, exact bool) error {
@@ -131,7 +279,7 @@ func (b *store) Release(ctx context.Context, n int64, owner string, hwm int64, e
 	if exact {
 		ex = 1
 	}
-	if err := releaseScript.Run(ctx, b.c, []string{b.key}, n, owner, micros(hwm), ex).Err(); err != nil {
+	if err := releaseScript.Run(ctx, b.c, b.keys, n, owner, micros(hwm), ex).Err(); err != nil {
 		return fmt.Errorf("redislease: release node %d: %w", n, err)
 	}
 	return nil

@@ -77,10 +77,14 @@ func run(ctx context.Context, c config) error {
 	}
 	opts := node.LeaseOptions{
 		Layout: layout, TTL: c.ttl, RenewEvery: c.ttl / 5, Margin: c.ttl / 4,
-		Clock: testclock.Offset{D: c.offset}, Table: c.leases,
+		Clock: testclock.Offset{D: c.offset},
+	}
+	store, err := node.NewSQLStore(ctx, db, node.SQLStoreOptions{Table: c.leases})
+	if err != nil {
+		return err
 	}
 	for ctx.Err() == nil {
-		lease, err := node.NewSQLLease(ctx, db, opts)
+		lease, err := node.NewLease(ctx, store, opts)
 		if errors.Is(err, node.ErrExhausted) {
 			sleep(ctx, 50*time.Millisecond)
 			continue

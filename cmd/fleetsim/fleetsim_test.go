@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/idkit-go/idkit/internal/testdb"
+)
+
+func TestMain(m *testing.M) {
+	if os.Getenv(workerEnv) != "" { // this binary re-executed as a worker
+		os.Exit(workerMain(os.Args[1:]))
+	}
+	os.Exit(testdb.Main(m))
+}
+
+// TestShortRun runs the CI version of the simulation (-short: 30 s, 200
+// holders over 8 processes, TTL 2 s, churn every ~2 s) on PostgreSQL and
+// Redis: no ID may repeat, every holder claims at the start, and holders
+// fenced by a partition or pause issue again.
+func TestShortRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 30 s run per store")
+	}
+	for _, store := range []string{"postgres", "redis"} {
+		t.Run(store, func(t *testing.T) {
+			if store == "postgres" {
+				testdb.Postgres(t)
+			} else {
+				testdb.RequireRedis(t)
+			}
+			c := shortConfig(config{store: store, workers: 8, rate: 2, burst: 200, pool: 5})
+			r, err := run(context.Background(), c, testWriter{t})
+			if err != nil {
+				t.Fatal(err)
+			}
+			num := func(k string) int {
+				n, err := strconv.Atoi(r.get(k))
+				if err != nil {
+					t.Fatalf("%s: %q", k, r.get(k))
+				}
+				return n
+			}
+			if r.Dups != 0 {
+				t.Errorf("%d duplicate IDs", r.Dups)
+			}
+			if num("ids") < c.holders*10 {
+				t.Errorf("only %d IDs issued", num("ids"))
+			}
+			if got := num("start_claims"); got != c.holders {
+				t.Errorf("%d of %d holders claimed at the start", got, c.holders)
+			}
+			if num("fence_episodes") > 0 && num("healed") == 0 {
+				t.Errorf("no holder fenced by churn issued again (%d episodes)", num("fence_episodes"))
+			}
+		})
+	}
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(string(p))
+	return len(p), nil
+}
+
+// TestDocsTable: the results table in docs/fleet.md is the one
+// "fleetsim -table docs/fleet/results" prints from the committed reports.
+func TestDocsTable(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/fleet.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const begin, end = "<!-- fleetsim -table docs/fleet/results -->\n", "<!-- end of table -->"
+	s := string(doc)
+	i, j := strings.Index(s, begin), strings.Index(s, end)
+	if i < 0 || j < i {
+		t.Fatalf("docs/fleet.md lacks the table markers %q ... %q", begin, end)
+	}
+	var want strings.Builder
+	if err := printTable(&want, "../../docs/fleet/results"); err != nil {
+		t.Fatal(err)
+	}
+	if got := s[i+len(begin) : j]; got != want.String() {
+		t.Errorf("docs/fleet.md's table is not the generated one; run go run ./cmd/fleetsim -table docs/fleet/results\ngot:\n%s\nwant:\n%s", got, want.String())
+	}
+}

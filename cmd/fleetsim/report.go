@@ -1,0 +1,338 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// report is a run's outcome; write prints it as "key: value" lines, which
+// printTable reads back.
+type report struct {
+	kv   [][2]string
+	Dups int64
+}
+
+func (r *report) add(k string, v any) {
+	var s string
+	switch v := v.(type) {
+	case time.Duration:
+		s = v.Round(time.Millisecond).String()
+		if v > 0 && v < 10*time.Millisecond {
+			s = v.Round(10 * time.Microsecond).String()
+		}
+	case float64:
+		s = strconv.FormatFloat(v, 'f', 2, 64)
+	default:
+		s = fmt.Sprint(v)
+	}
+	r.kv = append(r.kv, [2]string{k, s})
+}
+
+func (r *report) get(k string) string {
+	for _, p := range r.kv {
+		if p[0] == k {
+			return p[1]
+		}
+	}
+	return ""
+}
+
+func (r *report) write(w io.Writer) {
+	for _, p := range r.kv {
+		fmt.Fprintf(w, "%s: %s\n", p[0], p[1])
+	}
+}
+
+func (r *report) fileName() string {
+	return fmt.Sprintf("%s-%sh-%s-%s.txt", r.get("store"), r.get("holders"), r.get("duration"),
+		strings.ReplaceAll(r.get("date")[:16], ":", ""))
+}
+
+func pct(ds []time.Duration, p float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	slices.Sort(ds)
+	i := int(float64(len(ds))*p+0.5) - 1
+	return ds[max(0, min(i, len(ds)-1))]
+}
+
+func (s *sim) analyse(end time.Time, cpuSec float64, adm *admin) *report {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := &report{}
+	c := s.c
+	r.add("store", c.store)
+	r.add("server", serverVersion(adm))
+	r.add("machine", machine())
+	r.add("date", time.Now().UTC().Format(time.RFC3339))
+	r.add("holders", c.holders)
+	r.add("workers", c.workers)
+	r.add("pool_per_worker", c.pool)
+	r.add("ttl", c.ttl)
+	r.add("renew_every", c.ttl/3)
+	r.add("duration", c.duration)
+	r.add("start", "after each process opened its pool")
+	r.add("rate_per_holder", fmt.Sprintf("%v IDs/s, 1 tick in 100 a burst of %d", c.rate, c.burst))
+
+	// Duplicates over every ID written.
+	var ids []int64
+	for _, inc := range s.incs {
+		b, _ := os.ReadFile(inc.ids)
+		for i := 0; i+8 <= len(b); i += 8 {
+			ids = append(ids, int64(binary.LittleEndian.Uint64(b[i:])))
+		}
+	}
+	slices.Sort(ids)
+	for i := 1; i < len(ids); i++ {
+		if ids[i] == ids[i-1] {
+			r.Dups++
+		}
+	}
+	r.add("ids", len(ids))
+	r.add("duplicates", r.Dups)
+
+	// Claims at the simultaneous start.
+	var first, exh, restart []time.Duration
+	var last time.Time
+	errorsN := 0
+	reasons := map[string]int{}
+	for _, e := range s.events {
+		switch e.kind {
+		case "claim":
+			if len(e.args) < 4 {
+				continue
+			}
+			ns, _ := strconv.ParseInt(e.args[1], 10, 64)
+			d := time.Duration(ns)
+			if e.args[2] == "1" {
+				first = append(first, d)
+				if e.t.After(last) {
+					last = e.t
+				}
+			} else {
+				restart = append(restart, d)
+			}
+			if e.args[3] == "1" {
+				exh = append(exh, d)
+			}
+		case "error":
+			errorsN++
+		case "fail":
+			if len(e.args) > 0 {
+				reasons[e.args[0]]++
+			}
+		}
+	}
+	r.add("start_claims", len(first))
+	r.add("start_claim_p50", pct(first, 0.50))
+	r.add("start_claim_p99", pct(first, 0.99))
+	r.add("start_claim_max", pct(first, 1))
+	r.add("start_all_claimed_after", last.Sub(s.start))
+	r.add("restart_claims", len(restart))
+	r.add("restart_claim_p50", pct(restart, 0.50))
+	r.add("restart_claim_p99", pct(restart, 0.99))
+	r.add("exhausted_holders", len(exh))
+	r.add("exhausted_wait_p50", pct(exh, 0.50))
+	r.add("exhausted_wait_p99", pct(exh, 0.99))
+	r.add("exhausted_wait_max", pct(exh, 1))
+	r.add("claim_errors", errorsN)
+
+	// Churn and healing.
+	count := map[string]int{}
+	for _, d := range s.disrupts {
+		count[d.kind]++
+	}
+	r.add("partitions", count["partition"])
+	r.add("pauses", count["pause"])
+	r.add("kills", count["kill"])
+	r.add("fail_reasons", fmt.Sprintf("lost %d, expired %d, closed %d, other %d", reasons["lost"], reasons["expired"], reasons["closed"], reasons["other"]))
+	heals, episodes, notHealed, other := s.heals(end)
+	r.add("fence_episodes", episodes)
+	r.add("healed", len(heals))
+	r.add("not_healed", notHealed)
+	r.add("episodes_outside_churn", other)
+	r.add("heal_p50", pct(heals, 0.50))
+	r.add("heal_p99", pct(heals, 0.99))
+	r.add("heal_max", pct(heals, 1))
+
+	// Coordinator load.
+	var st [4]int64
+	for _, inc := range s.incs {
+		inc.mu.Lock()
+		for i := range st {
+			st[i] += inc.stats[i]
+		}
+		inc.mu.Unlock()
+	}
+	secs := end.Sub(s.start).Seconds()
+	ops := st[0] + st[1] + st[2]
+	r.add("store_calls", fmt.Sprintf("%d (claims %d, renewals %d, releases %d)", ops, st[0], st[1], st[2]))
+	r.add("store_calls_per_s", float64(ops)/secs)
+	r.add("store_calls_per_holder_s", float64(ops)/secs/float64(c.holders))
+	r.add("server_cpu_s", cpuSec)
+	r.add("server_cpu_pct_of_core", 100*cpuSec/secs)
+	if ops > 0 {
+		r.add("server_cpu_per_call", time.Duration(cpuSec*1e9/float64(ops)))
+	}
+	r.add("server_cpu_scope", map[string]string{
+		"postgres": "backends serving the fleet",
+		"redis":    "whole redis-server (shared with other users)",
+		"mysql":    "whole mariadbd (shared with other users)",
+	}[c.store])
+	return r
+}
+
+// heals pairs each fence episode (a holder's first failing Next after
+// issuing, to its next ID) with the churn event on its process, and
+// returns the times from the event's end (partition healed, SIGCONT) to
+// the next ID, the number of episodes, those that never issued again, and
+// those outside any churn event.
+func (s *sim) heals(end time.Time) (heals []time.Duration, episodes, notHealed, other int) {
+	type key struct {
+		inc    *incarnation
+		holder int
+	}
+	byHolder := map[key][]event{}
+	for _, e := range s.events {
+		if e.kind == "fail" || e.kind == "ok" {
+			k := key{e.inc, e.holder}
+			byHolder[k] = append(byHolder[k], e)
+		}
+	}
+	for k, es := range byHolder {
+		slices.SortFunc(es, func(a, b event) int { return a.t.Compare(b.t) })
+		for i, e := range es {
+			if e.kind != "fail" {
+				continue
+			}
+			episodes++
+			var ok *event
+			if i+1 < len(es) && es[i+1].kind == "ok" {
+				ok = &es[i+1]
+			}
+			var d *disruption
+			for j := range s.disrupts {
+				x := &s.disrupts[j]
+				if x.inc == k.inc && x.kind != "kill" && !e.t.Before(x.start) && !e.t.After(x.end.Add(s.c.ttl)) {
+					d = x
+				}
+			}
+			switch {
+			case d == nil:
+				other++
+			case ok == nil:
+				notHealed++
+			default:
+				heals = append(heals, max(0, ok.t.Sub(d.end)))
+			}
+		}
+	}
+	return heals, episodes, notHealed, other
+}
+
+func serverVersion(a *admin) string {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	switch a.kind {
+	case "redis":
+		info, err := a.rdb.Info(ctx, "server").Result()
+		if err == nil {
+			for _, l := range strings.Split(info, "\n") {
+				if v, ok := strings.CutPrefix(strings.TrimSpace(l), "redis_version:"); ok {
+					return "Redis " + v
+				}
+			}
+		}
+	default:
+		var v string
+		if err := a.db.QueryRowContext(ctx, "SELECT version()").Scan(&v); err == nil {
+			if i := strings.Index(v, " on "); i > 0 {
+				v = v[:i]
+			}
+			if a.kind == "mysql" {
+				v = "MariaDB " + v
+			}
+			return v
+		}
+	}
+	return "unknown"
+}
+
+func machine() string {
+	model := ""
+	if f, err := os.Open("/proc/cpuinfo"); err == nil {
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			if v, ok := strings.CutPrefix(sc.Text(), "model name"); ok {
+				model = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(v), ":"))
+				break
+			}
+		}
+		f.Close()
+	}
+	return fmt.Sprintf("%d cores, %s, %s, shared with other jobs", runtime.NumCPU(), model, runtime.Version())
+}
+
+// printTable prints a markdown table of the reports (*.txt) in dir.
+func printTable(w io.Writer, dir string) error {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.txt"))
+	if err != nil {
+		return err
+	}
+	if len(paths) == 0 {
+		return fmt.Errorf("no reports in %s", dir)
+	}
+	cols := []struct{ head, f string }{
+		{"run", "{file}"},
+		{"server", "{server}"},
+		{"holders / processes", "{holders} / {workers}"},
+		{"TTL", "{ttl}"},
+		{"length", "{duration}"},
+		{"churn: partitions, pauses, kills", "{partitions}, {pauses}, {kills}"},
+		{"IDs checked", "{ids}"},
+		{"duplicates", "{duplicates}"},
+		{"claim at start p50 / p99 / all", "{start_claim_p50} / {start_claim_p99} / {start_all_claimed_after}"},
+		{"heal p50 / p99 (healed / fenced)", "{heal_p50} / {heal_p99} ({healed} / {fence_episodes}, {not_healed} not healed)"},
+		{"ErrExhausted: holders, wait p50 / max", "{exhausted_holders}, {exhausted_wait_p50} / {exhausted_wait_max}"},
+		{"store calls/s (per holder)", "{store_calls_per_s} ({store_calls_per_holder_s})"},
+		{"server CPU (per call)", "{server_cpu_pct_of_core}% of a core ({server_cpu_per_call})"},
+	}
+	heads := make([]string, len(cols))
+	for i, c := range cols {
+		heads[i] = c.head
+	}
+	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(heads, " | "), strings.Repeat("---|", len(cols)))
+	for _, p := range paths {
+		kv := map[string]string{"file": strings.TrimSuffix(filepath.Base(p), ".txt")}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(l, ": "); ok {
+				kv[k] = v
+			}
+		}
+		cells := make([]string, len(cols))
+		for i, c := range cols {
+			cell := c.f
+			for k, v := range kv {
+				cell = strings.ReplaceAll(cell, "{"+k+"}", v)
+			}
+			cells[i] = cell
+		}
+		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+	}
+	return nil
+}

@@ -1,0 +1,384 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/idkit-go/idkit/generator/node"
+	"github.com/idkit-go/idkit/internal/tcpproxy"
+	"github.com/idkit-go/idkit/internal/testdb"
+)
+
+// event is one line of a worker's stdout.
+type event struct {
+	kind   string
+	t      time.Time
+	holder int
+	inc    *incarnation
+	args   []string
+}
+
+// incarnation is one process of a worker slot; a restart starts another.
+type incarnation struct {
+	slot, n int
+	cmd     *exec.Cmd
+	started time.Time
+	ids     string
+	initial bool
+	done    chan struct{}
+
+	mu    sync.Mutex
+	stats [4]int64 // claims, renews, releases, ids (last reported)
+}
+
+// disruption is one churn event on a worker slot.
+type disruption struct {
+	slot       int
+	kind       string // partition, pause, kill
+	start, end time.Time
+	inc        *incarnation // the process it hit
+}
+
+type sim struct {
+	c       config
+	log     io.Writer
+	self    string
+	name    string
+	target  string
+	proxies []*tcpproxy.Proxy
+	start   time.Time // the holders' simultaneous claim
+
+	mu       sync.Mutex
+	events   []event
+	incs     []*incarnation
+	current  []*incarnation // per slot
+	busy     []bool
+	disrupts []disruption
+}
+
+func run(ctx context.Context, c config, log io.Writer) (*report, error) {
+	if c.every == 0 {
+		c.every = c.duration / 30
+	}
+	if c.workers < 1 || c.holders < c.workers || c.rate <= 0 {
+		return nil, fmt.Errorf("bad sizes: %d holders over %d workers at %v IDs/s", c.holders, c.workers, c.rate)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "fleetsim-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	c.dir = dir
+	s := &sim{c: c, log: log, self: self, name: testdb.Name("fleetsim"),
+		current: make([]*incarnation, c.workers), busy: make([]bool, c.workers)}
+	adm, err := openAdmin(ctx, c.store, s.name)
+	if err != nil {
+		return nil, err
+	}
+	defer adm.close()
+	s.target = adm.target
+	for range c.workers {
+		p, err := tcpproxy.NewFor(s.target, c.duration+10*time.Minute)
+		if err != nil {
+			return nil, err
+		}
+		defer p.Close()
+		s.proxies = append(s.proxies, p)
+	}
+	cpu := startCPU(adm)
+	s.start = time.Now().Add(3 * time.Second)
+	fmt.Fprintf(log, "fleetsim: %s, %d holders over %d workers, TTL %v, %v; table/key %s\n",
+		c.store, c.holders, c.workers, c.ttl, c.duration, s.name)
+	for slot := range c.workers {
+		if err := s.spawn(slot, s.start, true); err != nil {
+			s.stopAll()
+			return nil, err
+		}
+	}
+	s.chaos(ctx)
+	end := time.Now()
+	s.stopAll()
+	cpuSec := cpu.stop()
+	r := s.analyse(end, cpuSec, adm)
+	r.write(log)
+	if c.out != "" {
+		if err := os.MkdirAll(c.out, 0o755); err != nil {
+			return r, err
+		}
+		path := filepath.Join(c.out, r.fileName())
+		f, err := os.Create(path)
+		if err != nil {
+			return r, err
+		}
+		r.write(f)
+		if err := f.Close(); err != nil {
+			return r, err
+		}
+		fmt.Fprintln(log, "fleetsim: wrote", path)
+	}
+	return r, nil
+}
+
+// holdersOf returns the first holder number and the count of a slot.
+func (s *sim) holdersOf(slot int) (first, count int) {
+	per, extra := s.c.holders/s.c.workers, s.c.holders%s.c.workers
+	first = slot*per + min(slot, extra)
+	count = per
+	if slot < extra {
+		count++
+	}
+	return first, count
+}
+
+// spawn starts a process for slot whose holders claim at start.
+func (s *sim) spawn(slot int, start time.Time, initial bool) error {
+	s.mu.Lock()
+	n := len(s.incs)
+	s.mu.Unlock()
+	inc := &incarnation{slot: slot, n: n, ids: filepath.Join(s.c.dir, fmt.Sprintf("ids-%d.bin", n)), initial: initial, done: make(chan struct{})}
+	first, count := s.holdersOf(slot)
+	cmd := exec.Command(s.self,
+		"-store", s.c.store, "-addr", s.proxies[slot].Addr(), "-name", s.name, "-ids", inc.ids,
+		"-first", strconv.Itoa(first), "-count", strconv.Itoa(count), "-start", strconv.FormatInt(start.UnixNano(), 10),
+		"-initial="+strconv.FormatBool(initial), "-ttl", s.c.ttl.String(), "-rate", fmt.Sprint(s.c.rate),
+		"-burst", strconv.Itoa(s.c.burst), "-pool", strconv.Itoa(s.c.pool))
+	cmd.Env = append(os.Environ(), workerEnv+"=1")
+	stderr, err := os.Create(filepath.Join(s.c.dir, fmt.Sprintf("stderr-%d.txt", n)))
+	if err != nil {
+		return err
+	}
+	cmd.Stderr = stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	inc.cmd, inc.started = cmd, time.Now()
+	s.mu.Lock()
+	s.incs = append(s.incs, inc)
+	s.current[slot] = inc
+	s.mu.Unlock()
+	go func() {
+		defer close(inc.done)
+		defer stderr.Close()
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			s.record(inc, sc.Text())
+		}
+		_ = cmd.Wait()
+	}()
+	return nil
+}
+
+func (s *sim) record(inc *incarnation, line string) {
+	f := strings.Fields(line)
+	if len(f) < 3 {
+		return
+	}
+	ns, err1 := strconv.ParseInt(f[1], 10, 64)
+	h, err2 := strconv.Atoi(f[2])
+	if err1 != nil || err2 != nil {
+		return
+	}
+	if f[0] == "stats" && len(f) >= 7 {
+		inc.mu.Lock()
+		for i := range 4 {
+			inc.stats[i], _ = strconv.ParseInt(f[3+i], 10, 64)
+		}
+		inc.mu.Unlock()
+		return
+	}
+	s.mu.Lock()
+	s.events = append(s.events, event{kind: f[0], t: time.Unix(0, ns), holder: h, inc: inc, args: f[3:]})
+	s.mu.Unlock()
+}
+
+// chaos injects churn from the warm-up's end until the cool-down, then
+// waits for the run's end.
+func (s *sim) chaos(ctx context.Context) {
+	end := s.start.Add(s.c.duration)
+	warm := min(20*time.Second, s.c.duration/6)
+	cool := 3*s.c.ttl + 5*time.Second
+	next := s.start.Add(warm)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for {
+		wait := time.Until(next)
+		if !next.Before(end.Add(-cool)) {
+			wait = time.Until(end)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+		if !time.Now().Before(end) {
+			return
+		}
+		next = time.Now().Add(time.Duration(float64(s.c.every) * (0.5 + rand.Float64())))
+		slot := s.pickSlot()
+		if slot < 0 {
+			continue
+		}
+		kind := []string{"partition", "partition", "pause", "pause", "kill"}[rand.IntN(5)]
+		wg.Go(func() { s.disrupt(slot, kind) })
+	}
+}
+
+func (s *sim) pickSlot() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var free []int
+	for i, b := range s.busy {
+		if !b {
+			free = append(free, i)
+		}
+	}
+	if len(free) == 0 {
+		return -1
+	}
+	slot := free[rand.IntN(len(free))]
+	s.busy[slot] = true
+	return slot
+}
+
+// disrupt runs one churn event: a partition or pause of 1.2 to 2 TTLs, or
+// a SIGKILL followed by a restart within a second.
+func (s *sim) disrupt(slot int, kind string) {
+	s.mu.Lock()
+	inc := s.current[slot]
+	s.mu.Unlock()
+	d := disruption{slot: slot, kind: kind, start: time.Now(), inc: inc}
+	hold := time.Duration(float64(s.c.ttl) * (1.2 + 0.8*rand.Float64()))
+	switch kind {
+	case "partition":
+		if rand.IntN(2) == 0 {
+			s.proxies[slot].Blackhole()
+		} else {
+			s.proxies[slot].Cut()
+		}
+		time.Sleep(hold)
+		s.proxies[slot].Restore()
+	case "pause":
+		_ = inc.cmd.Process.Signal(syscall.SIGSTOP)
+		time.Sleep(hold)
+		_ = inc.cmd.Process.Signal(syscall.SIGCONT)
+	case "kill":
+		_ = inc.cmd.Process.Kill()
+		<-inc.done
+		time.Sleep(rand.N(time.Second))
+		if err := s.spawn(slot, time.Now(), false); err != nil {
+			fmt.Fprintln(s.log, "fleetsim: restart:", err)
+		}
+	}
+	d.end = time.Now()
+	fmt.Fprintf(s.log, "fleetsim: %s of worker %d for %v\n", kind, slot, d.end.Sub(d.start).Round(time.Millisecond))
+	s.mu.Lock()
+	s.disrupts = append(s.disrupts, d)
+	s.busy[slot] = false
+	s.mu.Unlock()
+}
+
+// stopAll sends SIGTERM to every worker (they release their leases) and
+// SIGKILL to any still running 15 s later.
+func (s *sim) stopAll() {
+	s.mu.Lock()
+	incs := append([]*incarnation(nil), s.incs...)
+	s.mu.Unlock()
+	for _, inc := range incs {
+		_ = inc.cmd.Process.Signal(syscall.SIGCONT)
+		_ = inc.cmd.Process.Signal(syscall.SIGTERM)
+	}
+	deadline := time.After(15 * time.Second)
+	for _, inc := range incs {
+		select {
+		case <-inc.done:
+		case <-deadline:
+			_ = inc.cmd.Process.Kill()
+			<-inc.done
+		}
+	}
+}
+
+// admin is the run's own connection to the server: it creates and drops
+// the table or key, and finds the server processes.
+type admin struct {
+	kind, target string
+	db           *sql.DB
+	rdb          *redis.Client
+	name         string
+}
+
+func openAdmin(ctx context.Context, kind, name string) (*admin, error) {
+	a := &admin{kind: kind, name: name}
+	var err error
+	switch kind {
+	case "postgres":
+		cfg, err := pgx.ParseConfig(testdb.PostgresDSN())
+		if err != nil {
+			return nil, err
+		}
+		a.target = fmt.Sprintf("%s:%d", cfg.Host, cfg.Port)
+		if a.db, err = sql.Open("pgx", testdb.PostgresDSN()); err != nil {
+			return nil, err
+		}
+	case "mysql":
+		cfg, err := mysql.ParseDSN(testdb.MySQLDSN())
+		if err != nil {
+			return nil, err
+		}
+		a.target = cfg.Addr
+		if a.db, err = sql.Open("mysql", testdb.MySQLDSN()); err != nil {
+			return nil, err
+		}
+	case "redis":
+		a.target = testdb.RedisAddr()
+		a.rdb = redis.NewClient(&redis.Options{Addr: a.target})
+		err = a.rdb.Ping(ctx).Err()
+		return a, err
+	default:
+		return nil, fmt.Errorf("unknown store %q", kind)
+	}
+	if a.target == "localhost" || strings.HasPrefix(a.target, "localhost:") {
+		a.target = strings.Replace(a.target, "localhost", "127.0.0.1", 1)
+	}
+	if _, err = node.NewSQLStore(ctx, a.db, node.SQLStoreOptions{Table: name}); err != nil {
+		a.db.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+func (a *admin) close() {
+	ctx := context.Background()
+	if a.db != nil {
+		_, _ = a.db.ExecContext(ctx, "DROP TABLE IF EXISTS "+a.name)
+		a.db.Close()
+	}
+	if a.rdb != nil {
+		a.rdb.Del(ctx, a.name, "{"+a.name+"}:held", "{"+a.name+"}:free")
+		a.rdb.Close()
+	}
+}

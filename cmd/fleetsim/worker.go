@@ -1,0 +1,324 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/signal"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/node"
+	"github.com/idkit-go/idkit/generator/node/redislease"
+	"github.com/idkit-go/idkit/internal/testdb"
+	"github.com/idkit-go/idkit/types"
+)
+
+// workerEnv, when set, makes the process a worker.
+const workerEnv = "FLEETSIM_WORKER"
+
+// A worker's events, one a line on stdout: kind, Unix ns, holder, and:
+//
+//	claim   node latency-ns first(1/0) exhausted(1/0)
+//	fail    reason (lost, expired, closed, other)
+//	ok      node
+//	error   (a claim error other than ErrExhausted)
+//	stats   claims renews releases ids  (holder -1)
+type emitter struct {
+	mu sync.Mutex
+}
+
+func (e *emitter) emit(kind string, holder int, rest ...any) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	fmt.Fprintln(os.Stdout, append([]any{kind, time.Now().UnixNano(), holder}, rest...)...)
+}
+
+// counted counts a store's calls: the coordinator load.
+type counted struct {
+	node.Store
+	claims, renews, releases atomic.Int64
+}
+
+func (c *counted) Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, prefer, bound int64) (int64, int64, error) {
+	c.claims.Add(1)
+	return c.Store.Claim(ctx, owner, ttl, maxNode, prefer, bound)
+}
+
+func (c *counted) Renew(ctx context.Context, n int64, owner string, ttl time.Duration, bound int64) error {
+	c.renews.Add(1)
+	return c.Store.Renew(ctx, n, owner, ttl, bound)
+}
+
+func (c *counted) Release(ctx context.Context, n int64, owner string, hwm int64, exact bool) error {
+	c.releases.Add(1)
+	return c.Store.Release(ctx, n, owner, hwm, exact)
+}
+
+type workerConfig struct {
+	config
+	addr, name, ids string
+	first, count    int
+	start           int64
+	initial         bool
+}
+
+func workerMain(args []string) int {
+	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
+	var w workerConfig
+	fs.StringVar(&w.store, "store", "", "")
+	fs.StringVar(&w.addr, "addr", "", "server address (the proxy)")
+	fs.StringVar(&w.name, "name", "", "table or key")
+	fs.StringVar(&w.ids, "ids", "", "file the issued IDs are appended to")
+	fs.IntVar(&w.first, "first", 0, "first holder number")
+	fs.IntVar(&w.count, "count", 0, "holders")
+	fs.Int64Var(&w.start, "start", 0, "Unix ns at which every holder claims")
+	fs.BoolVar(&w.initial, "initial", false, "the run's first incarnation")
+	fs.DurationVar(&w.ttl, "ttl", 5*time.Second, "")
+	fs.Float64Var(&w.rate, "rate", 2, "")
+	fs.IntVar(&w.burst, "burst", 200, "")
+	fs.IntVar(&w.pool, "pool", 5, "")
+	if err := fs.Parse(args); err != nil {
+		return 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	if err := work(ctx, w); err != nil {
+		fmt.Fprintln(os.Stderr, "fleetsim worker:", err)
+		return 2
+	}
+	return 0
+}
+
+// openStore connects to the server at addr with a pool of pool
+// connections and returns the lease store of name.
+func openStore(ctx context.Context, kind, addr, name string, pool int) (node.Store, func(), error) {
+	switch kind {
+	case "postgres":
+		cfg, err := pgx.ParseConfig(testdb.PostgresDSN())
+		if err != nil {
+			return nil, nil, err
+		}
+		var port uint16
+		host := ""
+		if _, err := fmt.Sscanf(addr, "127.0.0.1:%d", &port); err != nil {
+			return nil, nil, fmt.Errorf("address %q: %w", addr, err)
+		}
+		host = "127.0.0.1"
+		cfg.Host, cfg.Port, cfg.ConnectTimeout = host, port, 2*time.Second
+		cfg.RuntimeParams["application_name"] = "fleetsim"
+		db := stdlib.OpenDB(*cfg)
+		return sqlStore(ctx, db, name, pool)
+	case "mysql":
+		cfg, err := mysql.ParseDSN(testdb.MySQLDSN())
+		if err != nil {
+			return nil, nil, err
+		}
+		cfg.Addr, cfg.Timeout = addr, 2*time.Second
+		db, err := sql.Open("mysql", cfg.FormatDSN())
+		if err != nil {
+			return nil, nil, err
+		}
+		return sqlStore(ctx, db, name, pool)
+	case "redis":
+		c := redis.NewClient(&redis.Options{Addr: addr, PoolSize: pool, MinIdleConns: pool, DialTimeout: 2 * time.Second, MaxRetries: -1})
+		warm(pool, func() { _ = c.Ping(ctx).Err() })
+		return redislease.NewStore(c, redislease.StoreOptions{Key: name}), func() { c.Close() }, nil
+	}
+	return nil, nil, fmt.Errorf("unknown store %q", kind)
+}
+
+func sqlStore(ctx context.Context, db *sql.DB, name string, pool int) (node.Store, func(), error) {
+	db.SetMaxOpenConns(pool)
+	db.SetMaxIdleConns(pool)
+	var s node.Store
+	var err error
+	for range 20 { // the proxy may be cut while this process starts
+		cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		s, err = node.NewSQLStore(cctx, db, node.SQLStoreOptions{Table: name})
+		cancel()
+		if err == nil || ctx.Err() != nil {
+			break
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	if err != nil {
+		db.Close()
+		return nil, nil, err
+	}
+	// Open the pool before the start, as a service connects before it
+	// claims: the claims then measure the store, not connection set-up.
+	var conns []*sql.Conn
+	var mu sync.Mutex
+	warm(pool, func() {
+		if c, err := db.Conn(ctx); err == nil {
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+		}
+	})
+	for _, c := range conns {
+		c.Close()
+	}
+	return s, func() { db.Close() }, nil
+}
+
+// warm runs f n times at once.
+func warm(n int, f func()) {
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(f)
+	}
+	wg.Wait()
+}
+
+func work(ctx context.Context, w workerConfig) error {
+	raw, closeStore, err := openStore(ctx, w.store, w.addr, w.name, w.pool)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	s := &counted{Store: raw}
+	f, err := os.OpenFile(w.ids, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var e emitter
+	var ids atomic.Int64
+	stats := func() { e.emit("stats", -1, s.claims.Load(), s.renews.Load(), s.releases.Load(), ids.Load()) }
+	go func() {
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				stats()
+			}
+		}
+	}()
+	time.Sleep(time.Until(time.Unix(0, w.start)))
+	var wg sync.WaitGroup
+	for h := w.first; h < w.first+w.count; h++ {
+		wg.Go(func() { hold(ctx, w, s, f, &e, &ids, h) })
+	}
+	wg.Wait()
+	stats()
+	return nil
+}
+
+// hold is one lease holder: it claims a node (retrying while the node
+// space is full), then issues IDs until ctx ends, reporting each change
+// between issuing and failing.
+func hold(ctx context.Context, w workerConfig, s node.Store, f *os.File, e *emitter, ids *atomic.Int64, h int) {
+	opts := node.LeaseOptions{TTL: w.ttl}
+	t0 := time.Now()
+	exhausted := false
+	var lease *node.Lease
+	for lease == nil {
+		l, err := node.NewLease(ctx, s, opts)
+		switch {
+		case err == nil:
+			lease = l
+		case ctx.Err() != nil:
+			return
+		case errors.Is(err, node.ErrExhausted):
+			exhausted = true
+			sleep(ctx, 100*time.Millisecond+rand.N(100*time.Millisecond))
+		default:
+			e.emit("error", h, fmt.Sprintf("%q", err.Error()))
+			sleep(ctx, 200*time.Millisecond+rand.N(200*time.Millisecond))
+		}
+	}
+	e.emit("claim", h, lease.Node(), time.Since(t0).Nanoseconds(), b2i(w.initial), b2i(exhausted))
+	defer func() {
+		cctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = lease.Close(cctx)
+	}()
+	g, err := node.NewSnowflake(ctx, lease)
+	if err != nil {
+		e.emit("error", h, fmt.Sprintf("%q", err.Error()))
+		return
+	}
+	layout := generator.Twitter()
+	failing := false
+	buf := make([]byte, 0, 8*w.burst)
+	interval := time.Duration(float64(time.Second) / w.rate)
+	for ctx.Err() == nil {
+		sleep(ctx, interval/2+rand.N(interval))
+		n := 1
+		if rand.IntN(100) == 0 {
+			n = w.burst
+		}
+		buf = buf[:0]
+		var failure error
+		for range n {
+			id, err := g.Next()
+			if err != nil {
+				failure = err
+				break
+			}
+			buf = binary.LittleEndian.AppendUint64(buf, uint64(id))
+		}
+		if len(buf) > 0 {
+			if _, err := f.Write(buf); err != nil {
+				e.emit("error", h, fmt.Sprintf("%q", "write ids: "+err.Error()))
+				return
+			}
+			ids.Add(int64(len(buf) / 8))
+			if failing {
+				p, _ := layout.Decompose(types.Snowflake(binary.LittleEndian.Uint64(buf[len(buf)-8:])))
+				e.emit("ok", h, p.Node)
+				failing = false
+			}
+		}
+		if failure != nil && !failing && ctx.Err() == nil {
+			failing = true
+			e.emit("fail", h, reason(failure))
+		}
+	}
+}
+
+func reason(err error) string {
+	switch {
+	case errors.Is(err, node.ErrLeaseLost):
+		return "lost"
+	case errors.Is(err, node.ErrLeaseExpired):
+		return "expired"
+	case errors.Is(err, node.ErrLeaseClosed):
+		return "closed"
+	}
+	return "other"
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
