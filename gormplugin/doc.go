@@ -57,7 +57,7 @@
 // GORM's inline primary-key forms take a slice or array as a list of keys,
 // and an ObjectID's SQL value is 12 bytes, so db.First(&doc, id) would ask
 // for "id IN (107,3,240,...)": twelve one-byte keys, no row (and an encode
-// error on PostgreSQL). The plugin registers [KeyConditionCallback] on the
+// error on PostgreSQL). The plugin registers its key-condition callback on the
 // Query, Row, Update and Delete processors and rewrites such a condition
 // into "id = key" when the model's primary key holds an ObjectID
 // ([types.ObjectID], [types.NullObjectID], [sqltypes.HexObjectID],
@@ -89,8 +89,8 @@
 // before: the plugin, the plugin on an earlier attempt of a retried
 // transaction, or the caller. This stage runs after the fill and apart from
 // it. With an update on conflict (UpdateAll or DoUpdates) the plugin asks
-// PostgreSQL for the keys with RETURNING ([UpsertReturningCallback]), and
-// SQLite too for a single row. Otherwise ([UpsertKeysCallback]) a single
+// PostgreSQL for the keys with RETURNING (a callback before gorm:create), and
+// SQLite too for a single row. Otherwise (a callback after gorm:create) a single
 // row the database reports as inserted needs nothing more, and the other
 // rows are read back in one query (per 480 SELECTs it unites): each row's
 // stored key by the conflict

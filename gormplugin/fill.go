@@ -7,7 +7,7 @@ import (
 	"gorm.io/gorm"
 )
 
-// fill is the FillCallback.
+// fill is the fillCallback.
 func (p *Plugin) fill(db *gorm.DB) {
 	stmt := db.Statement
 	if db.Error != nil || stmt.Schema == nil || skipped(db) {

@@ -13,14 +13,14 @@ import (
 	"github.com/idkit-go/idkit/types"
 )
 
-// KeyConditionCallback names the callback the plugin registers on the
+// keyConditionCallback names the callback the plugin registers on the
 // Query, Row, Update and Delete processors (before gorm:query, gorm:row,
 // gorm:update and gorm:delete) to turn an inline ObjectID key (or 24 hex
 // digits) into one condition and to refuse a zero key; see "Looking rows up
 // by key" in the package documentation.
-const KeyConditionCallback = "idkit:key_conditions"
+const keyConditionCallback = "idkit:key_conditions"
 
-// keyConditions is the KeyConditionCallback. GORM turns an inline primary
+// keyConditions is the keyConditionCallback. GORM turns an inline primary
 // key (db.First(&doc, id), db.Delete(&Doc{}, id), db.Where(id)) into
 // "pk IN (values)", taking each element of a slice or array as one key.
 // An ObjectID's Value is 12 bytes, so GORM writes "pk IN (107,3,240,...)":

@@ -44,7 +44,7 @@ func isZeroValue(v any) bool {
 	return rv.IsZero()
 }
 
-// keepMapRows is the ReturningCallback. With RETURNING, GORM scans the
+// keepMapRows is the returningCallback. With RETURNING, GORM scans the
 // returned rows of a *[]map create into new maps appended to the caller's
 // slice. This merges row i into the caller's map i and cuts the slice back,
 // so the caller keeps exactly the rows it passed.

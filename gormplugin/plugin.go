@@ -19,11 +19,11 @@ const SkipSetting = "idkit:skip"
 
 // Callback names the plugin registers, on the Create processor.
 const (
-	// FillCallback fills zero keys; it runs before gorm:before_create.
-	FillCallback = "idkit:fill_keys"
-	// ReturningCallback keeps *[]map creates at the caller's rows; it runs
+	// fillCallback fills zero keys; it runs before gorm:before_create.
+	fillCallback = "idkit:fill_keys"
+	// returningCallback keeps *[]map creates at the caller's rows; it runs
 	// after gorm:create.
-	ReturningCallback = "idkit:returning_rows"
+	returningCallback = "idkit:returning_rows"
 )
 
 // Plugin is a [gorm.Plugin] that fills zero primary keys (and tagged fields)
@@ -71,7 +71,7 @@ func New(opts ...Option) *Plugin {
 func (p *Plugin) Name() string { return "idkit" }
 
 // Initialize registers the plugin's callbacks on db (on the Create
-// processor, and [KeyConditionCallback] on Query, Row, Update and Delete);
+// processor, and its key-condition callback on Query, Row, Update and Delete);
 // db.Use calls it. It
 // returns the options' errors (wrapping [ErrInvalidConfig]),
 // [ErrNoSnowflakeGenerator] when the [WithNodeSource] source failed, and
@@ -85,31 +85,31 @@ func (p *Plugin) Initialize(db *gorm.DB) error {
 	}
 	cb := db.Callback()
 	create := cb.Create()
-	if err := create.Before("gorm:before_create").Register(FillCallback, p.fill); err != nil {
+	if err := create.Before("gorm:before_create").Register(fillCallback, p.fill); err != nil {
 		return err
 	}
-	if err := create.After("gorm:create").Register(ReturningCallback, p.keepMapRows); err != nil {
+	if err := create.After("gorm:create").Register(returningCallback, p.keepMapRows); err != nil {
 		return err
 	}
-	if err := create.Before("gorm:create").Register(UpsertReturningCallback, p.upsertReturning); err != nil {
+	if err := create.Before("gorm:create").Register(upsertReturningCallback, p.upsertReturning); err != nil {
 		return err
 	}
-	if err := create.After("gorm:create").Before("gorm:save_after_associations").Register(UpsertKeysCallback, p.upsertKeys); err != nil {
+	if err := create.After("gorm:create").Before("gorm:save_after_associations").Register(upsertKeysCallback, p.upsertKeys); err != nil {
 		return err
 	}
 	if err := create.After("gorm:commit_or_rollback_transaction").Register(upsertCommittedKeysCallback, p.upsertCommittedKeys); err != nil {
 		return err
 	}
-	if err := cb.Query().Before("gorm:query").Register(KeyConditionCallback, p.keyConditions); err != nil {
+	if err := cb.Query().Before("gorm:query").Register(keyConditionCallback, p.keyConditions); err != nil {
 		return err
 	}
-	if err := cb.Row().Before("gorm:row").Register(KeyConditionCallback, p.keyConditions); err != nil {
+	if err := cb.Row().Before("gorm:row").Register(keyConditionCallback, p.keyConditions); err != nil {
 		return err
 	}
-	if err := cb.Update().Before("gorm:update").Register(KeyConditionCallback, p.keyConditions); err != nil {
+	if err := cb.Update().Before("gorm:update").Register(keyConditionCallback, p.keyConditions); err != nil {
 		return err
 	}
-	return cb.Delete().Before("gorm:delete").Register(KeyConditionCallback, p.keyConditions)
+	return cb.Delete().Before("gorm:delete").Register(keyConditionCallback, p.keyConditions)
 }
 
 func (p *Plugin) snowflakeFromSource(db *gorm.DB) error {

@@ -15,18 +15,18 @@ import (
 // runs after the fill and knows nothing of it: it takes every row's key as
 // it is at the INSERT, whoever set it.
 const (
-	// UpsertReturningCallback notes the rows of an upsert and asks the
+	// upsertReturningCallback notes the rows of an upsert and asks the
 	// database for their stored keys (RETURNING) where it can; it runs
 	// just before gorm:create.
-	UpsertReturningCallback = "idkit:upsert_returning"
-	// UpsertKeysCallback makes the keys of an upsert's rows the stored
+	upsertReturningCallback = "idkit:upsert_returning"
+	// upsertKeysCallback makes the keys of an upsert's rows the stored
 	// rows' keys; it runs after gorm:create, before GORM copies the keys
 	// into associations.
-	UpsertKeysCallback = "idkit:upsert_keys"
+	upsertKeysCallback = "idkit:upsert_keys"
 )
 
 // upsertCommittedKeysCallback reads back, on MySQL, the stored keys of an
-// upsert that [UpsertKeysCallback] left until GORM's own transaction was
+// upsert that upsertKeysCallback left until GORM's own transaction was
 // committed; it runs after gorm:commit_or_rollback_transaction.
 const upsertCommittedKeysCallback = "idkit:upsert_committed_keys"
 
@@ -198,7 +198,7 @@ func upsertOf(db *gorm.DB) *upsert {
 	return u
 }
 
-// upsertReturning is the UpsertReturningCallback. It notes the upsert's
+// upsertReturning is the upsertReturningCallback. It notes the upsert's
 // rows and keys. On PostgreSQL, and on SQLite for one row, an upsert that
 // updates on conflict gets RETURNING of the primary key (and of the columns
 // GORM would return anyway), so GORM scans the stored row's key into the
@@ -247,7 +247,7 @@ func (p *Plugin) upsertReturning(db *gorm.DB) {
 	u.returning = true
 }
 
-// upsertKeys is the UpsertKeysCallback. After an upsert each row must hold
+// upsertKeys is the upsertKeysCallback. After an upsert each row must hold
 // the key of the row stored for it, whatever key it held before. With
 // RETURNING, GORM has scanned the stored keys already. A single row the
 // database reports as inserted (one affected row) kept its key. Otherwise
