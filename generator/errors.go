@@ -10,9 +10,17 @@ var (
 	// are out of range, or use of the zero [Layout].
 	ErrInvalidLayout = errors.New("generator: invalid layout")
 
-	// ErrInvalidConfig reports a generator option with an unusable value,
-	// such as a negative duration or a nil [Clock].
-	ErrInvalidConfig = errors.New("generator: invalid configuration")
+	// ErrInvalidConfig reports an unusable option or setting given to any
+	// idkit constructor, such as a negative duration or a nil [Clock]. The
+	// ErrInvalidConfig of every other idkit package is this same value, so
+	// errors.Is matches it whichever package's name the caller tests.
+	ErrInvalidConfig = errors.New("idkit: invalid configuration")
+
+	// ErrNoSnowflakeGenerator reports a zero Snowflake key to fill where no
+	// Snowflake generator was configured. A Snowflake is never made up
+	// without one: node 0 of an unmanaged generator would collide with
+	// other processes. gormplugin and mongocompat return this same value.
+	ErrNoSnowflakeGenerator = errors.New("idkit: no Snowflake generator")
 
 	// ErrNodeOutOfRange reports a node (worker, machine) ID that is negative
 	// or does not fit the layout's node field. Node IDs are never masked to

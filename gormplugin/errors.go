@@ -1,6 +1,11 @@
 package gormplugin
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/types"
+)
 
 // Sentinel errors of this package; test for them with [errors.Is].
 var (
@@ -8,11 +13,11 @@ var (
 	// given no Snowflake generator ([WithSnowflake], [WithNode] or
 	// [WithNodeSource]); it fails that create (or [Plugin.Prepare]). It is
 	// also returned by db.Use when the [WithNodeSource] source fails.
-	ErrNoSnowflakeGenerator = errors.New("gormplugin: no snowflake generator: give gormplugin.WithNode, WithSnowflake or WithNodeSource to fill Snowflake keys")
+	ErrNoSnowflakeGenerator = generator.ErrNoSnowflakeGenerator
 
 	// ErrInvalidConfig reports an unusable option, such as a nil generator
 	// or a node the layout cannot hold; the cause is wrapped too.
-	ErrInvalidConfig = errors.New("gormplugin: invalid configuration")
+	ErrInvalidConfig = generator.ErrInvalidConfig
 
 	// ErrUnsupportedField reports an idkit tag with an unknown value, or on a
 	// field whose type cannot hold that kind of ID.
@@ -34,5 +39,5 @@ var (
 
 	// ErrNotAddressable reports a zero key in a value passed by value (for
 	// example an array rather than a pointer to it), which cannot be set.
-	ErrNotAddressable = errors.New("gormplugin: cannot set key of a value passed by value")
+	ErrNotAddressable = types.ErrNotAddressable
 )

@@ -1,6 +1,11 @@
 package mongocompat
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/types"
+)
 
 // Sentinel errors returned by this package; test for them with [errors.Is].
 var (
@@ -8,11 +13,11 @@ var (
 	// Snowflake generator configured (see [WithSnowflake]). A
 	// Snowflake is never made up without one: node 0 of an unmanaged
 	// generator would collide with other processes.
-	ErrNoSnowflakeGenerator = errors.New("mongocompat: no Snowflake generator to fill a zero Snowflake _id")
+	ErrNoSnowflakeGenerator = generator.ErrNoSnowflakeGenerator
 
 	// ErrNotAddressable reports a document whose _id is zero but cannot be
 	// set, because the document was passed by value rather than by pointer.
-	ErrNotAddressable = errors.New("mongocompat: zero _id in a document passed by value (pass a pointer)")
+	ErrNotAddressable = types.ErrNotAddressable
 
 	// ErrInvalidDocument reports documents the driver could not encode
 	// either: a struct type with two _id fields at the same inline depth, an

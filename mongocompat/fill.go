@@ -175,7 +175,7 @@ func (f *Filler) fillField(field reflect.Value, p *idPath, check bool) (any, boo
 	}
 	if p.kind == kindSnowflake || p.kind == kindNullSnowflake {
 		if f.snowflakes == nil {
-			return nil, false, ErrNoSnowflakeGenerator
+			return nil, false, fmt.Errorf("%w: give mongocompat.WithSnowflake to fill a zero Snowflake _id", ErrNoSnowflakeGenerator)
 		}
 	}
 	if check {

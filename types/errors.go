@@ -28,6 +28,11 @@ var (
 	// a zero ID means "no ID" and is never written to a database. To store NULL,
 	// use an invalid [NullObjectID] or [NullSnowflake].
 	ErrZeroID = errors.New("types: zero ID is not a key")
+
+	// ErrNotAddressable reports a zero key that a filler (gormplugin's or
+	// mongocompat's) cannot set, because its value was passed by value
+	// rather than by pointer. Both packages return this same value.
+	ErrNotAddressable = errors.New("idkit: cannot set the key of a value passed by value (pass a pointer)")
 )
 
 // maxQuoted is how many bytes of a bad input an error message quotes.

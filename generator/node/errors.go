@@ -1,6 +1,10 @@
 package node
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/idkit-go/idkit/generator"
+)
 
 // Sentinel errors returned by this package. Errors carry detail by wrapping
 // one of these; test for them with [errors.Is].
@@ -10,7 +14,7 @@ var (
 	// to renew, an unknown dialect, a nil database or client, or an option
 	// to [NewSnowflake] that sets what the lease owns (its layout, clock or
 	// borrow-ahead).
-	ErrInvalidConfig = errors.New("node: invalid configuration")
+	ErrInvalidConfig = generator.ErrInvalidConfig
 
 	// ErrNoNodeID reports a source that could not produce a node ID: an
 	// unset or unparsable environment variable, no private IPv4 address.

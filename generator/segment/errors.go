@@ -1,6 +1,10 @@
 package segment
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/idkit-go/idkit/generator"
+)
 
 // Sentinel errors returned by this package. Errors carry detail by wrapping
 // one of these; test for them with [errors.Is].
@@ -8,7 +12,7 @@ var (
 	// ErrInvalidConfig reports an unusable option: an empty or too long
 	// tag, a bad table name, step bounds out of order, a nil database or an
 	// undetectable dialect.
-	ErrInvalidConfig = errors.New("segment: invalid configuration")
+	ErrInvalidConfig = generator.ErrInvalidConfig
 
 	// ErrUnavailable reports that both buffered segments are used up and a
 	// new segment could not be fetched from the database; the database
