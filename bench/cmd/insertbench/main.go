@@ -1,0 +1,366 @@
+// Command insertbench measures what each kind of primary key costs when
+// rows are inserted: the database's own sequence, idkit's Snowflake and
+// ObjectID (and UUIDv7 when built with types.UUID), google/uuid's v7 and
+// v4. It inserts -rows rows of a -payload-byte payload per run into
+// PostgreSQL, MariaDB (and SQLite), either as raw multi-row INSERTs through
+// database/sql or through GORM's CreateInBatches with gormplugin
+// registered, and reports per key kind rows/s over the run and its last
+// quarter, the ratio to the sequence in the same repetition, the primary
+// key's size, PostgreSQL's WAL bytes and the CPU time per row of the client
+// and of the server. Runs alternate key kinds: each repetition goes through
+// every kind, starting one kind further on than the last.
+//
+// Usage (from bench/):
+//
+//	go run ./cmd/insertbench -rows 3000000 -reps 3 -out results/insert.md
+//
+// It creates and drops tables named insertbench_<kind>; it changes no
+// server setting (on PostgreSQL it runs CHECKPOINT before every run).
+package main
+
+import (
+	"context"
+	"database/sql"
+	"flag"
+	"fmt"
+	"log"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"strings"
+	"syscall"
+	"time"
+
+	"gorm.io/gorm/logger"
+
+	"github.com/idkit-go/idkit/gormplugin"
+)
+
+func main() {
+	var (
+		rows     = flag.Int("rows", 3_000_000, "rows per run (3M: UUIDv4's clustered index outgrows InnoDB's default 128 MB buffer pool)")
+		dbs      = flag.String("db", "postgres,mariadb", "databases: postgres, mariadb, sqlite")
+		modes    = flag.String("mode", "raw,gorm", "modes: raw (multi-row INSERT through database/sql), gorm (CreateInBatches with gormplugin)")
+		keys     = flag.String("keys", defaultKeys(), "key kinds")
+		batch    = flag.Int("batch", 1000, "rows per INSERT statement")
+		chunk    = flag.Int("chunk", 10, "gorm mode: batches per CreateInBatches call (one transaction)")
+		payload  = flag.Int("payload", 64, "payload bytes per row (at most 1024)")
+		reps     = flag.Int("reps", 1, "repetitions: each goes through every key kind")
+		pgDSN    = flag.String("pg", env("IDKIT_POSTGRES_DSN", "host=127.0.0.1 port=5432 user=postgres dbname=test sslmode=disable"), "PostgreSQL DSN (pgx)")
+		myDSN    = flag.String("mysql", env("IDKIT_MYSQL_DSN", "root@tcp(127.0.0.1:3306)/test"), "MariaDB DSN (go-sql-driver/mysql)")
+		litePath = flag.String("sqlite", "", "SQLite database file (default: a new file in the temporary directory)")
+		out      = flag.String("out", "", "write the Markdown tables to this file")
+		cpuprof  = flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
+	)
+	flag.Parse()
+	if *rows < *batch || *batch < 1 || *payload < 1 || *payload > 1024 || *reps < 1 || *chunk < 1 {
+		log.Fatal("insertbench: need rows >= batch >= 1, 1 <= payload <= 1024, reps >= 1, chunk >= 1")
+	}
+	var kinds []keyKind
+	for _, name := range strings.Split(*keys, ",") {
+		k, err := keyByName(strings.TrimSpace(name))
+		if err != nil {
+			log.Fatal(err)
+		}
+		kinds = append(kinds, k)
+	}
+	cfg := config{rows: *rows, batch: *batch, chunk: *chunk * *batch, payloads: makePayloads(*chunk**batch, *payload)}
+	ctx := context.Background()
+
+	if *cpuprof != "" {
+		f, err := os.Create(*cpuprof)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			log.Fatal(err)
+		}
+		defer pprof.StopCPUProfile()
+	}
+
+	rep := report{rows: *rows, batch: *batch, chunk: *chunk, payload: *payload, reps: *reps, loadBefore: loadAvg(), start: time.Now()}
+	for _, name := range strings.Split(*dbs, ",") {
+		s, err := newServer(strings.TrimSpace(name), *pgDSN, *myDSN, *litePath)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := s.open(ctx); err != nil {
+			log.Fatal(err)
+		}
+		rep.versions = append(rep.versions, s.version)
+		for _, mode := range strings.Split(*modes, ",") {
+			mode = strings.TrimSpace(mode)
+			if mode != "raw" && mode != "gorm" {
+				log.Fatalf("insertbench: unknown mode %q", mode)
+			}
+			for r := range *reps {
+				for i := range kinds {
+					k := kinds[(i+r)%len(kinds)]
+					res, err := run(ctx, s, mode, k, cfg)
+					if err != nil {
+						log.Fatalf("%s %s %s: %v", s.name, mode, k.name, err)
+					}
+					res.rep = r
+					rep.results = append(rep.results, res)
+					fmt.Fprintln(os.Stderr, res)
+				}
+			}
+		}
+		s.db.Close()
+	}
+	rep.loadAfter = loadAvg()
+	rep.elapsed = time.Since(rep.start)
+	text := rep.markdown(kinds)
+	fmt.Print(text)
+	if *out != "" {
+		if err := os.WriteFile(*out, []byte(text), 0o644); err != nil {
+			log.Fatal(err)
+		}
+	}
+}
+
+// defaultKeys lists every key kind this build has.
+func defaultKeys() string {
+	var names []string
+	for _, k := range allKeys {
+		names = append(names, k.name)
+	}
+	return strings.Join(names, ",")
+}
+
+func env(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+func newServer(name, pg, my, lite string) (*server, error) {
+	switch name {
+	case "postgres":
+		return &server{name: name, label: "PostgreSQL", driver: "pgx", dsn: pg}, nil
+	case "mariadb":
+		return &server{name: name, label: "MariaDB", driver: "mysql", dsn: my}, nil
+	case "sqlite":
+		if lite == "" {
+			dir, err := os.MkdirTemp("", "insertbench")
+			if err != nil {
+				return nil, err
+			}
+			lite = dir + "/insertbench.db"
+		}
+		return &server{name: name, label: "SQLite", driver: "sqlite", dsn: "file:" + lite}, nil
+	}
+	return nil, fmt.Errorf("insertbench: unknown database %q", name)
+}
+
+type config struct {
+	rows, batch, chunk int
+	payloads           []string // chunk payloads; row i gets payloads[i%chunk]
+}
+
+// makePayloads returns n random ASCII strings of size bytes each.
+func makePayloads(n, size int) []string {
+	const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	r := rand.New(rand.NewPCG(1, 2))
+	out := make([]string, n)
+	b := make([]byte, size)
+	for i := range out {
+		for j := range b {
+			b[j] = letters[r.IntN(len(letters))]
+		}
+		out[i] = string(b)
+	}
+	return out
+}
+
+// result is one run: one key kind, one mode, one database.
+type result struct {
+	db, mode, key     string
+	rep, rows         int
+	secs, lastSecs    float64 // the whole run, its last quarter
+	lastRows          int
+	pk, total, wal    int64
+	clientCPU, srvCPU float64 // seconds
+}
+
+func (r result) rate() float64     { return float64(r.rows) / r.secs }
+func (r result) lastRate() float64 { return float64(r.lastRows) / r.lastSecs }
+
+func (r result) String() string {
+	return fmt.Sprintf("%-8s %-4s %-10s rep %d: %8.0f rows/s, last quarter %8.0f rows/s, pk %6.1f MB, total %6.1f MB, WAL %6.1f MB, client %.2f µs/row, server %.2f µs/row",
+		r.db, r.mode, r.key, r.rep, r.rate(), r.lastRate(), mb(r.pk), mb(r.total), mb(r.wal),
+		r.clientCPU/float64(r.rows)*1e6, r.srvCPU/float64(r.rows)*1e6)
+}
+
+func mb(n int64) float64 { return float64(n) / 1e6 }
+
+// run inserts cfg.rows rows keyed by k into a new table and measures it.
+func run(ctx context.Context, s *server, mode string, k keyKind, cfg config) (result, error) {
+	res := result{db: s.name, mode: mode, key: k.name, rows: cfg.rows}
+	table := "insertbench_" + k.name
+	if err := s.createTable(ctx, table, k.column[s.name]); err != nil {
+		return res, err
+	}
+	defer s.dropTable(context.WithoutCancel(ctx), table)
+
+	var insert func(from, n int) error // inserts rows [from, from+n)
+	var step int
+	switch mode {
+	case "raw":
+		ins, err := newRawInserter(ctx, s, table, k, cfg)
+		if err != nil {
+			return res, err
+		}
+		defer ins.close()
+		insert, step = ins.insert, cfg.batch
+	case "gorm":
+		gdb, err := s.gormDB()
+		if err != nil {
+			return res, err
+		}
+		gdb.Logger = logger.Discard
+		var opts []gormplugin.Option
+		if k.plugin != nil {
+			opts = k.plugin()
+		}
+		if err := gdb.Use(gormplugin.New(opts...)); err != nil {
+			return res, err
+		}
+		ins := k.gorm()
+		insert = func(from, n int) error {
+			return ins(gdb.WithContext(ctx).Table(table), cfg.payloads[:n], cfg.batch)
+		}
+		step = cfg.chunk
+	}
+
+	if err := s.settle(ctx); err != nil {
+		return res, err
+	}
+	runtime.GC()
+	wal0, err := s.walLSN(ctx)
+	if err != nil {
+		return res, err
+	}
+	cpu0, srv0 := clientCPU(), s.serverCPU()
+	t0 := time.Now()
+	var tq time.Time
+	quarter := cfg.rows - cfg.rows/4
+	for done := 0; done < cfg.rows; {
+		n := min(step, cfg.rows-done)
+		if err := insert(done, n); err != nil {
+			return res, err
+		}
+		done += n
+		if tq.IsZero() && done >= quarter {
+			tq, res.lastRows = time.Now(), cfg.rows-done
+		}
+	}
+	t1 := time.Now()
+	res.clientCPU, res.srvCPU = clientCPU()-cpu0, s.serverCPU()-srv0
+	res.secs, res.lastSecs = t1.Sub(t0).Seconds(), t1.Sub(tq).Seconds()
+	if res.lastRows == 0 { // one step covered the last quarter
+		res.lastRows, res.lastSecs = res.rows, res.secs
+	}
+	wal1, err := s.walLSN(ctx)
+	if err != nil {
+		return res, err
+	}
+	res.wal = wal1 - wal0
+	res.pk, res.total, err = s.sizes(ctx, table)
+	return res, err
+}
+
+// rawInserter runs one prepared multi-row INSERT per batch.
+type rawInserter struct {
+	s               *server
+	table           string
+	k               keyKind
+	cfg             config
+	full, part      *sql.Stmt
+	partRows        int
+	args            []any
+	next            func() (any, error)
+	ctx             context.Context
+	cols            int
+	columnsAndValue string
+}
+
+func newRawInserter(ctx context.Context, s *server, table string, k keyKind, cfg config) (*rawInserter, error) {
+	r := &rawInserter{s: s, table: table, k: k, cfg: cfg, ctx: ctx, cols: 2, columnsAndValue: "(id, payload)"}
+	if k.seq {
+		r.cols, r.columnsAndValue = 1, "(payload)"
+	} else {
+		r.next = k.newRaw()
+	}
+	var err error
+	if r.full, err = r.prepare(cfg.batch); err != nil {
+		return nil, err
+	}
+	if rest := cfg.rows % cfg.batch; rest != 0 {
+		if r.part, err = r.prepare(rest); err != nil {
+			r.full.Close()
+			return nil, err
+		}
+		r.partRows = rest
+	}
+	r.args = make([]any, cfg.batch*r.cols)
+	return r, nil
+}
+
+func (r *rawInserter) prepare(rows int) (*sql.Stmt, error) {
+	return r.s.db.PrepareContext(r.ctx, "INSERT INTO "+r.table+" "+r.columnsAndValue+" VALUES "+r.s.placeholders(rows, r.cols))
+}
+
+func (r *rawInserter) insert(from, n int) error {
+	args := r.args[:n*r.cols]
+	j := 0
+	for i := range n {
+		if r.next != nil {
+			id, err := r.next()
+			if err != nil {
+				return err
+			}
+			args[j] = id
+			j++
+		}
+		args[j] = r.cfg.payloads[(from+i)%len(r.cfg.payloads)]
+		j++
+	}
+	stmt := r.full
+	if n != r.cfg.batch {
+		stmt = r.part
+	}
+	_, err := stmt.ExecContext(r.ctx, args...)
+	return err
+}
+
+func (r *rawInserter) close() {
+	r.full.Close()
+	if r.part != nil {
+		r.part.Close()
+	}
+}
+
+// clientCPU returns this process's user plus system CPU seconds.
+func clientCPU() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+}
+
+// loadAvg returns the machine's 1, 5 and 15 minute load averages.
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], ", ")
+}
