@@ -202,7 +202,7 @@ type (
 // plugin has nothing to fill for, the cost of the Create call itself.
 func BenchmarkFill1000(b *testing.B) {
 	var n uint64
-	plugin := gormplugin.New(gormplugin.WithNode(1, generator.WithBorrowAhead(time.Second)),
+	plugin := gormplugin.New(gormplugin.WithNode(1, generator.WithBorrowAhead(time.Hour)),
 		gormplugin.WithKeyFunc(func() (benchKey, error) {
 			n++
 			var k benchKey
