@@ -5,6 +5,7 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"reflect"
+	"unsafe"
 
 	"gorm.io/gorm/clause"
 )
@@ -14,6 +15,8 @@ type keyFunc struct {
 	typ    reflect.Type
 	next   func() (reflect.Value, error) // a new, non-zero key
 	isZero func(reflect.Value) bool
+	// setAt stores a new key at ptr, a *T, when it holds the zero key.
+	setAt func(ptr unsafe.Pointer) error
 }
 
 // WithKeyFunc makes the plugin fill zero primary keys of type T (or *T)
@@ -54,6 +57,21 @@ func WithKeyFunc[T any](next func() (T, error)) Option {
 			}
 			return reflect.ValueOf(&id).Elem(), nil
 		}
+		kf.setAt = func(ptr unsafe.Pointer) error {
+			v := (*T)(ptr)
+			if !isZero(*v) {
+				return nil
+			}
+			id, err := next()
+			if err != nil {
+				return err
+			}
+			if isZero(id) {
+				return fmt.Errorf("key func for %s returned the zero key", t)
+			}
+			*v = id
+			return nil
+		}
 		if p.keyFuncs == nil {
 			p.keyFuncs = map[reflect.Type]*keyFunc{}
 		}
@@ -67,10 +85,13 @@ func WithKeyFunc[T any](next func() (T, error)) Option {
 func zeroTest[T any]() (func(T) bool, bool) {
 	type zeroer interface{ IsZero() bool }
 	var zero T
-	if _, ok := any(zero).(zeroer); ok {
-		return func(v T) bool { return any(v).(zeroer).IsZero() }, true
-	}
 	if _, ok := any(&zero).(zeroer); ok {
+		// The method expression (*T).IsZero, found once: a call through
+		// it boxes nothing.
+		m, _ := reflect.TypeFor[*T]().MethodByName("IsZero")
+		if f, ok := m.Func.Interface().(func(*T) bool); ok {
+			return func(v T) bool { return f(&v) }, true
+		}
 		return func(v T) bool { return any(&v).(zeroer).IsZero() }, true
 	}
 	if !reflect.TypeFor[T]().Comparable() {
