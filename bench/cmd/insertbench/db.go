@@ -25,6 +25,7 @@ type server struct {
 	db          *sql.DB
 	version     string
 	backendPID  int // the process whose CPU time counts as the server's
+	backendTID  int // on MariaDB, the thread of that process serving this connection
 }
 
 // open connects to s with exactly one connection, so that the server
@@ -50,6 +51,9 @@ func (s *server) open(ctx context.Context) error {
 	case "mariadb":
 		err = db.QueryRowContext(ctx, "SELECT VERSION()").Scan(&s.version)
 		s.version = "MariaDB " + strings.SplitN(s.version, "-", 2)[0]
+		if err == nil {
+			err = db.QueryRowContext(ctx, "SELECT TID FROM information_schema.PROCESSLIST WHERE ID = CONNECTION_ID()").Scan(&s.backendTID)
+		}
 		s.backendPID = findProcess("mariadbd", "mysqld")
 	case "sqlite":
 		err = db.QueryRowContext(ctx, "SELECT sqlite_version()").Scan(&s.version)
@@ -166,21 +170,25 @@ func (s *server) sizes(ctx context.Context, table string) (pk, total int64, err 
 	return pk, total, err
 }
 
-// serverCPU returns the CPU time in seconds the server's process has used,
-// or 0 when there is none to read: on PostgreSQL the backend serving this
-// connection, on MariaDB the whole mariadbd process (every connection's
-// threads and InnoDB's background threads, other clients' work included).
+// serverCPU returns the CPU time in seconds the server has spent serving
+// this connection, or 0 when there is none to read: on PostgreSQL its
+// backend process, on MariaDB its thread (one thread per connection, the
+// default; InnoDB's background threads are not counted).
 func (s *server) serverCPU() float64 {
-	if s.backendPID == 0 {
-		return 0
+	switch {
+	case s.backendTID != 0:
+		return procCPU(fmt.Sprintf("/proc/%d/task/%d/stat", s.backendPID, s.backendTID))
+	case s.backendPID != 0:
+		return procCPU(fmt.Sprintf("/proc/%d/stat", s.backendPID))
 	}
-	return procCPU(s.backendPID)
+	return 0
 }
 
-// procCPU returns the user plus system CPU seconds of process pid, from
-// /proc/pid/stat (clock ticks of 1/100 s), or 0.
-func procCPU(pid int) float64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+// procCPU returns the user plus system CPU seconds of the process or thread
+// whose stat file (/proc/pid/stat, /proc/pid/task/tid/stat) is path, in
+// clock ticks of 1/100 s, or 0.
+func procCPU(path string) float64 {
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return 0
 	}

@@ -31,7 +31,7 @@ func (rep *report) markdown(kinds []keyKind) string {
 	}
 	fmt.Fprintf(&b, "%s, %s, %s/%s, %d CPUs. Load average %s before the runs and %s after them (%s, %s in all).\n",
 		strings.Join(rep.versions, ", "), runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(),
-		rep.loadBefore, rep.loadAfter, rep.start.UTC().Format("2006-01-02 15:04 MST"), rep.elapsed.Round(time.Minute))
+		rep.loadBefore, rep.loadAfter, rep.start.UTC().Format("2006-01-02 15:04 MST"), rep.elapsed.Round(time.Second))
 	type group struct{ db, mode string }
 	var groups []group
 	for _, r := range rep.results {
@@ -46,7 +46,7 @@ func (rep *report) markdown(kinds []keyKind) string {
 		case "postgres":
 			cols = append(cols, "PK index", "table", "WAL", "client CPU per row", "backend CPU per row")
 		case "mariadb":
-			cols = append(cols, "clustered index (PK + rows)", "client CPU per row", "mariadbd CPU per row")
+			cols = append(cols, "clustered index (PK + rows)", "client CPU per row", "server thread CPU per row")
 		default:
 			cols = append(cols, "file", "client CPU per row")
 		}
