@@ -1,5 +1,6 @@
 // Command apicount prints, for each public idkit package, how many exported
-// declarations `go doc -all` shows for it: every exported package-level
+// declarations `go doc -all` shows for it (the packages are those
+// repo.PublicPackages lists): every exported package-level
 // constant, variable, function and type (each name in a grouped const or var
 // declaration counts once), plus every exported method of an exported type,
 // including methods go doc lists as promoted from an unexported embedded
@@ -25,7 +26,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/idkit-go/idkit/tools/internal/repo"
@@ -52,42 +52,21 @@ func run() error {
 	if err := os.Chdir(root); err != nil {
 		return err
 	}
-	counts := map[string]count{}
-	err = filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() {
-			return nil
-		}
-		name := d.Name()
-		if path != "." && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") ||
-			name == "testdata" || name == "internal" || name == "examples" || name == "bench") {
-			return filepath.SkipDir
-		}
-		if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil && path != "." {
-			return filepath.SkipDir // another module
-		}
-		c, ok, err := countDir(path)
-		if err != nil {
-			return err
-		}
-		if ok {
-			if c.doc, err = docLines(path); err != nil {
-				return err
-			}
-			counts[filepath.ToSlash(path)] = c
-		}
-		return nil
-	})
+	paths, err := repo.PublicPackages(root)
 	if err != nil {
 		return err
 	}
-	paths := make([]string, 0, len(counts))
-	for p := range counts {
-		paths = append(paths, p)
+	counts := map[string]count{}
+	for _, p := range paths {
+		c, _, err := countDir(p)
+		if err != nil {
+			return err
+		}
+		if c.doc, err = docLines(p); err != nil {
+			return err
+		}
+		counts[p] = c
 	}
-	sort.Strings(paths)
 	var total count
 	fmt.Println("| package | decls | const | var | func | type | method | fields | doc lines | doc lines/decl |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
