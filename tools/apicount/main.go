@@ -12,8 +12,8 @@
 // lines per declaration (the doc column divided by the decls column), and
 // the same over all the packages together.
 //
-// Run it from anywhere in the repository: go run ./tools/apicount from the
-// root (or .ci/api-count).
+// It is in the tools module: run it with go run ./apicount in tools/ (or
+// go -C tools run ./apicount, or .ci/api-count, from the root).
 package main
 
 import (

@@ -36,7 +36,7 @@ func TestGeneratedFilesCurrent(t *testing.T) {
 			continue
 		}
 		if string(have) != want {
-			t.Errorf("%s is stale: run go run ./tools/docgen\nhave:\n%s\nwant:\n%s", name, have, want)
+			t.Errorf("%s is stale: run go run ./docgen in tools/\nhave:\n%s\nwant:\n%s", name, have, want)
 		}
 	}
 }

@@ -1,7 +1,8 @@
 // Command docgen writes the figures the documentation quotes about what
 // idkit compiles, so that no figure is copied by hand: run
-// `go run ./tools/docgen` from the repository root (or `go run ./docgen`
-// from tools/) after a dependency change and commit docs/generated. Its test fails when the files are stale.
+// `go run ./docgen` in tools/ (or `go -C tools run ./docgen` from the
+// root) after a dependency change and commit docs/generated. Its test
+// fails when the files are stale.
 //
 // It writes docs/generated/packages.md (for each package, the packages
 // `go list -deps` lists and the modules besides idkit and the standard
