@@ -1,6 +1,10 @@
 package generator
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/idkit-go/idkit/internal/sentinel"
+)
 
 // Sentinel errors returned by this package and by
 // [github.com/idkit-go/idkit/generator/meteor]. Errors carry detail by
@@ -14,7 +18,7 @@ var (
 	// idkit constructor, such as a negative duration or a nil [Clock]. The
 	// ErrInvalidConfig of every other idkit package is this same value, so
 	// errors.Is matches it whichever package's name the caller tests.
-	ErrInvalidConfig = errors.New("idkit: invalid configuration")
+	ErrInvalidConfig = errInvalidConfig
 
 	// ErrNoSnowflakeGenerator reports a zero Snowflake key to fill where no
 	// Snowflake generator was configured. A Snowflake is never made up
@@ -45,3 +49,7 @@ var (
 	// wide for the layout's sequence field.
 	ErrInvalidID = errors.New("generator: id does not fit layout")
 )
+
+// errInvalidConfig is the configuration sentinel every idkit package
+// exports; segment names it too, without importing this package.
+var errInvalidConfig = sentinel.InvalidConfig

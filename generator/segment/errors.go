@@ -3,7 +3,7 @@ package segment
 import (
 	"errors"
 
-	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/internal/sentinel"
 )
 
 // Sentinel errors returned by this package. Errors carry detail by wrapping
@@ -11,8 +11,9 @@ import (
 var (
 	// ErrInvalidConfig reports an unusable option: an empty or too long
 	// tag, a bad table name, step bounds out of order, a nil database or an
-	// undetectable dialect.
-	ErrInvalidConfig = generator.ErrInvalidConfig
+	// undetectable dialect. It is the same value as
+	// generator.ErrInvalidConfig and every idkit package's ErrInvalidConfig.
+	ErrInvalidConfig = errInvalidConfig
 
 	// ErrUnavailable reports that both buffered segments are used up and a
 	// new segment could not be fetched from the database; the database
@@ -22,3 +23,7 @@ var (
 	// ErrClosed reports use of an allocator after Close.
 	ErrClosed = errors.New("segment: allocator closed")
 )
+
+// errInvalidConfig is generator.ErrInvalidConfig, named without importing
+// package generator, which would make this package compile GORM.
+var errInvalidConfig = sentinel.InvalidConfig
