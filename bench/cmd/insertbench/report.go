@@ -42,6 +42,9 @@ func (rep *report) markdown(kinds []keyKind) string {
 	for _, g := range groups {
 		fmt.Fprintf(&b, "\n**%s, %s**\n\n", dbLabel(g.db), modeLabel(g.mode))
 		cols := []string{"keys", "rows/s", "× sequence", "last quarter rows/s", "× sequence"}
+		if g.db != "sqlite" {
+			cols = append(cols, "× sequence by CPU")
+		}
 		switch g.db {
 		case "postgres":
 			cols = append(cols, "PK index", "table", "WAL", "client CPU per row", "backend CPU per row")
@@ -53,7 +56,7 @@ func (rep *report) markdown(kinds []keyKind) string {
 		b.WriteString("| " + strings.Join(cols, " | ") + " |\n|---|" + strings.Repeat("---:|", len(cols)-1) + "\n")
 		for _, k := range kinds {
 			var runs []result
-			var ratio, lastRatio []float64
+			var ratio, lastRatio, cpuRatio []float64
 			for _, r := range rep.results {
 				if r.db != g.db || r.mode != g.mode || r.key != k.name {
 					continue
@@ -62,6 +65,9 @@ func (rep *report) markdown(kinds []keyKind) string {
 				if seq, ok := rep.find(r.db, r.mode, "seq", r.rep); ok {
 					ratio = append(ratio, r.rate()/seq.rate())
 					lastRatio = append(lastRatio, r.lastRate()/seq.lastRate())
+					if c := r.clientCPU + r.srvCPU; c > 0 {
+						cpuRatio = append(cpuRatio, (seq.clientCPU+seq.srvCPU)/c)
+					}
 				}
 			}
 			if len(runs) == 0 {
@@ -77,6 +83,9 @@ func (rep *report) markdown(kinds []keyKind) string {
 			row := []string{k.label,
 				rate(med(result.rate)), times(ratio, k.seq),
 				rate(med(result.lastRate)), times(lastRatio, k.seq)}
+			if g.db != "sqlite" {
+				row = append(row, times(cpuRatio, k.seq))
+			}
 			perRow := func(f func(result) float64) string {
 				v := med(func(r result) float64 { return f(r) / float64(r.rows) * 1e6 })
 				if v == 0 {
