@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Profiles the client side of the insert benchmark's GORM path on one
+# database (default MariaDB): one run per key kind with a CPU profile, then
+# the profile's CPU time per row by where it is spent. Writes
+# results/insert-profile.md, which docs/benchmarks.md includes.
+# Usage: bench/insertprofile.sh [rows] [database] [kinds]
+set -euo pipefail
+cd "$(dirname "$0")"
+rows=${1:-1000000}
+db=${2:-mariadb}
+kinds=${3:-seq,snowflake,objectid}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+go build -o "$tmp/insertbench" ./cmd/insertbench
+# name|pprof regexp (cumulative time of the matching function)
+parts='the plugint fill|gormplugin\.\(\*Plugin\)\.fill$
+GORM: field values to the INSERT|gorm/callbacks\.ConvertToCreateValues$
+GORM: reading keys back (RETURNING)|gorm\.io/gorm\.Scan$
+database/sql: arguments through Value|database/sql\.driverArgsConnLocked$
+driver: the execute packet|mysqlStmt\)\.writeExecutePacket$
+driver: the prepare round trip|mysqlConn\)\.PrepareContext$
+garbage collector (background)|runtime\.gcBgMarkWorker$
+garbage collector (assists)|runtime\.gcAssistAlloc$'
+parts=${parts/plugint/plugin\'s}
+{
+	label=$db
+	case $db in mariadb) label=MariaDB ;; postgres) label=PostgreSQL ;; sqlite) label=SQLite ;; esac
+	echo "Client CPU per row of GORM \`CreateInBatches\` with gormplugin on $label, from a CPU profile of one $(echo "$rows" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta')-row run per key kind (each part is the time in and under that function; the parts overlap a little and do not cover the scheduler and the network):"
+	echo
+	header="| where |"; rule="|---|"
+	IFS=, read -ra ks <<<"$kinds"
+	for k in "${ks[@]}"; do header="$header $k |"; rule="$rule---:|"; done
+	echo "$header"; echo "$rule"
+	for k in "${ks[@]}"; do
+		"$tmp/insertbench" -rows "$rows" -db "$db" -mode gorm -keys "$k" -cpuprofile "$tmp/$k.pb" >/dev/null 2>&1
+		go tool pprof -top -cum -unit=ms "$tmp/insertbench" "$tmp/$k.pb" 2>/dev/null >"$tmp/$k.txt"
+	done
+	row() { # name, regexp ("" = total)
+		line="| $1 |"
+		for k in "${ks[@]}"; do
+			if [ -z "$2" ]; then
+				ms=$(sed -n 's/.*Total samples = \([0-9.]*\)ms.*/\1/p' "$tmp/$k.txt")
+			else
+				ms=$(RE="$2" awk '{ re = ENVIRON["RE"]; name=""; for (i = 6; i <= NF; i++) name = name (i > 6 ? " " : "") $i } name ~ re { v = $4; sub(/ms$/, "", v); s += v } END { print s + 0 }' "$tmp/$k.txt")
+			fi
+			line="$line $(awk -v ms="$ms" -v n="$rows" 'BEGIN { printf "%.0f ns", ms * 1e6 / n }') |"
+		done
+		echo "$line"
+	}
+	row "all of the client" ""
+	while IFS='|' read -r name re; do row "$name" "$re"; done <<<"$parts"
+} >results/insert-profile.md
+cat results/insert-profile.md
