@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 rows=${1:-1000000}
 db=${2:-mariadb}
-kinds=${3:-seq,snowflake,objectid}
+kinds=${3:-seq,snowflake,objectid,guuidv7}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/insertbench" ./cmd/insertbench
