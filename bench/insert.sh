@@ -11,4 +11,4 @@ cd "$(dirname "$0")"
 reps=${1:-3}
 shift || true
 mkdir -p results
-go run ./cmd/insertbench -reps "$reps" -out results/insert.md "$@"
+go run ./cmd/insertbench -reps "$reps" -json results/insert.json -out results/insert.md "$@"

@@ -30,6 +30,10 @@ type keyKind struct {
 	plugin func() []gormplugin.Option
 }
 
+// uuidv7Label is the label of idkit's UUIDv7 kind, which only a build with
+// types.UUID runs (uuid.go) but any build renders (-render).
+const uuidv7Label = "idkit UUIDv7 (uuid / BINARY(16))"
+
 // gormInserter inserts n rows with the given payloads through db.
 type gormInserter func(db *gorm.DB, payloads []string, batch int) error
 

@@ -52,8 +52,18 @@ func main() {
 		litePath = flag.String("sqlite", "", "SQLite database file (default: a new file in the temporary directory)")
 		out      = flag.String("out", "", "write the Markdown tables to this file")
 		cpuprof  = flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
+		jsonOut  = flag.String("json", "", "also write every run's figures to this file, for -render")
+		render   = flag.String("render", "", "run nothing: write the tables of the runs a -json file holds")
 	)
 	flag.Parse()
+	if *render != "" {
+		rep, kinds, err := load(*render)
+		if err != nil {
+			log.Fatal(err)
+		}
+		write(rep.markdown(kinds), *out)
+		return
+	}
 	if *rows < *batch || *batch < 1 || *payload < 1 || *payload > 1024 || *reps < 1 || *chunk < 1 {
 		log.Fatal("insertbench: need rows >= batch >= 1, 1 <= payload <= 1024, reps >= 1, chunk >= 1")
 	}
@@ -111,10 +121,19 @@ func main() {
 	}
 	rep.loadAfter = loadAvg()
 	rep.elapsed = time.Since(rep.start)
-	text := rep.markdown(kinds)
+	if *jsonOut != "" {
+		if err := rep.save(*jsonOut, kinds); err != nil {
+			log.Fatal(err)
+		}
+	}
+	write(rep.markdown(kinds), *out)
+}
+
+// write prints text and writes it to the file out, if not "".
+func write(text, out string) {
 	fmt.Print(text)
-	if *out != "" {
-		if err := os.WriteFile(*out, []byte(text), 0o644); err != nil {
+	if out != "" {
+		if err := os.WriteFile(out, []byte(text), 0o644); err != nil {
 			log.Fatal(err)
 		}
 	}

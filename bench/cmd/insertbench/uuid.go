@@ -16,7 +16,7 @@ type uuidRow struct {
 
 func init() {
 	k := keyKind{
-		name: "uuidv7", label: "idkit UUIDv7 (uuid / BINARY(16))",
+		name: "uuidv7", label: uuidv7Label,
 		column: map[string]string{
 			"postgres": "uuid PRIMARY KEY",
 			"mariadb":  "BINARY(16) PRIMARY KEY",
