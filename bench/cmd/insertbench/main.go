@@ -47,17 +47,18 @@ func main() {
 		chunk    = flag.Int("chunk", 10, "gorm mode: batches per CreateInBatches call (one transaction)")
 		payload  = flag.Int("payload", 64, "payload bytes per row (at most 1024)")
 		reps     = flag.Int("reps", 1, "repetitions: each goes through every key kind")
+		firstRep = flag.Int("firstrep", 0, "number of the first repetition (so that another invocation's repetitions start where an earlier one's stopped; -render merges them)")
 		pgDSN    = flag.String("pg", env("IDKIT_POSTGRES_DSN", "host=127.0.0.1 port=5432 user=postgres dbname=test sslmode=disable"), "PostgreSQL DSN (pgx)")
 		myDSN    = flag.String("mysql", env("IDKIT_MYSQL_DSN", "root@tcp(127.0.0.1:3306)/test"), "MariaDB DSN (go-sql-driver/mysql)")
 		litePath = flag.String("sqlite", "", "SQLite database file (default: a new file in the temporary directory)")
 		out      = flag.String("out", "", "write the Markdown tables to this file")
 		cpuprof  = flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 		jsonOut  = flag.String("json", "", "also write every run's figures to this file, for -render")
-		render   = flag.String("render", "", "run nothing: write the tables of the runs a -json file holds")
+		render   = flag.String("render", "", "run nothing: write the tables of the runs the -json files in this comma-separated list hold")
 	)
 	flag.Parse()
 	if *render != "" {
-		rep, kinds, err := load(*render)
+		rep, kinds, err := load(strings.Split(*render, ",")...)
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -104,7 +105,7 @@ func main() {
 			if mode != "raw" && mode != "gorm" {
 				log.Fatalf("insertbench: unknown mode %q", mode)
 			}
-			for r := range *reps {
+			for r := *firstRep; r < *firstRep+*reps; r++ {
 				for i := range kinds {
 					k := kinds[(i+r)%len(kinds)]
 					res, err := run(ctx, s, mode, k, cfg)

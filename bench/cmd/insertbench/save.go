@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"time"
 )
@@ -42,29 +43,44 @@ func (rep *report) save(path string, kinds []keyKind) error {
 	return os.WriteFile(path, append(b, '\n'), 0o644)
 }
 
-// load reads a report -json wrote, with the key kinds it ran.
-func load(path string) (*report, []keyKind, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, nil, err
+// load reads the reports -json wrote (several invocations' repetitions of
+// the same benchmark), with the key kinds the first one ran.
+func load(paths ...string) (*report, []keyKind, error) {
+	var rep *report
+	var keys []string
+	reps := map[int]bool{}
+	for _, path := range paths {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		var s saved
+		if err := json.Unmarshal(b, &s); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if rep == nil {
+			rep = &report{rows: s.Rows, batch: s.Batch, chunk: s.Chunk, payload: s.Payload,
+				versions: s.Versions, loadBefore: s.LoadBefore, start: s.Start}
+			keys = s.Keys
+		} else if s.Rows != rep.rows || s.Batch != rep.batch || s.Chunk != rep.chunk || s.Payload != rep.payload {
+			return nil, nil, fmt.Errorf("%s: runs of other sizes than %s's", path, paths[0])
+		}
+		rep.loadAfter = s.LoadAfter
+		rep.elapsed += s.Elapsed
+		for _, r := range s.Results {
+			reps[r.Rep] = true
+			rep.results = append(rep.results, result{db: r.DB, mode: r.Mode, key: r.Key, rep: r.Rep, rows: r.Rows,
+				lastRows: r.LastRows, secs: r.Secs, lastSecs: r.LastSecs, pk: r.PK, total: r.Total, wal: r.WAL,
+				clientCPU: r.ClientCPU, srvCPU: r.ServerCPU})
+		}
 	}
-	var s saved
-	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, nil, err
-	}
-	rep := &report{rows: s.Rows, batch: s.Batch, chunk: s.Chunk, payload: s.Payload, reps: s.Reps,
-		versions: s.Versions, loadBefore: s.LoadBefore, loadAfter: s.LoadAfter, start: s.Start, elapsed: s.Elapsed}
-	for _, r := range s.Results {
-		rep.results = append(rep.results, result{db: r.DB, mode: r.Mode, key: r.Key, rep: r.Rep, rows: r.Rows,
-			lastRows: r.LastRows, secs: r.Secs, lastSecs: r.LastSecs, pk: r.PK, total: r.Total, wal: r.WAL,
-			clientCPU: r.ClientCPU, srvCPU: r.ServerCPU})
-	}
+	rep.reps = len(reps)
 	var kinds []keyKind
-	for _, name := range s.Keys {
-		k, ok := keyByName(name)
-		if ok != nil {
+	for _, name := range keys {
+		k, err := keyByName(name)
+		if err != nil {
 			// A kind this build lacks (idkit's UUIDv7 without the tag):
-			// its rows keep their name as the label.
+			// it keeps its label.
 			k = keyKind{name: name, label: name}
 			if name == "uuidv7" {
 				k.label = uuidv7Label
