@@ -62,8 +62,9 @@ func (s *server) open(ctx context.Context) error {
 	return err
 }
 
-// gormDB returns a GORM handle on s's connection pool.
-func (s *server) gormDB() (*gorm.DB, error) {
+// gormDB returns a GORM handle on s's connection pool, with GORM's
+// PrepareStmt if prepare.
+func (s *server) gormDB(prepare bool) (*gorm.DB, error) {
 	var d gorm.Dialector
 	switch s.name {
 	case "postgres":
@@ -73,7 +74,7 @@ func (s *server) gormDB() (*gorm.DB, error) {
 	default:
 		d = sqlite.New(sqlite.Config{DriverName: "sqlite", Conn: s.db})
 	}
-	return gorm.Open(d, &gorm.Config{})
+	return gorm.Open(d, &gorm.Config{PrepareStmt: prepare})
 }
 
 // placeholders returns the VALUES list of a multi-row INSERT of rows rows

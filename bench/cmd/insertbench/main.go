@@ -45,6 +45,7 @@ func main() {
 		keys     = flag.String("keys", defaultKeys(), "key kinds")
 		batch    = flag.Int("batch", 1000, "rows per INSERT statement")
 		chunk    = flag.Int("chunk", 10, "gorm mode: batches per CreateInBatches call (one transaction)")
+		prepare  = flag.Bool("prepare", false, "gorm mode: open GORM with PrepareStmt (each INSERT prepared once and kept)")
 		payload  = flag.Int("payload", 64, "payload bytes per row (at most 1024)")
 		reps     = flag.Int("reps", 1, "repetitions: each goes through every key kind")
 		firstRep = flag.Int("firstrep", 0, "number of the first repetition (so that another invocation's repetitions start where an earlier one's stopped; -render merges them)")
@@ -76,7 +77,7 @@ func main() {
 		}
 		kinds = append(kinds, k)
 	}
-	cfg := config{rows: *rows, batch: *batch, chunk: *chunk * *batch, payloads: makePayloads(*chunk**batch, *payload)}
+	cfg := config{prepare: *prepare, rows: *rows, batch: *batch, chunk: *chunk * *batch, payloads: makePayloads(*chunk**batch, *payload)}
 	ctx := context.Background()
 
 	if *cpuprof != "" {
@@ -90,7 +91,7 @@ func main() {
 		defer pprof.StopCPUProfile()
 	}
 
-	rep := report{rows: *rows, batch: *batch, chunk: *chunk, payload: *payload, reps: *reps, loadBefore: loadAvg(), start: time.Now()}
+	rep := report{prepare: *prepare, rows: *rows, batch: *batch, chunk: *chunk, payload: *payload, reps: *reps, loadBefore: loadAvg(), start: time.Now()}
 	for _, name := range strings.Split(*dbs, ",") {
 		s, err := newServer(strings.TrimSpace(name), *pgDSN, *myDSN, *litePath)
 		if err != nil {
@@ -176,6 +177,7 @@ func newServer(name, pg, my, lite string) (*server, error) {
 }
 
 type config struct {
+	prepare            bool // GORM's PrepareStmt
 	rows, batch, chunk int
 	payloads           []string // chunk payloads; row i gets payloads[i%chunk]
 }
@@ -236,7 +238,7 @@ func run(ctx context.Context, s *server, mode string, k keyKind, cfg config) (re
 		defer ins.close()
 		insert, step = ins.insert, cfg.batch
 	case "gorm":
-		gdb, err := s.gormDB()
+		gdb, err := s.gormDB(cfg.prepare)
 		if err != nil {
 			return res, err
 		}

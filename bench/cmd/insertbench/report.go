@@ -11,6 +11,7 @@ import (
 // report is every run of one invocation.
 type report struct {
 	rows, batch, chunk, payload, reps int
+	prepare                           bool
 	versions                          []string
 	loadBefore, loadAfter             string
 	start                             time.Time
@@ -23,7 +24,11 @@ type report struct {
 func (rep *report) markdown(kinds []keyKind) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s rows of a %d-byte payload per run, %s-row INSERT statements; ", count(rep.rows), rep.payload, count(rep.batch))
-	fmt.Fprintf(&b, "GORM inserts %s rows per `CreateInBatches` call (one transaction); ", count(rep.chunk*rep.batch))
+	fmt.Fprintf(&b, "GORM inserts %s rows per `CreateInBatches` call (one transaction)", count(rep.chunk*rep.batch))
+	if rep.prepare {
+		b.WriteString(", with `PrepareStmt`")
+	}
+	b.WriteString("; ")
 	if rep.reps == 1 {
 		b.WriteString("one run per key kind.\n")
 	} else {
