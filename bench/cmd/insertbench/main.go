@@ -46,6 +46,7 @@ func main() {
 		batch    = flag.Int("batch", 1000, "rows per INSERT statement")
 		chunk    = flag.Int("chunk", 10, "gorm mode: batches per CreateInBatches call (one transaction)")
 		prepare  = flag.Bool("prepare", false, "gorm mode: open GORM with PrepareStmt (each INSERT prepared once and kept)")
+		perStmt  = flag.Bool("rawprepare", false, "raw mode: prepare and close every statement, as GORM does through go-sql-driver/mysql without interpolateParams")
 		payload  = flag.Int("payload", 64, "payload bytes per row (at most 1024)")
 		reps     = flag.Int("reps", 1, "repetitions: each goes through every key kind")
 		firstRep = flag.Int("firstrep", 0, "number of the first repetition (so that another invocation's repetitions start where an earlier one's stopped; -render merges them)")
@@ -77,7 +78,7 @@ func main() {
 		}
 		kinds = append(kinds, k)
 	}
-	cfg := config{prepare: *prepare, rows: *rows, batch: *batch, chunk: *chunk * *batch, payloads: makePayloads(*chunk**batch, *payload)}
+	cfg := config{prepare: *prepare, perStmt: *perStmt, rows: *rows, batch: *batch, chunk: *chunk * *batch, payloads: makePayloads(*chunk**batch, *payload)}
 	ctx := context.Background()
 
 	if *cpuprof != "" {
@@ -91,7 +92,7 @@ func main() {
 		defer pprof.StopCPUProfile()
 	}
 
-	rep := report{prepare: *prepare, rows: *rows, batch: *batch, chunk: *chunk, payload: *payload, reps: *reps, loadBefore: loadAvg(), start: time.Now()}
+	rep := report{prepare: *prepare, perStmt: *perStmt, rows: *rows, batch: *batch, chunk: *chunk, payload: *payload, reps: *reps, loadBefore: loadAvg(), start: time.Now()}
 	for _, name := range strings.Split(*dbs, ",") {
 		s, err := newServer(strings.TrimSpace(name), *pgDSN, *myDSN, *litePath)
 		if err != nil {
@@ -178,6 +179,7 @@ func newServer(name, pg, my, lite string) (*server, error) {
 
 type config struct {
 	prepare            bool // GORM's PrepareStmt
+	perStmt            bool // raw: a prepared statement per INSERT
 	rows, batch, chunk int
 	payloads           []string // chunk payloads; row i gets payloads[i%chunk]
 }
@@ -349,6 +351,15 @@ func (r *rawInserter) insert(from, n int) error {
 		}
 		args[j] = r.cfg.payloads[(from+i)%len(r.cfg.payloads)]
 		j++
+	}
+	if r.cfg.perStmt {
+		stmt, err := r.prepare(n)
+		if err != nil {
+			return err
+		}
+		defer stmt.Close()
+		_, err = stmt.ExecContext(r.ctx, args...)
+		return err
 	}
 	stmt := r.full
 	if n != r.cfg.batch {

@@ -11,7 +11,7 @@ import (
 // report is every run of one invocation.
 type report struct {
 	rows, batch, chunk, payload, reps int
-	prepare                           bool
+	prepare, perStmt                  bool
 	versions                          []string
 	loadBefore, loadAfter             string
 	start                             time.Time
@@ -45,7 +45,7 @@ func (rep *report) markdown(kinds []keyKind) string {
 		}
 	}
 	for _, g := range groups {
-		fmt.Fprintf(&b, "\n**%s, %s**\n\n", dbLabel(g.db), modeLabel(g.mode))
+		fmt.Fprintf(&b, "\n**%s, %s**\n\n", dbLabel(g.db), modeLabel(g.mode, rep.perStmt))
 		cols := []string{"keys", "rows/s", "× sequence", "last quarter rows/s", "× sequence"}
 		if g.db != "sqlite" {
 			cols = append(cols, "× sequence by CPU")
@@ -137,8 +137,11 @@ func dbLabel(name string) string {
 	return "SQLite"
 }
 
-func modeLabel(mode string) string {
-	if mode == "raw" {
+func modeLabel(mode string, perStmt bool) string {
+	switch {
+	case mode == "raw" && perStmt:
+		return "multi-row INSERT through database/sql (each statement prepared, executed and closed, as GORM's are; autocommit)"
+	case mode == "raw":
 		return "multi-row INSERT through database/sql (one prepared statement per batch size, autocommit)"
 	}
 	return "GORM `CreateInBatches` with gormplugin registered"
