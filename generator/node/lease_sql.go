@@ -11,7 +11,7 @@ import (
 	"weak"
 
 	"github.com/idkit-go/idkit/generator/internal/sqldialect"
-	"github.com/idkit-go/idkit/internal/sqlcol"
+	"github.com/idkit-go/idkit/sqltypes/dialect"
 )
 
 // DefaultTable is the SQL lease table used when [SQLStoreOptions].Table is
@@ -24,11 +24,11 @@ type SQLStoreOptions struct {
 	// Default [DefaultTable].
 	Table string
 
-	// Dialect of the database, a [github.com/idkit-go/idkit/sqltypes.Dialect]
-	// ("postgres", "mysql" for MySQL and MariaDB, "sqlite"); the zero value
-	// detects it from the driver (pgx, lib/pq, go-sql-driver/mysql,
-	// mattn/go-sqlite3, modernc.org/sqlite).
-	Dialect sqlcol.Dialect
+	// Dialect of the database: [dialect.Postgres], [dialect.MySQL] (also
+	// MariaDB) or [dialect.SQLite]; the zero value detects it from the
+	// driver (pgx, lib/pq, go-sql-driver/mysql, mattn/go-sqlite3,
+	// modernc.org/sqlite).
+	Dialect dialect.Dialect
 }
 
 // NewSQLLease claims a node ID in the lease table [DefaultTable] of db
@@ -134,7 +134,7 @@ func createTable(ctx context.Context, db *sql.DB, create, table string) error {
 
 type sqlBackend struct {
 	db *sql.DB
-	d  sqlcol.Dialect
+	d  dialect.Dialect
 	s  sqlStmts
 
 	t *tableState
@@ -245,7 +245,7 @@ func (b *sqlBackend) retry(ctx context.Context, f func() error) error {
 // by owner if it is prefer; found is false if there is none.
 func (b *sqlBackend) claimIn(ctx context.Context, owner string, ttl time.Duration, lo, hi, prefer, bound int64) (node, floor int64, found bool, err error) {
 	ttlArg := b.s.ttlArg(ttl)
-	if b.d == sqlcol.Postgres {
+	if b.d == dialect.Postgres {
 		err = b.db.QueryRowContext(ctx, b.s.claim, lo, hi, owner, prefer, ttlArg, bound).Scan(&node, &floor)
 		if errors.Is(err, sql.ErrNoRows) {
 			return 0, 0, false, nil
@@ -254,7 +254,7 @@ func (b *sqlBackend) claimIn(ctx context.Context, owner string, ttl time.Duratio
 	}
 	var q querier
 	var commit, rollback func() error
-	if b.d == sqlcol.SQLite {
+	if b.d == dialect.SQLite {
 		conn, err := b.db.Conn(ctx)
 		if err != nil {
 			return 0, 0, false, err

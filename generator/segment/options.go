@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/generator/internal/sqldialect"
-	"github.com/idkit-go/idkit/internal/sqlcol"
+	"github.com/idkit-go/idkit/sqltypes/dialect"
 )
 
 // Options configures [New]. Zero fields take the defaults shown.
@@ -13,10 +13,10 @@ type Options struct {
 	// Table is the segment table, created if missing; a plain identifier.
 	// Default "idkit_segments".
 	Table string
-	// Dialect of the database, a [github.com/idkit-go/idkit/sqltypes.Dialect]
-	// ("postgres", "mysql" for MySQL and MariaDB, "sqlite"); the zero
-	// value detects it from the driver.
-	Dialect sqlcol.Dialect
+	// Dialect of the database: [dialect.Postgres], [dialect.MySQL] (also
+	// MariaDB) or [dialect.SQLite]; the zero value detects it from the
+	// driver.
+	Dialect dialect.Dialect
 	// Step is the first and smallest segment size. Default 1000.
 	Step int64
 	// MaxStep is the largest segment size. Default 1,000,000 (at least Step).

@@ -121,8 +121,9 @@ func TestImportRules(t *testing.T) {
 		}
 	}
 
-	// The SQL-backed generators take sqltypes.Dialect without compiling
-	// sqltypes (it is declared in internal/sqlcol); segment compiles no GORM.
+	// The SQL-backed generators take a dialect.Dialect without compiling
+	// sqltypes (package dialect imports only the standard library); segment
+	// compiles no GORM.
 	for _, pkg := range []string{"generator/node", "generator/segment"} {
 		if bad := found(t, all, pkg, func(p string) bool { return p == module+"/sqltypes" }); len(bad) > 0 {
 			t.Errorf("%s compiles sqltypes", pkg)
@@ -130,5 +131,10 @@ func TestImportRules(t *testing.T) {
 	}
 	if bad := found(t, all, "generator/segment", func(p string) bool { return strings.HasPrefix(p, "gorm.io/") }); len(bad) > 0 {
 		t.Errorf("generator/segment compiles GORM: %v", bad)
+	}
+	// Standard-library paths have no dot in their first element.
+	notStd := func(p string) bool { return strings.Contains(strings.SplitN(p, "/", 2)[0], ".") }
+	if bad := found(t, all, "sqltypes/dialect", notStd); len(bad) > 0 {
+		t.Errorf("sqltypes/dialect imports more than the standard library: %v", bad)
 	}
 }
