@@ -82,7 +82,9 @@ func TestImportRules(t *testing.T) {
 	// generator/internal/...) compile no public idkit package: they serve
 	// the public ones, never the other way round. Commands kept under
 	// internal/ (tools that measure the library) are its users, not part
-	// of it.
+	// of it. The one exception is sqltypes/dialect, a leaf of constants
+	// that imports only the standard library (checked below): the
+	// internal SQL code speaks the public dialect type.
 	mains := commands(t)
 	checked := 0
 	for pkg, d := range all {
@@ -91,7 +93,7 @@ func TestImportRules(t *testing.T) {
 		}
 		checked++
 		for _, p := range d {
-			if strings.HasPrefix(p, module+"/") && !isInternal(p) {
+			if strings.HasPrefix(p, module+"/") && !isInternal(p) && p != module+"/sqltypes/dialect" {
 				t.Errorf("%s imports the public package %s", pkg, p)
 			}
 		}
