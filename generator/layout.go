@@ -141,8 +141,8 @@ func (l Layout) MaxNode() int64 { return 1<<l.nodeBits - 1 }
 // MaxSequence returns the largest sequence value, 2^SequenceBits-1.
 func (l Layout) MaxSequence() int64 { return 1<<l.sequenceBits - 1 }
 
-// MaxTick returns the largest tick the time field holds, 2^TimeBits-1.
-func (l Layout) MaxTick() int64 { return 1<<l.timeBits - 1 }
+// maxTick returns the largest tick the time field holds, 2^TimeBits-1.
+func (l Layout) maxTick() int64 { return 1<<l.timeBits - 1 }
 
 // End returns the first time the layout can no longer represent: the start
 // of tick 2^TimeBits. Every ID's time is before End. It returns the zero time
@@ -216,7 +216,7 @@ func (l Layout) Decompose(id types.Snowflake) (Parts, error) {
 	}
 	tick := v >> timeShift
 	return Parts{
-		Time:     l.TimeOf(tick),
+		Time:     l.timeOf(tick),
 		Tick:     tick,
 		Node:     v >> nodeShift & l.MaxNode(),
 		Sequence: v >> seqShift & l.MaxSequence(),
@@ -224,7 +224,7 @@ func (l Layout) Decompose(id types.Snowflake) (Parts, error) {
 }
 
 // Compose builds the ID with the given fields under l. A tick outside
-// [0, MaxTick] gives an error wrapping [ErrTimeOverflow], a node outside
+// [0, 2^TimeBits-1] gives an error wrapping [ErrTimeOverflow], a node outside
 // [0, MaxNode] one wrapping [ErrNodeOutOfRange], a seq outside
 // [0, MaxSequence] one wrapping [ErrInvalidID], and the zero Layout one
 // wrapping [ErrInvalidLayout]. No field is ever masked to fit.
@@ -232,8 +232,8 @@ func (l Layout) Compose(tick, node, seq int64) (types.Snowflake, error) {
 	switch {
 	case l.IsZero():
 		return 0, fmt.Errorf("%w: zero layout", ErrInvalidLayout)
-	case tick < 0 || tick > l.MaxTick():
-		return 0, fmt.Errorf("%w: tick %d not in [0, %d]", ErrTimeOverflow, tick, l.MaxTick())
+	case tick < 0 || tick > l.maxTick():
+		return 0, fmt.Errorf("%w: tick %d not in [0, %d]", ErrTimeOverflow, tick, l.maxTick())
 	case node < 0 || node > l.MaxNode():
 		return 0, fmt.Errorf("%w: node %d not in [0, %d]", ErrNodeOutOfRange, node, l.MaxNode())
 	case seq < 0 || seq > l.MaxSequence():
@@ -243,11 +243,11 @@ func (l Layout) Compose(tick, node, seq int64) (types.Snowflake, error) {
 	return types.Snowflake(tick<<timeShift | node<<nodeShift | seq<<seqShift), nil
 }
 
-// TickOf returns the tick that t falls in: whole units since the epoch,
+// tickOf returns the tick that t falls in: whole units since the epoch,
 // rounded down. A t before the epoch or at or after [Layout.End] gives an
 // error wrapping [ErrTimeOverflow]; the zero Layout one wrapping
 // [ErrInvalidLayout].
-func (l Layout) TickOf(t time.Time) (int64, error) {
+func (l Layout) tickOf(t time.Time) (int64, error) {
 	if l.IsZero() {
 		return 0, fmt.Errorf("%w: zero layout", ErrInvalidLayout)
 	}
@@ -259,26 +259,27 @@ func (l Layout) TickOf(t time.Time) (int64, error) {
 			t.UTC().Format(time.RFC3339Nano), l.name)
 	}
 	tick := int64(d / l.unit)
-	if tick > l.MaxTick() {
+	if tick > l.maxTick() {
 		return 0, fmt.Errorf("%w: %s is at or after the %s end %s", ErrTimeOverflow,
 			t.UTC().Format(time.RFC3339Nano), l.name, l.End().Format(time.RFC3339Nano))
 	}
 	return tick, nil
 }
 
-// TimeOf returns the start of tick, epoch + tick*unit, in UTC. It does not
+// timeOf returns the start of tick, epoch + tick*unit, in UTC. It does not
 // validate tick; for ticks outside [0, MaxTick] the result is meaningless.
-func (l Layout) TimeOf(tick int64) time.Time {
+func (l Layout) timeOf(tick int64) time.Time {
 	return l.epoch.Add(time.Duration(tick) * l.unit)
 }
 
 // MinID returns the smallest ID of t's tick (node 0, sequence 0). With
 // [Layout.MaxID] it turns a time range into a primary-key range: IDs created
 // in [from, to) are those with MinID(from) <= id < MinID(to), and the IDs of
-// t's tick are those in [MinID(t), MaxID(t)]. Errors are those of
-// [Layout.TickOf].
+// t's tick are those in [MinID(t), MaxID(t)]. A t before the epoch or at
+// or after [Layout.End] gives an error wrapping [ErrTimeOverflow]; the zero
+// Layout one wrapping [ErrInvalidLayout].
 func (l Layout) MinID(t time.Time) (types.Snowflake, error) {
-	tick, err := l.TickOf(t)
+	tick, err := l.tickOf(t)
 	if err != nil {
 		return 0, err
 	}
@@ -287,9 +288,9 @@ func (l Layout) MinID(t time.Time) (types.Snowflake, error) {
 }
 
 // MaxID returns the largest ID of t's tick (every node and sequence bit set).
-// Errors are those of [Layout.TickOf].
+// Errors are those of [Layout.MinID].
 func (l Layout) MaxID(t time.Time) (types.Snowflake, error) {
-	tick, err := l.TickOf(t)
+	tick, err := l.tickOf(t)
 	if err != nil {
 		return 0, err
 	}

@@ -3,31 +3,28 @@ package generator
 import (
 	"time"
 
-	"github.com/idkit-go/idkit/generator/internal/optkind"
+	"github.com/idkit-go/idkit/generator/internal/hook"
 )
 
-// SnowflakeOption configures [NewSnowflake] (and a leased node's
-// generator). The With functions of this package return one; an option
-// that only an [ObjectID] generator takes is no SnowflakeOption, so
-// passing one to NewSnowflake does not compile.
+// SnowflakeOption configures [NewSnowflake]. The With functions of this
+// package return one; an option that only an [ObjectID] generator takes is
+// no SnowflakeOption, so passing one to NewSnowflake does not compile.
 //
-// Options are applied in order; a later option overrides an earlier one
-// of the same kind, except [WithFence] and [WithNotBefore], which combine
-// (every fence must pass; the latest floor holds). A nil option is
-// ignored. An option never fails nor panics: the constructor validates the
-// values and returns an error wrapping [ErrInvalidConfig] (or the more
-// specific sentinel the option names) for an unusable one.
+// Options apply in order; a later option overrides an earlier one of the
+// same kind, and a nil option is ignored. An option never fails nor panics:
+// the constructor returns an error wrapping [ErrInvalidConfig] (or the
+// more specific sentinel the option names) for an unusable value.
 type SnowflakeOption interface{ applySnowflake(*config) }
 
 // ObjectIDOption configures [NewObjectID]: [WithClock], [WithPerCPUBlocks],
-// [WithProcessUnique] and [WithWorkerID]. An option that only a [Snowflake]
-// generator takes is no ObjectIDOption, so passing one to NewObjectID does
-// not compile. Options apply in order as for [SnowflakeOption].
+// [WithProcessUnique] and [WithWorkerID]. Options apply as for
+// [SnowflakeOption].
 type ObjectIDOption interface{ applyObjectID(*config) }
 
-// SharedOption is an option both generators take, with the same meaning:
-// it is a [SnowflakeOption] and an [ObjectIDOption]. [WithClock] and
-// [WithPerCPUBlocks] return one.
+// SharedOption is an option every generator takes with the same meaning
+// ([NewSnowflake], [NewObjectID] and
+// [github.com/idkit-go/idkit/generator/meteor.New]): [WithClock] and
+// [WithPerCPUBlocks].
 type SharedOption interface {
 	SnowflakeOption
 	ObjectIDOption
@@ -60,32 +57,23 @@ func (o objectIDOption) applyObjectID(c *config)   { o(c) }
 func (o sharedOption) applySnowflake(c *config)    { o(c) }
 func (o sharedOption) applyObjectID(c *config)     { o(c) }
 
-// The settings a node lease owns have option types of their own, so that
-// node.NewSnowflake can tell them apart (through package optkind) and
-// refuse them.
-type (
-	layoutOption      Layout
-	clockOption       struct{ clock Clock }
-	borrowAheadOption time.Duration
-)
-
-func (o layoutOption) applySnowflake(c *config)      { c.layout = Layout(o) }
-func (o clockOption) applySnowflake(c *config)       { c.clock, c.clockSet = o.clock, true }
-func (o clockOption) applyObjectID(c *config)        { o.applySnowflake(c) }
-func (o borrowAheadOption) applySnowflake(c *config) { c.borrowAhead = time.Duration(o) }
-
-func init() { optkind.Of = kindOf }
-
-func kindOf(opt any) optkind.Kind {
-	switch opt.(type) {
-	case layoutOption:
-		return optkind.Layout
-	case clockOption:
-		return optkind.Clock
-	case borrowAheadOption:
-		return optkind.BorrowAhead
+func init() {
+	hook.WithFence = func(f func() error) any { return withFence(f) }
+	hook.WithNotBefore = func(t time.Time) any { return withNotBefore(t) }
+	hook.LastTime = func(g any) time.Time { return g.(*Snowflake).lastTime() }
+	hook.Rebind = rebindSnowflake
+	hook.Shared = func(opts any) (any, int) {
+		c := config{clock: SystemClock(), block: 1}
+		for _, o := range opts.([]SharedOption) {
+			if o != nil {
+				o.applySnowflake(&c)
+			}
+		}
+		if c.clock == nil {
+			return nil, c.block // not a nil Clock in an any
+		}
+		return c.clock, c.block
 	}
-	return optkind.Other
 }
 
 // MaxPerCPUBlock is the largest block [WithPerCPUBlocks] accepts.
@@ -97,7 +85,7 @@ const MaxPerCPUBlock = 1 << 16
 // and sleeps on it when one second's counter values are used up. The
 // constructor rejects a nil clock with [ErrInvalidConfig].
 func WithClock(clock Clock) SharedOption {
-	return clockOption{clock}
+	return sharedOption(func(c *config) { c.clock, c.clockSet = clock, true })
 }
 
 // WithPerCPUBlocks makes each P (the Go scheduler's processor, one per core
@@ -131,7 +119,7 @@ func WithPerCPUBlocks(n int) SharedOption {
 // [Twitter]. The layout is copied. NewSnowflake rejects the zero Layout with
 // [ErrInvalidLayout].
 func WithLayout(l Layout) SnowflakeOption {
-	return layoutOption(l)
+	return snowflakeOption(func(c *config) { c.layout = l })
 }
 
 // WithBorrowAhead sets a [Snowflake] generator's policy for sequence
@@ -142,7 +130,7 @@ func WithLayout(l Layout) SnowflakeOption {
 // burst then costs no latency, at the price of ID times up to max in the
 // future. NewSnowflake rejects a negative max with [ErrInvalidConfig].
 func WithBorrowAhead(max time.Duration) SnowflakeOption {
-	return borrowAheadOption(max)
+	return snowflakeOption(func(c *config) { c.borrowAhead = max })
 }
 
 // WithBackwardTolerance sets how far a [Snowflake] generator's clock may
@@ -160,22 +148,9 @@ func WithBackwardTolerance(d time.Duration) SnowflakeOption {
 	return snowflakeOption(func(c *config) { c.tolerance = d })
 }
 
-// WithNotBefore sets a [Snowflake] generator's floor: it never issues an ID
-// whose time is at or before t; its first ID is from a tick strictly after
-// t's tick. A lease-based node source uses it so that a new holder of a node
-// ID never reuses time a previous holder issued, even when its clock is
-// behind: pass the later of the previous holder's recorded high-water mark
-// ([Snowflake.LastTime]) and the time its lease expired plus its
-// borrow-ahead allowance.
-//
-// The floor counts as an issued tick: if the clock reads behind it within
-// the backward tolerance, Next waits for the clock; further behind, Next
-// fails with [ErrClockMovedBackwards] until the clock passes the floor. It
-// never issues at or below the floor. The zero time and times before the
-// layout's epoch set no floor; NewSnowflake rejects a t at or after the
-// layout's end with [ErrTimeOverflow]. Several WithNotBefore options
-// combine: the latest floor holds.
-func WithNotBefore(t time.Time) SnowflakeOption {
+// withNotBefore sets the floor of a generator wired to a lease; see
+// hook.WithNotBefore.
+func withNotBefore(t time.Time) SnowflakeOption {
 	return snowflakeOption(func(c *config) {
 		if t.After(c.notBefore) {
 			c.notBefore = t
@@ -183,16 +158,9 @@ func WithNotBefore(t time.Time) SnowflakeOption {
 	})
 }
 
-// WithFence sets a check a [Snowflake] generator makes before each ID is
-// made, after any wait, and again after the ID is made, before it is
-// returned: an ID made just as the fence closed (the goroutine stalled in
-// between) is discarded. If f returns an error, Next returns no ID and an
-// error wrapping both [ErrFenced] and f's error. A lease-based node source
-// passes a fence that fails once its lease is no longer safely held. f must
-// be safe for concurrent use and should be fast: it runs on every Next. A
-// nil f sets no fence. Several WithFence options combine: each fence is
-// checked, in the order given, and the first error stops the ID.
-func WithFence(f func() error) SnowflakeOption {
+// withFence sets the fence of a generator wired to a lease; see
+// hook.WithFence.
+func withFence(f func() error) SnowflakeOption {
 	return snowflakeOption(func(c *config) {
 		switch prev := c.fence; {
 		case f == nil:

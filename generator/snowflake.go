@@ -129,7 +129,7 @@ func NewSnowflake(node int64, opts ...SnowflakeOption) (*Snowflake, error) {
 		seqMask:     l.MaxSequence(),
 		timeShift:   timeShift,
 		seqShift:    seqShift,
-		maxTick:     l.MaxTick(),
+		maxTick:     l.maxTick(),
 		borrowAhead: cfg.borrowAhead,
 		tolerance:   cfg.tolerance,
 		blockSize:   int64(cfg.block),
@@ -162,7 +162,7 @@ func NewSnowflake(node int64, opts ...SnowflakeOption) (*Snowflake, error) {
 	// counts as issued, so the zero Snowflake is never returned; a floor
 	// counts its whole tick as issued.
 	if !cfg.notBefore.IsZero() && !cfg.notBefore.Before(l.epoch) {
-		tick, err := l.TickOf(cfg.notBefore)
+		tick, err := l.tickOf(cfg.notBefore)
 		if err != nil {
 			return nil, err
 		}
@@ -384,7 +384,7 @@ func (g *Snowflake) reserve(n int64) (first, last int64, err error) {
 				ErrTimeOverflow, g.layout.End().Format(time.RFC3339Nano))
 		case wait:
 			g.stats.waits.Add(1)
-			g.clock.Sleep(g.layout.TimeOf(nextTick - g.borrowTicks).Sub(wall))
+			g.clock.Sleep(g.layout.timeOf(nextTick - g.borrowTicks).Sub(wall))
 			if err := g.checkFence(); err != nil {
 				return 0, 0, err
 			}
@@ -439,7 +439,7 @@ func (g *Snowflake) read() (time.Time, int64, error) {
 	d := wall.Sub(g.layout.epoch)
 	tick := int64(d / g.layout.unit)
 	if d < 0 || tick > g.maxTick {
-		_, err := g.layout.TickOf(wall)
+		_, err := g.layout.tickOf(wall)
 		return wall, 0, err
 	}
 	return wall, tick, nil
@@ -482,11 +482,10 @@ func (g *Snowflake) Node() int64 { return g.bind.Load().node }
 // Layout returns the generator's layout. It is safe for concurrent use.
 func (g *Snowflake) Layout() Layout { return g.layout }
 
-// LastTime returns the start of the last issued tick: the high-water mark to
-// persist so that a later holder of this node can pass it to
-// [WithNotBefore]. It may be ahead of the clock by up to the borrow-ahead
-// allowance. Before the first ID it returns the start of the floor's tick
-// ([WithNotBefore]), or the epoch. It is safe for concurrent use.
-func (g *Snowflake) LastTime() time.Time {
-	return g.layout.TimeOf(g.last.Load() >> g.seqBits)
+// lastTime returns the start of the last issued tick: the high-water mark
+// a lease records on Close, which may be ahead of the clock by up to the
+// borrow-ahead allowance. Before the first ID it is the start of the
+// floor's tick, or the epoch.
+func (g *Snowflake) lastTime() time.Time {
+	return g.layout.timeOf(g.last.Load() >> g.seqBits)
 }

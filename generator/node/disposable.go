@@ -41,7 +41,7 @@ func Disposable(db *sql.DB, opts DisposableOptions) generator.NodeSource {
 	if opts.Table == "" {
 		opts.Table = "idkit_node_registry"
 	}
-	return generator.NodeSourceFunc(func(ctx context.Context) (int64, error) {
+	return sourceFunc(func(ctx context.Context) (int64, error) {
 		if db == nil || opts.MaxNode <= 0 || !sqldialect.ValidIdent(opts.Table) {
 			return 0, fmt.Errorf("%w: disposable source needs a db, a plain table name and a positive MaxNode", ErrInvalidConfig)
 		}

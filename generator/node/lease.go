@@ -64,7 +64,7 @@ type Lease struct {
 	coarse  bool // o.Clock is the system clock, which the coarse clock follows
 	failed  atomic.Pointer[error]
 	lastErr atomic.Pointer[error]
-	track   atomic.Pointer[func() time.Time]
+	tracked atomic.Pointer[func() time.Time]
 	fence   func() error // Fence's body
 
 	timerMu sync.Mutex
@@ -114,7 +114,7 @@ func startLease(ctx context.Context, b Store, o LeaseOptions) (*Lease, error) {
 	l.node.Store(node)
 	l.floor.Store(max(floor, 0))
 	l.st.lastOK.Store(c0.UnixNano())
-	l.logf(slog.LevelInfo, "lease claimed", "node", node, "floor", l.NotBefore())
+	l.logf(slog.LevelInfo, "lease claimed", "node", node, "floor", l.notBefore())
 	l.ctx, l.cancel = context.WithCancel(context.Background())
 	// fence is Fence as a closure, which a generator calls directly.
 	l.fence = func() error {
@@ -194,14 +194,10 @@ func (l *Lease) Node() int64 { return l.node.Load() }
 // Owner returns the owner string recorded with the lease.
 func (l *Lease) Owner() string { return l.o.Owner }
 
-// Options returns the lease's options with defaults filled in.
-func (l *Lease) Options() LeaseOptions { return l.o }
-
-// NotBefore returns the high-water mark recorded by earlier holders of the
-// node ID ([Lease.Node]) when this lease claimed it (the zero time if
-// none): a generator using the ID must issue only IDs with later times. See
-// [generator.WithNotBefore]. It is safe for concurrent use.
-func (l *Lease) NotBefore() time.Time {
+// notBefore returns the high-water mark recorded by earlier holders of the
+// node ID when this lease claimed it (the zero time if none): a generator
+// using the ID must issue only IDs with later times.
+func (l *Lease) notBefore() time.Time {
 	if f := l.floor.Load(); f > 0 {
 		return time.Unix(0, f)
 	}
@@ -251,15 +247,14 @@ func (l *Lease) expired(why string) error {
 	return fmt.Errorf("%w: node %d %s", ErrLeaseExpired, l.node.Load(), why)
 }
 
-// Track sets the function Close calls for the exact high-water mark to
-// record, normally a generator's LastTime ([generator.Snowflake.LastTime]).
-// Without it Close keeps the last recorded upper bound. [NewSnowflake]
-// calls Track. It is safe for concurrent use.
-func (l *Lease) Track(lastTime func() time.Time) { l.track.Store(&lastTime) }
+// track sets the function Close calls for the exact high-water mark to
+// record: the last issued time of the generator of [NewSnowflake]. Without
+// one Close keeps the last recorded upper bound.
+func (l *Lease) track(lastTime func() time.Time) { l.tracked.Store(&lastTime) }
 
-// CloseTimeout returns how long [Lease.Close] may take at most:
+// closeTimeout is how long [Lease.Close] may take at most:
 // max(RenewEvery, 1 s).
-func (l *Lease) CloseTimeout() time.Duration { return max(l.o.RenewEvery, time.Second) }
+func (l *Lease) closeTimeout() time.Duration { return max(l.o.RenewEvery, time.Second) }
 
 // Close stops issuing (Fence fails with [ErrLeaseClosed] from now on),
 // stops renewal or a heal (cancelling a request in flight), records the
@@ -268,7 +263,7 @@ func (l *Lease) CloseTimeout() time.Duration { return max(l.o.RenewEvery, time.S
 // had not yet put to use is released by the heal itself.
 // Callers should stop calling the generator's Next before Close.
 //
-// Close returns within [Lease.CloseTimeout] (max(RenewEvery, 1 s)), or
+// Close returns within max(RenewEvery, 1 s), or
 // when ctx ends if sooner, even with the store unreachable: it returns the
 // release error, if any, then wrapping [context.DeadlineExceeded] or
 // ctx.Err() when it gave up waiting. A lease not released expires after its
@@ -276,7 +271,7 @@ func (l *Lease) CloseTimeout() time.Duration { return max(l.o.RenewEvery, time.S
 // the same result. It is safe for concurrent use.
 func (l *Lease) Close(ctx context.Context) error {
 	l.closeOnce.Do(func() {
-		ctx, cancel := context.WithTimeout(ctx, l.CloseTimeout())
+		ctx, cancel := context.WithTimeout(ctx, l.closeTimeout())
 		defer cancel()
 		closed := fmt.Errorf("%w: node %d", ErrLeaseClosed, l.node.Load())
 		lost := l.failed.Swap(&closed)
@@ -302,10 +297,10 @@ func (l *Lease) Close(ctx context.Context) error {
 			l.closeErr = nil // nothing to release: someone else holds it
 			return
 		}
-		node, floor := l.node.Load(), l.NotBefore()
+		node, floor := l.node.Load(), l.notBefore()
 		var hwm int64
 		exact := false
-		if f := l.track.Load(); f != nil {
+		if f := l.tracked.Load(); f != nil {
 			// An ID issued concurrently with Close read the clock no later
 			// than now, so its time is at most now + borrow-ahead.
 			last := (*f)()

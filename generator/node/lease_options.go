@@ -50,6 +50,11 @@ type LeaseOptions struct {
 	// [NewSnowflake] passes it to the generator. Default 0.
 	BorrowAhead time.Duration
 
+	// PerCPUBlocks is the generator's per-CPU block size (see
+	// [generator.WithPerCPUBlocks]). [NewSnowflake] passes it to the
+	// generator. Default 1: IDs in the order Next returns them.
+	PerCPUBlocks int
+
 	// Owner identifies this holder in the lease record. Default
 	// host-pid-random; it must be unique per lease, at most 128 bytes.
 	Owner string
@@ -74,6 +79,9 @@ func (o LeaseOptions) withDefaults() (LeaseOptions, error) {
 	if o.RenewEvery == 0 {
 		o.RenewEvery = o.TTL / 3
 	}
+	if o.PerCPUBlocks == 0 {
+		o.PerCPUBlocks = 1
+	}
 	if o.Clock == nil {
 		o.Clock = generator.SystemClock()
 	}
@@ -93,6 +101,8 @@ func (o LeaseOptions) withDefaults() (LeaseOptions, error) {
 		return o, fmt.Errorf("%w: renew interval %v not in (0, ttl-margin %v)", ErrInvalidConfig, o.RenewEvery, o.TTL-o.Margin)
 	case o.BorrowAhead < 0:
 		return o, fmt.Errorf("%w: negative borrow-ahead %v", ErrInvalidConfig, o.BorrowAhead)
+	case o.PerCPUBlocks < 1 || o.PerCPUBlocks > generator.MaxPerCPUBlock:
+		return o, fmt.Errorf("%w: per-CPU block of %d not in [1, %d]", ErrInvalidConfig, o.PerCPUBlocks, generator.MaxPerCPUBlock)
 	case len(o.Owner) > 128:
 		return o, fmt.Errorf("%w: owner longer than 128 bytes", ErrInvalidConfig)
 	}

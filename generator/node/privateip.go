@@ -23,7 +23,7 @@ import (
 // in [ErrRejected]. No private address gives an error wrapping
 // [ErrNoNodeID]; so does a layout with no node bits.
 func FromPrivateIP(layout generator.Layout, check func(ctx context.Context, id int64) error) generator.NodeSource {
-	return generator.NodeSourceFunc(func(ctx context.Context) (int64, error) {
+	return sourceFunc(func(ctx context.Context) (int64, error) {
 		addrs, err := interfaceAddrs()
 		if err != nil {
 			return 0, fmt.Errorf("%w: %w", ErrNoNodeID, err)

@@ -51,7 +51,7 @@ type StatefulSetOptions struct {
 // a layout is checked by the generator (generator.ErrNodeOutOfRange). It is
 // safe for concurrent use.
 func FromStatefulSet(opts StatefulSetOptions) generator.NodeSource {
-	return generator.NodeSourceFunc(func(context.Context) (int64, error) {
+	return sourceFunc(func(context.Context) (int64, error) {
 		if opts.Offset < 0 || opts.Size < 0 {
 			return 0, fmt.Errorf("%w: negative offset %d or size %d", ErrInvalidConfig, opts.Offset, opts.Size)
 		}

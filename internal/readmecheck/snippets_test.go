@@ -90,7 +90,7 @@ func lease2(ctx context.Context, gormDB *gorm.DB, orders []Order) {
 }
 
 func lease3(ctx context.Context, redisClient *redis.Client) {
-	lease, err := redislease.New(ctx, redisClient, node.LeaseOptions{TTL: 10 * time.Second})
+	lease, err := redislease.NewLease(ctx, redisClient, node.LeaseOptions{TTL: 10 * time.Second})
 	_, _ = lease, err
 	store := redislease.NewStore(redisClient, redislease.StoreOptions{Key: "myapp:node_leases"})
 	lease, err = node.NewLease(ctx, store, node.LeaseOptions{})

@@ -1,4 +1,4 @@
-// Package redislease keeps [node.Lease] records in Redis: [New] claims a
+// Package redislease keeps [node.Lease] records in Redis: [NewLease] claims a
 // node ID in one Redis hash and returns an ordinary [*node.Lease], to use
 // with [node.NewSnowflake] as an SQL lease is. It lives apart from package
 // node so that only programs using it compile go-redis.
@@ -24,7 +24,7 @@ import (
 )
 
 // DefaultKey is the Redis hash used when [StoreOptions].Key is empty, and
-// by [New].
+// by [NewLease].
 const DefaultKey = "idkit:node_leases"
 
 // ErrNotReplicated reports a claim or renewal that fewer replicas than
@@ -114,14 +114,14 @@ redis.call('ZADD', F, n, n)
 return 1
 `)
 
-// New claims a node ID in the Redis hash [DefaultKey] and returns the
+// NewLease claims a node ID in the Redis hash [DefaultKey] and returns the
 // [node.Lease], renewed in the background until Close. It is
 // [node.NewLease] on [NewStore] with the default options.
 //
 // It returns an error wrapping [node.ErrInvalidConfig] for bad options or a
 // nil client, [node.ErrExhausted] when every node ID is held, and the Redis
 // error (wrapped) when the claim fails.
-func New(ctx context.Context, client redis.Scripter, opts node.LeaseOptions) (*node.Lease, error) {
+func NewLease(ctx context.Context, client redis.Scripter, opts node.LeaseOptions) (*node.Lease, error) {
 	if client == nil {
 		return nil, fmt.Errorf("%w: nil redis client", node.ErrInvalidConfig)
 	}
