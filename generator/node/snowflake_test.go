@@ -2,7 +2,7 @@ package node_test
 
 import (
 	"context"
-		"testing"
+	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
