@@ -36,7 +36,7 @@ func TestNewSnowflakeTakesLeaseOptions(t *testing.T) {
 			p, err := lo.Layout.Decompose(id)
 			require.NoError(t, err)
 			require.Equal(t, l.Node(), p.Node)
-			require.Equal(t, start.Truncate(time.Millisecond), p.Time, "the lease's clock")
+			require.Equal(t, start.UTC().Truncate(time.Millisecond), p.Time, "the lease's clock")
 
 			// The sequences of the clock's tick and of the two ticks
 			// borrowing allows are issued without waiting; the next ID waits.
