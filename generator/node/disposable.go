@@ -13,28 +13,24 @@ import (
 
 // DisposableOptions configures [Disposable].
 type DisposableOptions struct {
-	// Table is the registry table (created if missing); a plain identifier.
-	// Default "idkit_node_registry".
+	// Table is the registry table, a plain identifier. Default
+	// "idkit_node_registry".
 	Table string
 	// Dialect of db (see [SQLStoreOptions].Dialect); the zero value detects
 	// it from the driver.
 	Dialect dialect.Dialect
-	// MaxNode is the largest node ID the caller's layout holds (for example
-	// meteor's Layout.MaxNode); IDs above it give [ErrExhausted]. It must be
-	// positive.
+	// MaxNode is the layout's largest node ID (for example meteor's
+	// Layout.MaxNode); it must be positive.
 	MaxNode int64
 }
 
-// Disposable returns a [generator.NodeSource] whose every NodeID call registers a new row
-// in an auto-increment table of db and returns its ID (1, 2, 3, ...), as the
-// Meteor scheme requires: a node ID new on every start, never reused, so a
-// generator that reads the clock only at start cannot repeat an earlier
-// run's IDs. The row records the host and process ID for operators.
+// Disposable returns a source whose every NodeID call inserts a row (host,
+// process ID) in an auto-increment table of db and returns its ID (1, 2, 3,
+// ...): a node ID new on every start, as the Meteor scheme requires.
 //
-// NodeID returns an error wrapping [ErrInvalidConfig] for a bad table name,
-// a non-positive MaxNode, a nil db or an unknown dialect; [ErrExhausted]
-// once the auto-increment passes MaxNode (the node field is used up); and
-// the database error otherwise. It is safe for concurrent use.
+// NodeID returns an error wrapping [ErrInvalidConfig] for bad options, a
+// nil db or an unknown dialect, [ErrExhausted] once the ID passes MaxNode,
+// and the database error otherwise.
 func Disposable(db *sql.DB, opts DisposableOptions) generator.NodeSource {
 	// Defaults are filled here, once: the closure below runs concurrently
 	// and only reads opts.

@@ -9,28 +9,18 @@ import (
 	"github.com/idkit-go/idkit/generator/internal/hook"
 )
 
-// NewSnowflake returns a [generator.Snowflake] for the lease's node ID,
-// wired to the lease, for any code that takes a generator (for example
-// gormplugin.WithSnowflake). It is the only way to make a generator issue
-// on a leased node:
+// NewSnowflake returns the generator of the lease's node ID, the only
+// generator that may issue on it. It takes its layout, clock, borrow-ahead
+// and per-CPU blocks from [LeaseOptions] and the default backward
+// tolerance and sequence start. Its Next fails with an error wrapping
+// [generator.ErrFenced] and the lease's error while [Lease.Fence] fails; it
+// never issues at or before the node's high-water mark, and it moves to a
+// new node when the lease heals on one.
 //
-//   - its layout, clock, borrow-ahead and per-CPU blocks are the lease's
-//     [LeaseOptions]; it uses the default backward tolerance and sequence
-//     start;
-//   - Next fails with an error wrapping [generator.ErrFenced] and the
-//     lease's error while [Lease.Fence] fails, checked before and after
-//     each ID is made;
-//   - it never issues an ID at or before the high-water mark that earlier
-//     holders of the node recorded, and [Lease.Close] records its exact
-//     last issued time;
-//   - when the lease heals on a new claim, it moves to the new node before
-//     the fence opens again.
-//
-// If the lease's clock reads at or before that high-water mark,
-// NewSnowflake waits on the clock until it passes it, or until ctx is done,
-// when it returns an error wrapping ctx.Err(). Other errors are those of
-// [generator.NewSnowflake]. Close the lease, not the generator, when done;
-// one lease serves one generator.
+// It waits for the clock to pass the high-water mark, or returns an error
+// wrapping ctx.Err() when ctx ends first; other errors are those of
+// [generator.NewSnowflake]. One lease serves one generator; close the lease
+// when done.
 func NewSnowflake(ctx context.Context, l *Lease) (*generator.Snowflake, error) {
 	o := l.o
 	floor := l.notBefore()

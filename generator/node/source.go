@@ -15,9 +15,9 @@ type sourceFunc func(ctx context.Context) (int64, error)
 
 func (f sourceFunc) NodeID(ctx context.Context) (int64, error) { return f(ctx) }
 
-// FromEnv returns a [generator.NodeSource] that parses the environment variable name as a
-// non-negative decimal integer each time NodeID is called. An unset, empty,
-// unparsable or negative value gives an error wrapping [ErrNoNodeID].
+// FromEnv returns a source that parses the environment variable name as a
+// non-negative decimal integer on each NodeID call; anything else gives an
+// error wrapping [ErrNoNodeID].
 func FromEnv(name string) generator.NodeSource {
 	return sourceFunc(func(context.Context) (int64, error) {
 		v, ok := os.LookupEnv(name)
