@@ -13,34 +13,11 @@ import (
 	"github.com/idkit-go/idkit/types"
 )
 
-// Generator issues Meteor IDs for one node. It reads its clock once, in
-// [New], and never again: the time part starts at that second and advances
-// by one whenever the sequence wraps, so a clock stepped backwards (or
-// forwards) while it runs changes nothing. Next is lock-free (one atomic
-// add) and does not allocate; a Generator is safe for concurrent use.
-//
-// IDs from one Generator are unique and strictly increasing in the order
-// Next takes effect, unless [generator.WithPerCPUBlocks] trades that order for
-// throughput on many cores. IDs of consecutive counter values differ by a
-// pseudo-random amount (1 to 2^(RandomBits+1)-1 within one second of the
-// time part), so the next ID is not the previous one plus one; the random
-// bits are a keyed hash, not a cryptographic secret. The count is not
-// hidden: [Parts.Seconds]*[Layout.PerSecond] + [Parts.Sequence] is the
-// counter value an ID was made from, so two IDs tell how many IDs the
-// generator issued between them (with [generator.WithPerCPUBlocks], how many values
-// it reserved). Uniqueness across generators needs a node
-// ID that is never used twice, not even by a restart of the same process:
-// use [github.com/idkit-go/idkit/generator/node.Disposable] (a database
-// auto-increment) through
-// [NewFromSource].
-//
-// Limits: one generator issues at most 2^SequenceBits IDs per second of
-// its time part (2048 with [Default]) before that part runs ahead of real
-// time; IDs stay unique, but their time then overstates their age, and at
-// sustained rates the time part reaches [Layout.End] early, when Next fails
-// with [generator.ErrTimeOverflow]. A process restart that starts a new node resets
-// the time part to the real clock. The node field bounds the number of
-// starts over the layout's lifetime (2^18-1 with [Default]).
+// Generator issues Meteor IDs for one node, lock-free and safe for
+// concurrent use. IDs are unique and increase in the order Next takes
+// effect (see [generator.WithPerCPUBlocks]). Consecutive IDs differ by a
+// keyed pseudo-random amount, but two IDs tell how many the generator
+// issued between them.
 type Generator struct {
 	_   [64]byte
 	ctr atomic.Uint64 // next seconds<<seqBits | sequence
@@ -61,18 +38,13 @@ type Generator struct {
 	blocks    *procpin.Blocks // nil: one atomic add per ID
 }
 
-// New returns a generator for nodeID under layout (pass [Default] for the
-// Meteor scheme's), reading the clock once. It takes [generator.WithClock]
-// (the clock read at start; default [generator.SystemClock]) and
-// [generator.WithPerCPUBlocks] (as for the other generators: IDs then
-// increase only within one P's block, whose values can wait there, time
-// part included, until that P makes IDs again).
-//
-// It returns an error wrapping [generator.ErrNodeOutOfRange] for a node
-// outside [0, MaxNode], [generator.ErrInvalidLayout] for the zero Layout,
-// [generator.ErrInvalidConfig] for a nil clock or a per-CPU block outside
-// [1, generator.MaxPerCPUBlock], and [generator.ErrTimeOverflow] when the
-// clock reads before the epoch or at or after the layout's end.
+// New returns a generator for nodeID under layout (usually [Default]),
+// reading the clock once. It takes [generator.WithClock] and
+// [generator.WithPerCPUBlocks]. It returns an error wrapping
+// [generator.ErrNodeOutOfRange] for a node outside [0, MaxNode],
+// [generator.ErrInvalidLayout] for the zero Layout,
+// [generator.ErrTimeOverflow] for a clock outside the layout, and the
+// errors the options name.
 func New(nodeID int64, layout Layout, opts ...generator.SharedOption) (*Generator, error) {
 	return newGenerator(nodeID, layout, nil, opts)
 }
@@ -129,11 +101,9 @@ func newGenerator(nodeID int64, l Layout, seed *uint64, opts []generator.SharedO
 	return g, nil
 }
 
-// Next returns a new ID. It never reads the clock, never blocks and does
-// not allocate. It fails only when the time part has reached the end of
-// the layout, with an error wrapping [generator.ErrTimeOverflow]; every later call
-// fails too (with [generator.WithPerCPUBlocks], once the values Ps still hold in their
-// blocks are used). It is safe for concurrent use.
+// Next returns a new ID without reading the clock or blocking. Once the
+// time part reaches the layout's end it fails with an error wrapping
+// [generator.ErrTimeOverflow].
 func (g *Generator) Next() (types.Snowflake, error) {
 	var v uint64
 	if g.blocks == nil {
@@ -149,8 +119,7 @@ func (g *Generator) Next() (types.Snowflake, error) {
 	return types.Snowflake(secs<<g.timeShift | g.nodePart | seq<<g.randBits | r), nil
 }
 
-// MustNext is like Next but panics when Next fails. It is safe for
-// concurrent use.
+// MustNext is like Next but panics when Next fails.
 func (g *Generator) MustNext() types.Snowflake {
 	id, err := g.Next()
 	if err != nil {
@@ -168,11 +137,8 @@ func (g *Generator) Layout() Layout { return g.layout }
 // Start returns the second the clock read at start, the first time part.
 func (g *Generator) Start() time.Time { return g.start }
 
-// Position returns the time part the next ID will carry: Start plus the
-// seconds the sequence has wrapped. Compare it with the clock to see how
-// far a busy generator runs ahead. With [generator.WithPerCPUBlocks] it counts the
-// values the Ps hold in their blocks as issued. It is safe for concurrent
-// use.
+// Position returns the time part the next ID will carry: compare it with
+// the clock to see how far a busy generator runs ahead.
 func (g *Generator) Position() time.Time {
 	return g.layout.epoch.Add(time.Duration(g.ctr.Load()>>g.seqBits) * time.Second)
 }
