@@ -2,14 +2,15 @@ package gormplugin_test
 
 import (
 	"context"
-	"errors"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gorm.io/gorm"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/generatortest"
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/gormplugin"
 	"github.com/idkit-go/idkit/types"
@@ -18,7 +19,7 @@ import (
 func sqliteDB(t *testing.T) *gorm.DB { return openDB(t, dialects[0], nil) }
 
 func TestUseErrors(t *testing.T) {
-	fenced, err := generator.NewSnowflake(1, generator.WithFence(func() error { return nil }))
+	sf, err := generator.NewSnowflake(1)
 	require.NoError(t, err)
 	tests := []struct {
 		name string
@@ -28,7 +29,7 @@ func TestUseErrors(t *testing.T) {
 		{"no options", nil, nil},
 		{"ObjectID generator only", []gormplugin.Option{gormplugin.WithObjectID(generator.DefaultObjectID())}, nil},
 		{"WithNode", []gormplugin.Option{gormplugin.WithNode(3)}, nil},
-		{"WithSnowflake", []gormplugin.Option{gormplugin.WithSnowflake(fenced)}, nil},
+		{"WithSnowflake", []gormplugin.Option{gormplugin.WithSnowflake(sf)}, nil},
 		{"nil option ignored", []gormplugin.Option{nil, gormplugin.WithNode(3)}, nil},
 		{"node out of range", []gormplugin.Option{gormplugin.WithNode(1 << 10)},
 			[]error{gormplugin.ErrInvalidConfig, generator.ErrNodeOutOfRange}},
@@ -38,10 +39,10 @@ func TestUseErrors(t *testing.T) {
 			[]error{gormplugin.ErrInvalidConfig}},
 		{"nil objectid generator", []gormplugin.Option{gormplugin.WithNode(1), gormplugin.WithObjectID(nil)},
 			[]error{gormplugin.ErrInvalidConfig}},
-		{"node source", []gormplugin.Option{gormplugin.WithNodeSource(node.Static(9))}, nil},
+		{"node source", []gormplugin.Option{gormplugin.WithNodeSource(staticSource(9))}, nil},
 		{"failing node source", []gormplugin.Option{gormplugin.WithNodeSource(node.FromEnv("IDKIT_TEST_UNSET_NODE_VAR"))},
 			[]error{gormplugin.ErrNoSnowflakeGenerator, node.ErrNoNodeID}},
-		{"node source out of range", []gormplugin.Option{gormplugin.WithNodeSource(node.Static(5000))},
+		{"node source out of range", []gormplugin.Option{gormplugin.WithNodeSource(staticSource(5000))},
 			[]error{gormplugin.ErrInvalidConfig, generator.ErrNodeOutOfRange}},
 		{"nil node source", []gormplugin.Option{gormplugin.WithNodeSource(nil)},
 			[]error{gormplugin.ErrInvalidConfig}},
@@ -63,7 +64,7 @@ func TestUseErrors(t *testing.T) {
 }
 
 func TestNodeSourceGivesNode(t *testing.T) {
-	p := gormplugin.New(gormplugin.WithNodeSource(node.Static(9)))
+	p := gormplugin.New(gormplugin.WithNodeSource(staticSource(9)))
 	require.NoError(t, sqliteDB(t).Use(p))
 	require.NotNil(t, p.Snowflake())
 	assert.EqualValues(t, 9, p.Snowflake().Node())
@@ -88,8 +89,8 @@ type nullBytes struct {
 }
 
 func TestCreateErrors(t *testing.T) {
-	fenceErr := errors.New("lease lost")
-	fenced, err := generator.NewSnowflake(1, generator.WithFence(func() error { return fenceErr }))
+	// A clock before the layout's epoch makes every Next fail.
+	failing, err := generator.NewSnowflake(1, generator.WithClock(generatortest.NewFakeClock(time.Unix(0, 0))))
 	require.NoError(t, err)
 
 	tests := []struct {
@@ -106,11 +107,11 @@ func TestCreateErrors(t *testing.T) {
 			[]error{gormplugin.ErrUnsupportedField}},
 		{"snowflake key without generator", gormplugin.New(), &Order{},
 			[]error{gormplugin.ErrNoSnowflakeGenerator}},
-		{"generator fails", gormplugin.New(gormplugin.WithSnowflake(fenced)), &Order{},
-			[]error{gormplugin.ErrGenerate, generator.ErrFenced, fenceErr}},
-		{"generator fails in a batch", gormplugin.New(gormplugin.WithSnowflake(fenced)), &[]Order{{}, {}},
-			[]error{gormplugin.ErrGenerate, generator.ErrFenced}},
-		{"generator fails in a map", gormplugin.New(gormplugin.WithSnowflake(fenced)), map[string]any{"name": "m"},
+		{"generator fails", gormplugin.New(gormplugin.WithSnowflake(failing)), &Order{},
+			[]error{gormplugin.ErrGenerate, generator.ErrTimeOverflow}},
+		{"generator fails in a batch", gormplugin.New(gormplugin.WithSnowflake(failing)), &[]Order{{}, {}},
+			[]error{gormplugin.ErrGenerate, generator.ErrTimeOverflow}},
+		{"generator fails in a map", gormplugin.New(gormplugin.WithSnowflake(failing)), map[string]any{"name": "m"},
 			[]error{gormplugin.ErrGenerate}},
 		{"array by value", gormplugin.New(gormplugin.WithNode(1)), [1]Event{},
 			[]error{gormplugin.ErrNotAddressable}},
@@ -151,3 +152,8 @@ func TestCreateErrors(t *testing.T) {
 		assert.NotZero(t, o.ID)
 	})
 }
+
+// staticSource is a generator.NodeSource that always yields its value.
+type staticSource int64
+
+func (s staticSource) NodeID(context.Context) (int64, error) { return int64(s), nil }

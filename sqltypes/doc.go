@@ -1,5 +1,5 @@
 // Package sqltypes holds the SQL-side helpers for idkit's ID types: the
-// column type each dialect uses ([ObjectIDColumnType], [SnowflakeColumnType]),
+// column type each dialect uses ([ObjectIDColumnType], by a dialect.Dialect),
 // a second storage form for ObjectIDs as 24-character hex text
 // ([HexObjectID], [NullHexObjectID]) for schemas that already store them so,
 // and time-range helpers ([SnowflakeRange], [ObjectIDRange]) that turn "rows

@@ -10,6 +10,7 @@ import (
 	"gorm.io/gorm"
 	"gorm.io/gorm/schema"
 
+	"github.com/idkit-go/idkit/sqltypes/dialect"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -89,9 +90,9 @@ func (HexObjectID) GormDBDataType(db *gorm.DB, f *schema.Field) string {
 	return hexGormType(dialectOf(db), f)
 }
 
-func dialectOf(db *gorm.DB) Dialect {
+func dialectOf(db *gorm.DB) dialect.Dialect {
 	if db == nil || db.Dialector == nil {
 		return ""
 	}
-	return Dialect(db.Dialector.Name())
+	return dialect.Dialect(db.Dialector.Name())
 }

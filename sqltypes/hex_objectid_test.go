@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/idkit-go/idkit/sqltypes"
+	"github.com/idkit-go/idkit/sqltypes/dialect"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -98,20 +99,19 @@ func TestHexObjectIDJSON(t *testing.T) {
 
 func TestColumnTypes(t *testing.T) {
 	tests := []struct {
-		dialect                  sqltypes.Dialect
-		objectID, hex, snowflake string
+		dialect       dialect.Dialect
+		objectID, hex string
 	}{
-		{sqltypes.DialectPostgres, "bytea", "char(24)", "bigint"},
-		{sqltypes.DialectMySQL, "binary(12)", "char(24)", "bigint"},
-		{sqltypes.DialectSQLite, "blob", "text", "bigint"},
-		{sqltypes.DialectSQLServer, "binary(12)", "char(24)", "bigint"},
-		{"oracle", "", "", "bigint"},
+		{dialect.Postgres, "bytea", "char(24)"},
+		{dialect.MySQL, "binary(12)", "char(24)"},
+		{dialect.SQLite, "blob", "text"},
+		{dialect.SQLServer, "binary(12)", "char(24)"},
+		{"oracle", "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.dialect), func(t *testing.T) {
 			assert.Equal(t, tt.objectID, sqltypes.ObjectIDColumnType(tt.dialect))
 			assert.Equal(t, tt.hex, sqltypes.HexObjectIDColumnType(tt.dialect))
-			assert.Equal(t, tt.snowflake, sqltypes.SnowflakeColumnType(tt.dialect))
 		})
 	}
 }
