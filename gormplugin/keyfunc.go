@@ -31,7 +31,7 @@ type keyFunc struct {
 // WithKeyFunc for the same T replaces an earlier one. next must be safe for
 // concurrent use when the *gorm.DB is used concurrently.
 func WithKeyFunc[T any](next func() (T, error)) Option {
-	return func(p *Plugin) error {
+	return Option{func(p *Plugin) error {
 		t := reflect.TypeFor[T]()
 		if next == nil {
 			return fmt.Errorf("%w: nil key func for %s", ErrInvalidConfig, t)
@@ -59,7 +59,7 @@ func WithKeyFunc[T any](next func() (T, error)) Option {
 		}
 		p.keyFuncs[t] = kf
 		return nil
-	}
+	}}
 }
 
 // zeroTest returns T's zero test: its IsZero method (on T or *T), else

@@ -31,31 +31,34 @@ type Filler struct {
 	snowflakes *generator.Snowflake
 }
 
-// FillerOption configures [NewFiller].
-type FillerOption func(*Filler)
+// Option configures [NewFiller].
+type Option struct {
+	apply func(*Filler)
+}
 
-// NewFiller returns a Filler configured by opts.
-func NewFiller(opts ...FillerOption) *Filler {
+// NewFiller returns a Filler configured by opts; later options override
+// earlier ones.
+func NewFiller(opts ...Option) *Filler {
 	f := &Filler{}
 	for _, o := range opts {
-		if o != nil {
-			o(f)
+		if o.apply != nil {
+			o.apply(f)
 		}
 	}
 	return f
 }
 
 // WithObjectID makes the Filler take ObjectIDs from g instead of
-// [types.NewObjectID]. A nil g restores the default.
-func WithObjectID(g *generator.ObjectID) FillerOption {
-	return func(f *Filler) { f.objectIDs = g }
+// [types.NewObjectID]. A nil g means the default.
+func WithObjectID(g *generator.ObjectID) Option {
+	return Option{func(f *Filler) { f.objectIDs = g }}
 }
 
 // WithSnowflake gives the Filler the generator for zero Snowflake keys;
-// without one they are an error. The generator's node must be held by this
-// process alone (see the generator package).
-func WithSnowflake(g *generator.Snowflake) FillerOption {
-	return func(f *Filler) { f.snowflakes = g }
+// without one they are an error. A nil g means the default: no Snowflake
+// generator.
+func WithSnowflake(g *generator.Snowflake) Option {
+	return Option{func(f *Filler) { f.snowflakes = g }}
 }
 
 // FillID fills doc's _id if it is zero (see [Filler] for which documents
@@ -186,7 +189,7 @@ func (f *Filler) fillField(field reflect.Value, p *idPath, check bool) (any, boo
 	case kindObjectID:
 		id = f.newObjectID()
 	case kindNullObjectID:
-		id = types.NewNullObjectID(f.newObjectID())
+		id = types.NullObjectID{ID: f.newObjectID(), Valid: true}
 	case kindSnowflake, kindNullSnowflake:
 		s, err := f.snowflakes.Next()
 		if err != nil {
@@ -194,7 +197,7 @@ func (f *Filler) fillField(field reflect.Value, p *idPath, check bool) (any, boo
 		}
 		id = s
 		if p.kind == kindNullSnowflake {
-			id = types.NewNullSnowflake(s)
+			id = types.NullSnowflake{ID: s, Valid: true}
 		}
 	}
 	nv := reflect.ValueOf(id)

@@ -12,7 +12,7 @@ var (
 )
 
 // Value implements [database/sql/driver.Valuer]. The canonical SQL form of an
-// ObjectID is its 12 raw bytes (BYTEA, BINARY(12), BLOB). [NilObjectID] is
+// ObjectID is its 12 raw bytes (BYTEA, BINARY(12), BLOB). The zero ID is
 // never written as a key: Value returns an error wrapping [ErrZeroID] that
 // names the usual causes (a key nobody filled, such as GORM without
 // gormplugin; a nullable column, which wants [NullObjectID]), together with
@@ -22,7 +22,7 @@ var (
 // "unsupported data". Any other caller must ignore the value, as usual.
 // For columns that store 24-digit hex text, see the sqltypes package.
 func (id ObjectID) Value() (driver.Value, error) {
-	if id == NilObjectID {
+	if id.IsZero() {
 		return refusedZeroObjectID, errZeroObjectID
 	}
 	return id[:], nil
