@@ -65,8 +65,8 @@ func TestServerV1ObjectID(t *testing.T) {
 			ID primitive.ObjectID `bson:"_id"`
 		}
 		require.NoError(t, coll.FindOne(ctx, bson.M{"_id": ids[5]}).Decode(&got))
-		assert.Equal(t, mongov1.ToObjectID(ids[5]), got.ID)
-		assert.Equal(t, ids[5], mongov1.FromObjectID(got.ID))
+		assert.Equal(t, primitive.ObjectID(ids[5]), got.ID)
+		assert.Equal(t, ids[5], types.ObjectID(got.ID))
 	})
 	t.Run("read as bson.M and raw", func(t *testing.T) {
 		var m bson.M

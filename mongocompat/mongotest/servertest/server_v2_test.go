@@ -70,8 +70,8 @@ func TestServerV2ObjectID(t *testing.T) {
 			ID bson.ObjectID `bson:"_id"`
 		}
 		require.NoError(t, coll.FindOne(ctx, bson.M{"_id": ids[5]}).Decode(&got))
-		assert.Equal(t, mongov2.ToObjectID(ids[5]), got.ID)
-		assert.Equal(t, ids[5], mongov2.FromObjectID(got.ID))
+		assert.Equal(t, bson.ObjectID(ids[5]), got.ID)
+		assert.Equal(t, ids[5], types.ObjectID(got.ID))
 	})
 	t.Run("read as bson.M and raw", func(t *testing.T) {
 		var m bson.M
