@@ -10,9 +10,8 @@ import (
 	"github.com/idkit-go/idkit/generator"
 )
 
-// SkipSetting is the statement setting that turns the fill off for one
-// statement: db.Set(gormplugin.SkipSetting, true).Create(&row). Any value
-// other than true leaves the fill on.
+// SkipSetting turns the fill off for one statement:
+// db.Set(gormplugin.SkipSetting, true).Create(&row).
 const SkipSetting = "idkit:skip"
 
 // Callback names the plugin registers, on the Create processor.
@@ -24,8 +23,7 @@ const (
 	returningCallback = "idkit:returning_rows"
 )
 
-// Plugin is a [gorm.Plugin] that fills zero primary keys (and tagged fields)
-// before INSERT; see the package documentation for which fields and paths.
+// Plugin is a [gorm.Plugin] that fills zero primary keys before INSERT.
 // Make it with [New] and register it with db.Use. One Plugin may serve
 // several *gorm.DB; it is safe for concurrent use once registered.
 type Plugin struct {
