@@ -88,7 +88,7 @@ func TestZeroIDValueIsAnError(t *testing.T) {
 		v    driver.Valuer
 		null string
 	}{
-		{"NilObjectID", types.ObjectID{}, "NullObjectID"},
+		{"zero ObjectID", types.ObjectID{}, "NullObjectID"},
 		{"Snowflake(0)", types.Snowflake(0), "NullSnowflake"},
 	} {
 		v, err := tt.v.Value()

@@ -22,12 +22,9 @@ func appendObjectIDText(b []byte, id ObjectID) []byte {
 	return b[:len(b)+24]
 }
 
-// MarshalText implements [encoding.TextMarshaler]: the 24-digit hex form.
-// encoding/json uses it too, so an ObjectID is a JSON string of hex digits,
-// "632c6d93d65f74baeb22a2c9"; the zero ID is a string of zeros (use the
-// omitzero option or [NullObjectID] to leave it out). There is deliberately no
-// MarshalJSON method: encoding/json re-validates a MarshalJSON result, and
-// the text path is faster for the same output.
+// MarshalText implements [encoding.TextMarshaler]: the 24-digit hex form,
+// which encoding/json also writes as a JSON string. The zero ID is a string of
+// zeros (use the omitzero option or [NullObjectID] to leave it out).
 func (id ObjectID) MarshalText() ([]byte, error) {
 	return appendObjectIDText(make([]byte, 0, 24), id), nil
 }

@@ -21,11 +21,9 @@ func appendSnowflakeText(b []byte, s Snowflake) []byte {
 	return strconv.AppendInt(b, int64(s), 10)
 }
 
-// MarshalText implements [encoding.TextMarshaler]: the decimal form.
-// encoding/json uses it too, so a Snowflake is a JSON string of digits,
-// "1541815603606036480", because JavaScript numbers lose precision above
-// 2^53. There is deliberately no MarshalJSON method: encoding/json
-// re-validates a MarshalJSON result, and the text path is faster.
+// MarshalText implements [encoding.TextMarshaler]: the decimal form, which
+// encoding/json writes as a JSON string, since JavaScript numbers lose
+// precision above 2^53.
 func (s Snowflake) MarshalText() ([]byte, error) {
 	return appendSnowflakeText(make([]byte, 0, 20), s), nil
 }
