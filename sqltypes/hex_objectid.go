@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"encoding"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 
@@ -29,9 +30,6 @@ var (
 // fills HexObjectID primary keys as it fills types.ObjectID ones.
 type HexObjectID types.ObjectID
 
-// ObjectID returns h as a [types.ObjectID].
-func (h HexObjectID) ObjectID() types.ObjectID { return types.ObjectID(h) }
-
 // String returns the 24 lower-case hex digits of h.
 func (h HexObjectID) String() string { return types.ObjectID(h).Hex() }
 
@@ -48,7 +46,7 @@ var errZeroHex = fmt.Errorf("%w: zero HexObjectID has no SQL value: fill it befo
 // returns for it, which only GORM reads.
 func (h HexObjectID) Value() (driver.Value, error) {
 	if h.IsZero() {
-		v, _ := types.NilObjectID.Value()
+		v, _ := types.ObjectID{}.Value()
 		return v, errZeroHex
 	}
 	return types.ObjectID(h).Hex(), nil
@@ -64,6 +62,9 @@ func (h *HexObjectID) Scan(src any) error { return (*types.ObjectID)(h).Scan(src
 // MarshalText returns the 24 hex digits of h; encoding/json uses it, so h
 // is a JSON string of hex digits.
 func (h HexObjectID) MarshalText() ([]byte, error) { return types.ObjectID(h).MarshalText() }
+
+// appendHex appends the 24 lower-case hex digits of h to b.
+func appendHex(b []byte, h HexObjectID) []byte { return hex.AppendEncode(b, h[:]) }
 
 // UnmarshalText parses 24 hex digits, either case; empty text gives the nil
 // ObjectID, as [types.ObjectID.UnmarshalText] does. Errors wrap

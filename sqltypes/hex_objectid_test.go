@@ -24,7 +24,7 @@ func TestHexObjectIDValue(t *testing.T) {
 	_, err = sqltypes.HexObjectID{}.Value()
 	assert.ErrorIs(t, err, types.ErrZeroID)
 	assert.Equal(t, hexID, h.String())
-	assert.Equal(t, types.MustParseObjectID(hexID), h.ObjectID())
+	assert.Equal(t, types.MustParseObjectID(hexID), types.ObjectID(h))
 	assert.True(t, sqltypes.HexObjectID{}.IsZero())
 	assert.False(t, h.IsZero())
 }
@@ -39,8 +39,8 @@ func TestHexObjectIDScan(t *testing.T) {
 		{"string", hexID, nil},
 		{"upper-case string", strings.ToUpper(hexID), nil},
 		{"text as []byte", []byte(hexID), nil},
-		{"raw 12 bytes", want.Bytes(), nil},
-		{"12-character string", string(want.Bytes()), []error{types.ErrInvalidObjectID}},
+		{"raw 12 bytes", want[:], nil},
+		{"12-character string", string(want[:]), []error{types.ErrInvalidObjectID}},
 		{"NULL", nil, []error{types.ErrInvalidObjectID, types.ErrNull}},
 		{"short", "abc", []error{types.ErrInvalidObjectID}},
 		{"bad hex", strings.Repeat("z", 24), []error{types.ErrInvalidObjectID}},
@@ -52,7 +52,7 @@ func TestHexObjectIDScan(t *testing.T) {
 			err := h.Scan(tt.src)
 			if tt.wantErr == nil {
 				require.NoError(t, err)
-				assert.Equal(t, want, h.ObjectID())
+				assert.Equal(t, want, types.ObjectID(h))
 				return
 			}
 			for _, w := range tt.wantErr {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/idkit-go/idkit/cmd/idkit/internal/parse"
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/internal/objectidgen"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -75,8 +76,8 @@ func runNew(e *Env, args []string) int {
 		var buf [24]byte
 		for i := 0; i < *n; i++ {
 			id := types.NewObjectID()
-			b, _ := id.AppendText(buf[:0])
-			out.Write(b)
+			objectidgen.EncodeHex(buf[:], (*[12]byte)(&id))
+			out.Write(buf[:])
 			out.WriteByte('\n')
 			bar.update(i + 1)
 		}
