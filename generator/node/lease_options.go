@@ -50,6 +50,14 @@ type LeaseOptions struct {
 	// [NewSnowflake] passes it to the generator. Default 0.
 	BorrowAhead time.Duration
 
+	// MaxClockOffset bounds how far apart the clocks of the hosts that
+	// lease from one store may read. When a store finds it forgot writes (a
+	// failover to an asynchronous replica, a restart without its data), a
+	// holder it forgot may still issue IDs for up to TTL plus BorrowAhead
+	// by its own clock, so claims until then start their IDs after now +
+	// TTL + BorrowAhead + MaxClockOffset. Default 500 ms; not negative.
+	MaxClockOffset time.Duration
+
 	// Owner identifies this holder in the lease record. Default
 	// host-pid-random; it must be unique per lease, at most 128 bytes.
 	Owner string
@@ -74,6 +82,9 @@ func (o LeaseOptions) withDefaults() (LeaseOptions, error) {
 	if o.RenewEvery == 0 {
 		o.RenewEvery = o.TTL / 3
 	}
+	if o.MaxClockOffset == 0 {
+		o.MaxClockOffset = defaultMaxClockOffset
+	}
 	if o.Clock == nil {
 		o.Clock = generator.SystemClock()
 	}
@@ -93,6 +104,8 @@ func (o LeaseOptions) withDefaults() (LeaseOptions, error) {
 		return o, fmt.Errorf("%w: renew interval %v not in (0, ttl-margin %v)", ErrInvalidConfig, o.RenewEvery, o.TTL-o.Margin)
 	case o.BorrowAhead < 0:
 		return o, fmt.Errorf("%w: negative borrow-ahead %v", ErrInvalidConfig, o.BorrowAhead)
+	case o.MaxClockOffset < 0:
+		return o, fmt.Errorf("%w: negative clock-offset bound %v", ErrInvalidConfig, o.MaxClockOffset)
 	case len(o.Owner) > 128:
 		return o, fmt.Errorf("%w: owner longer than 128 bytes", ErrInvalidConfig)
 	}
