@@ -3,7 +3,11 @@ package node_test
 import (
 	"context"
 	"database/sql"
+	"io"
+	"log"
 	"testing"
+
+	"github.com/go-sql-driver/mysql"
 
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/generator/node/internal/failovertest"
@@ -38,7 +42,9 @@ func TestFailoverPostgres(t *testing.T) {
 		link := tcpproxy.Start(t, primary.Addr())
 		replica := primary.Replica(t, link.Addr())
 		return failovertest.Setup{
-			Store:    func(t *testing.T, addr string) node.Store { return failoverStore(t, "pgx", testservers.PostgresDSN(addr)) },
+			Store: func(t *testing.T, addr string) node.Store {
+				return failoverStore(t, "pgx", testservers.PostgresDSN(addr))
+			},
 			Primary:  primary.Addr(),
 			Replica:  replica.Addr(),
 			CaughtUp: func(t *testing.T) { primary.CaughtUp(t, replica) },
@@ -56,13 +62,17 @@ func TestFailoverMariaDB(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts servers")
 	}
+	// The driver logs every connection the failover breaks.
+	_ = mysql.SetLogger(log.New(io.Discard, "", 0))
 	failovertest.Check(t, "MariaDB", func(t *testing.T) failovertest.Setup {
 		primary := testservers.StartMariaDB(t, 1)
 		replica := testservers.StartMariaDB(t, 2)
 		link := tcpproxy.Start(t, primary.Addr())
 		replica.ReplicateFrom(t, link.Addr())
 		return failovertest.Setup{
-			Store:    func(t *testing.T, addr string) node.Store { return failoverStore(t, "mysql", testservers.MySQLDSN(addr)) },
+			Store: func(t *testing.T, addr string) node.Store {
+				return failoverStore(t, "mysql", testservers.MySQLDSN(addr))
+			},
 			Primary:  primary.Addr(),
 			Replica:  replica.Addr(),
 			CaughtUp: func(t *testing.T) { primary.CaughtUp(t, replica) },

@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -416,4 +417,61 @@ func StartCluster(t testing.TB) *Cluster {
 		})
 	}
 	return c
+}
+
+// Pause stops the server process (SIGSTOP), as when its host hangs.
+func (r *Redis) Pause(t testing.TB) {
+	t.Helper()
+	if err := r.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Resume continues a paused server (SIGCONT).
+func (r *Redis) Resume(t testing.TB) {
+	t.Helper()
+	if err := r.cmd.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// SlotOwner returns the master that serves key's slot and its replica.
+func (c *Cluster) SlotOwner(t testing.TB, key string) (master, replica *Redis) {
+	t.Helper()
+	slot, err := strconv.Atoi(c.Nodes[0].Do(t, "CLUSTER", "KEYSLOT", key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byAddr := map[string]*Redis{}
+	for _, r := range c.Nodes {
+		byAddr[r.Addr()] = r
+	}
+	var masterID string
+	lines := strings.Split(c.Nodes[0].Do(t, "CLUSTER", "NODES"), "\n")
+	for _, line := range lines {
+		f := strings.Fields(line)
+		if len(f) < 8 || !strings.Contains(f[2], "master") {
+			continue
+		}
+		for _, rng := range f[8:] {
+			lo, hi, _ := strings.Cut(rng, "-")
+			if hi == "" {
+				hi = lo
+			}
+			l, err1 := strconv.Atoi(lo)
+			h, err2 := strconv.Atoi(hi)
+			if err1 == nil && err2 == nil && l <= slot && slot <= h {
+				masterID, master = f[0], byAddr[strings.Split(f[1], "@")[0]]
+			}
+		}
+	}
+	for _, line := range lines {
+		if f := strings.Fields(line); len(f) >= 4 && f[3] == masterID {
+			replica = byAddr[strings.Split(f[1], "@")[0]]
+		}
+	}
+	if master == nil || replica == nil {
+		t.Fatalf("no master and replica for slot %d in\n%s", slot, strings.Join(lines, "\n"))
+	}
+	return master, replica
 }
