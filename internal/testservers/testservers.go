@@ -413,6 +413,9 @@ func StartCluster(t testing.TB) *Cluster {
 			if s := r.Do(t, "CLUSTER", "INFO"); !strings.Contains(s, "cluster_state:ok") {
 				return fmt.Errorf("cluster not ok")
 			}
+			if n := strings.Count(r.Do(t, "CLUSTER", "NODES"), "slave"); n != 3 {
+				return fmt.Errorf("%d replicas known", n)
+			}
 			return nil
 		})
 	}
