@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/idkit-go/idkit/generator/node/internal/failover"
@@ -41,6 +42,7 @@ type sqlGuard struct {
 	ident  string
 	warns  []string
 	warned atomic.Bool
+	mu     sync.Mutex             // one claim of the process writes the identity row at a time
 	known  atomic.Pointer[string] // the identity this process last recorded
 }
 
@@ -71,11 +73,15 @@ func (b *sqlBackend) guard(ctx context.Context, c failover.Claim, floor int64, i
 		}
 	}
 	// Other claims of this process that read the old identity keep their
-	// own marks; the row needs writing once. A failed write leaves the old
-	// identity, so later claims detect the change themselves.
-	if k := b.t.guard.known.Load(); k == nil || *k != id.now {
+	// own marks; the row needs writing once (a new table's first claims all
+	// find it missing). A failed write leaves the old identity, so later
+	// claims detect the change themselves.
+	g := b.t.guard
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if k := g.known.Load(); k == nil || *k != id.now {
 		if _, err := b.db.ExecContext(ctx, b.s.marker, id.now, mark); err == nil {
-			b.t.guard.known.Store(&id.now)
+			g.known.Store(&id.now)
 		}
 	}
 	return floor
