@@ -299,6 +299,7 @@ func (m *MariaDB) Kill(t testing.TB) {
 type Redis struct {
 	Port int
 	dir  string
+	args []string // the program and its arguments
 	cmd  *exec.Cmd
 }
 
@@ -312,18 +313,31 @@ func StartRedis(t testing.TB, args ...string) *Redis {
 	bin := need(t, "redis-server")
 	need(t, "redis-cli")
 	r := &Redis{dir: tempDir(t, "idkit-redis-", ""), Port: FreePort(t)}
-	all := append([]string{"--port", strconv.Itoa(r.Port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+	r.args = append([]string{bin, "--port", strconv.Itoa(r.Port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
 		"--dir", r.dir, "--logfile", filepath.Join(r.dir, "log"), "--repl-timeout", "5"}, args...)
-	r.cmd = exec.Command(bin, all...)
+	r.start(t)
+	t.Cleanup(func() { r.Kill(t) })
+	return r
+}
+
+func (r *Redis) start(t testing.TB) {
+	t.Helper()
+	r.cmd = exec.Command(r.args[0], r.args[1:]...)
 	if err := r.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { r.Kill(t) })
 	waitFor(t, "redis-server starting", 30*time.Second, func() error {
 		_, err := r.cli("PING")
 		return err
 	})
-	return r
+}
+
+// Restart kills the server and starts it again on the same port, without
+// its data (it has no persistence), as when its host reboots.
+func (r *Redis) Restart(t testing.TB) {
+	t.Helper()
+	r.Kill(t)
+	r.start(t)
 }
 
 func (r *Redis) cli(args ...string) (string, error) {

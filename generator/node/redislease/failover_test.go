@@ -84,3 +84,23 @@ func TestFailoverRedisCluster(t *testing.T) {
 		}
 	})
 }
+
+// TestFailoverRedisRestart: a Redis server without persistence restarts
+// and forgets every lease (holder A's included); holder B claims on it.
+func TestFailoverRedisRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts servers")
+	}
+	failovertest.Check(t, "Redis restart", func(t *testing.T) failovertest.Setup {
+		r := testservers.StartRedis(t)
+		return failovertest.Setup{
+			Store:    failoverStore,
+			Primary:  r.Addr(),
+			Replica:  r.Addr(),
+			CaughtUp: func(t *testing.T) {},
+			Detach:   func(t *testing.T) {},
+			Promote:  func(t *testing.T) {},
+			Kill:     func(t *testing.T) { r.Restart(t) },
+		}
+	})
+}
