@@ -7,6 +7,7 @@ package failovertest
 
 import (
 	"context"
+	"os"
 	"slices"
 	"sync"
 	"testing"
@@ -57,10 +58,24 @@ type Result struct {
 	// Ahead is how far B's first ID's time reads ahead of the clock when
 	// it was issued.
 	Ahead time.Duration
+	// Heal is the time from A's path coming back to A's first ID after
+	// it healed.
+	Heal time.Duration
 }
 
-// Options are the lease options of the run: TTL 2 s.
-var Options = node.LeaseOptions{TTL: 2 * time.Second}
+// options are the lease options of a run: TTL 2 s, or
+// IDKIT_FAILOVER_TTL.
+func options(t *testing.T) node.LeaseOptions {
+	o := node.LeaseOptions{TTL: 2 * time.Second}
+	if v := os.Getenv("IDKIT_FAILOVER_TTL"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			t.Fatalf("IDKIT_FAILOVER_TTL: %v", err)
+		}
+		o.TTL = d
+	}
+	return o
+}
 
 // holder is a lease and its generator issuing IDs in the background.
 type holder struct {
@@ -146,7 +161,7 @@ func Run(t *testing.T, s Setup, v Variant, protect bool) Result {
 	t.Helper()
 	failover.Off.Store(!protect)
 	defer failover.Off.Store(false)
-	o := Options
+	o := options(t)
 	var res Result
 
 	// A start without failover, on a table or hash that exists.
@@ -173,6 +188,7 @@ func Run(t *testing.T, s Setup, v Variant, protect bool) Result {
 	} else {
 		time.Sleep(o.TTL + o.TTL/4)
 	}
+	moved := time.Now()
 	if err := pa.MoveTo(s.Replica); err != nil {
 		t.Fatal(err)
 	}
@@ -189,6 +205,9 @@ func Run(t *testing.T, s Setup, v Variant, protect bool) Result {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	a.mu.Lock()
+	res.Heal = a.after.Sub(moved)
+	a.mu.Unlock()
 	time.Sleep(200 * time.Millisecond)
 	ids := append(a.halt(t), b.halt(t)...)
 	if st := b.lease.Stats(); st.Fences > 0 && st.Reclaims == 0 {
@@ -226,9 +245,9 @@ func Check(t *testing.T, name string, setup func(t *testing.T) Setup) {
 			t.Run(v.String()+"/protection-"+mode, func(t *testing.T) {
 				t0 := time.Now()
 				r := Run(t, setup(t), v, protect)
-				t.Logf("%s %s protection %s: %d duplicates of %d IDs; first ID after failover %v (reads %v ahead), after a start without failover %v; run %v",
+				t.Logf("%s %s protection %s: %d duplicates of %d IDs; first ID after failover %v (reads %v ahead), after a start without failover %v; A healed %v after its path came back; run %v",
 					name, v, mode, r.Duplicates, r.IDs, r.FirstID.Round(time.Millisecond), r.Ahead.Round(time.Millisecond),
-					r.StartFirstID.Round(time.Microsecond), time.Since(t0).Round(100*time.Millisecond))
+					r.StartFirstID.Round(time.Microsecond), r.Heal.Round(time.Millisecond), time.Since(t0).Round(100*time.Millisecond))
 				if protect && r.Duplicates != 0 {
 					t.Errorf("%d duplicate IDs with the protection on", r.Duplicates)
 				}
