@@ -129,7 +129,7 @@ func probeGuard(ctx context.Context, db *sql.DB, d sqlcol.Dialect) *sqlGuard {
 		var replicas int
 		_ = db.QueryRowContext(ctx, `SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%'`).Scan(&replicas)
 		if replicas > 0 && !semiSyncAfterSync(ctx, db) {
-			g.warns = append(g.warns, fmt.Sprintf("lease store on a primary with %d replicas without semi-synchronous replication AFTER_SYNC: a failover may forget leases; claims after one wait TTL + BorrowAhead + MaxClockOffset; rpl_semi_sync_master_enabled with wait point AFTER_SYNC avoids the loss", replicas))
+			g.warns = append(g.warns, fmt.Sprintf("lease store on a primary with %d asynchronous replicas (no semi-synchronous replication waiting AFTER_SYNC): a failover may forget leases; claims after one wait TTL + BorrowAhead + MaxClockOffset; rpl_semi_sync_master_enabled with rpl_semi_sync_master_wait_point = AFTER_SYNC avoids the loss", replicas))
 		}
 	}
 	return g

@@ -7,6 +7,7 @@ package failovertest
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"slices"
 	"sync"
@@ -92,19 +93,28 @@ type holder struct {
 // IDs a second. It returns the time from the claim to the first ID.
 func start(t *testing.T, s node.Store, o node.LeaseOptions) (*holder, time.Duration, time.Duration) {
 	t.Helper()
+	h, took, ahead, err := try(s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h, took, ahead
+}
+
+// try is start, returning its error.
+func try(s node.Store, o node.LeaseOptions) (*holder, time.Duration, time.Duration, error) {
 	ctx := context.Background()
 	t0 := time.Now()
 	l, err := node.NewLease(ctx, s, o)
 	if err != nil {
-		t.Fatalf("claim: %v", err)
+		return nil, 0, 0, fmt.Errorf("claim: %w", err)
 	}
 	g, err := node.NewSnowflake(ctx, l)
 	if err != nil {
-		t.Fatalf("generator: %v", err)
+		return nil, 0, 0, fmt.Errorf("generator: %w", err)
 	}
 	first, err := g.Next()
 	if err != nil {
-		t.Fatalf("first ID: %v", err)
+		return nil, 0, 0, fmt.Errorf("first ID: %w", err)
 	}
 	took := time.Since(t0)
 	p, _ := g.Layout().Decompose(first)
@@ -138,7 +148,7 @@ func start(t *testing.T, s node.Store, o node.LeaseOptions) (*holder, time.Durat
 			time.Sleep(150 * time.Microsecond)
 		}
 	}()
-	return h, took, ahead
+	return h, took, ahead, nil
 }
 
 func (h *holder) halt(t *testing.T) []int64 {
@@ -181,8 +191,16 @@ func Run(t *testing.T, s Setup, v Variant, protect bool) Result {
 	pa.Cut()
 	s.Kill(t)
 	pb := proxy(t, s.Replica)
-	b, took, ahead := start(t, s.Store(t, pb.Addr()), o)
-	res.FirstID, res.Ahead = took, ahead
+	var b *holder
+	var err error
+	started := make(chan struct{})
+	sb := s.Store(t, pb.Addr())
+	go func() {
+		defer close(started)
+		b, res.FirstID, res.Ahead, err = try(sb, o)
+	}()
+	// Moved: A's path comes back while B starts (B's claim takes
+	// milliseconds; its first ID may wait); Dead: after A's lease lapsed.
 	if v == Moved {
 		time.Sleep(100 * time.Millisecond)
 	} else {
@@ -191,6 +209,10 @@ func Run(t *testing.T, s Setup, v Variant, protect bool) Result {
 	moved := time.Now()
 	if err := pa.MoveTo(s.Replica); err != nil {
 		t.Fatal(err)
+	}
+	<-started
+	if err != nil {
+		t.Fatalf("holder B: %v", err)
 	}
 	// Every holder heals and issues again.
 	deadline := time.Now().Add(4 * o.TTL)
