@@ -258,7 +258,11 @@ func proxy(t *testing.T, target string) *tcpproxy.Proxy {
 // off repeats IDs and on does not, logging what each run measured. new
 // starts fresh servers for each run.
 func Check(t *testing.T, name string, setup func(t *testing.T) Setup) {
+	rows := ""
+	defer func() { report(t, rows) }()
 	for _, v := range []Variant{Moved, Dead} {
+		var off, on Result
+		var took time.Duration
 		for _, protect := range []bool{false, true} {
 			mode := "off"
 			if protect {
@@ -270,6 +274,11 @@ func Check(t *testing.T, name string, setup func(t *testing.T) Setup) {
 				t.Logf("%s %s protection %s: %d duplicates of %d IDs; first ID after failover %v (reads %v ahead), after a start without failover %v; A healed %v after its path came back; run %v",
 					name, v, mode, r.Duplicates, r.IDs, r.FirstID.Round(time.Millisecond), r.Ahead.Round(time.Millisecond),
 					r.StartFirstID.Round(time.Microsecond), r.Heal.Round(time.Millisecond), time.Since(t0).Round(100*time.Millisecond))
+				if protect {
+					on, took = r, time.Since(t0)
+				} else {
+					off = r
+				}
 				if protect && r.Duplicates != 0 {
 					t.Errorf("%d duplicate IDs with the protection on", r.Duplicates)
 				}
@@ -278,5 +287,30 @@ func Check(t *testing.T, name string, setup func(t *testing.T) Setup) {
 				}
 			})
 		}
+		rows += fmt.Sprintf("| %s | %s, TTL %v | %d of %d | %d of %d | %v | %v | %v | %v |\n",
+			name, v, options(t).TTL, off.Duplicates, off.IDs, on.Duplicates, on.IDs, on.FirstID.Round(time.Millisecond),
+			on.StartFirstID.Round(10*time.Microsecond), on.Heal.Round(time.Millisecond), took.Round(100*time.Millisecond))
+	}
+}
+
+// report appends rows to the markdown table in the file IDKIT_FAILOVER_REPORT
+// names, if set, writing its header first if the file is new.
+func report(t *testing.T, rows string) {
+	path := os.Getenv("IDKIT_FAILOVER_REPORT")
+	if path == "" || t.Failed() || rows == "" {
+		return
+	}
+	if f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); err == nil {
+		_, _ = f.WriteString("| store | variant | duplicates, wait-out off | duplicates, defaults | first ID after the failover | first ID, start without failover | A's first ID after its path came back | run, defaults |\n|---|---|---|---|---|---|---|---|\n")
+		f.Close()
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	defer f.Close()
+	if _, err := f.WriteString(rows); err != nil {
+		t.Error(err)
 	}
 }
