@@ -96,12 +96,16 @@
 // A store must apply each claim, renewal and release atomically and keep
 // every one it acknowledged, with expiry measured by one clock that does
 // not run faster than the holders' clocks by more than Margin over a TTL.
-// A coordinator failover that loses acknowledged writes breaks this: a
-// lost claim or renewal can give one node to two holders, and a lost
-// high-water mark lets a new holder issue IDs an earlier one issued.
-// Redis replication is asynchronous, so a Redis failover can do both, as
-// with any Redis lock; waiting for replicas (WAIT) narrows that window.
-// PostgreSQL keeps acknowledged commits across a failover with
+// A coordinator failover or restart that loses acknowledged writes would
+// break this: a lost claim or renewal can give one node to two holders, and
+// a lost high-water mark lets a new holder issue IDs an earlier one issued.
+// The stores of this module notice it (PostgreSQL's timeline, MySQL's and
+// MariaDB's server ID, Redis's master replication ID) and start every
+// claim's IDs after the holders they forgot can have issued:
+// TTL + BorrowAhead + [LeaseOptions].MaxClockOffset later (see
+// https://github.com/idkit-go/idkit/blob/main/docs/leases.md).
+// Redis replication is asynchronous; waiting for replicas (WAIT) narrows
+// the loss. PostgreSQL keeps acknowledged commits across a failover with
 // synchronous replication (synchronous_commit on, or remote_apply, with
 // synchronous_standby_names set) and failover only to a synchronous
 // standby; MySQL and MariaDB with semi-synchronous replication waiting

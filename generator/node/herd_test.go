@@ -3,6 +3,7 @@ package node_test
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"os"
 	"slices"
 	"sync"
@@ -18,7 +19,9 @@ import (
 
 // TestClaimHerd measures 1,000 claims at once through one process's
 // 40-connection pool, TTL 10 s: on a new table or key, then again on it
-// once all were released. Set IDKIT_HERD=1 to run it.
+// once all were released. Set IDKIT_HERD=1 to run it; with
+// IDKIT_HERD_REPORT set it appends a markdown row per store to that file,
+// labelled IDKIT_HERD_LABEL.
 func TestClaimHerd(t *testing.T) {
 	if os.Getenv("IDKIT_HERD") == "" {
 		t.Skip("set IDKIT_HERD=1 to measure the claim herd")
@@ -51,6 +54,7 @@ func TestClaimHerd(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := c.store(t)
+			row := "| " + os.Getenv("IDKIT_HERD_LABEL") + " | " + c.name
 			for _, wave := range []string{"new", "existing"} {
 				lat := make([]time.Duration, 1000)
 				leases := make([]*node.Lease, 1000)
@@ -69,10 +73,21 @@ func TestClaimHerd(t *testing.T) {
 				wg.Wait()
 				slices.Sort(lat)
 				t.Logf("%s, %s: p50 %v, p99 %v, all %v", c.name, wave, lat[500].Round(time.Millisecond), lat[990].Round(time.Millisecond), lat[999].Round(time.Millisecond))
+				row += fmt.Sprintf(" | %v / %v / %v", lat[500].Round(time.Millisecond), lat[990].Round(time.Millisecond), lat[999].Round(time.Millisecond))
 				for _, l := range leases {
 					if l != nil {
 						_ = l.Close(context.Background())
 					}
+				}
+			}
+			if path := os.Getenv("IDKIT_HERD_REPORT"); path != "" && !t.Failed() {
+				f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer f.Close()
+				if _, err := f.WriteString(row + " |\n"); err != nil {
+					t.Fatal(err)
 				}
 			}
 		})

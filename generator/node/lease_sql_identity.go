@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/idkit-go/idkit/generator/node/internal/failover"
 	"github.com/idkit-go/idkit/internal/sqlcol"
@@ -69,7 +70,7 @@ func (b *sqlBackend) guard(ctx context.Context, c failover.Claim, floor int64, i
 		floor = max(floor, mark)
 		if c.Log != nil {
 			c.Log.Warn("lease store forgot writes (failover or restore): waiting out earlier holders",
-				"was", id.stored.String, "now", id.now, "floor_ahead", mark-c.Bound+c.TTL.Nanoseconds())
+				"was", id.stored.String, "now", id.now, "floor", time.Unix(0, mark))
 		}
 	}
 	// Other claims of this process that read the old identity keep their

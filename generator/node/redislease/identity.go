@@ -3,6 +3,7 @@ package redislease
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -112,10 +113,14 @@ func (b *store) Guarded(ctx context.Context, c failover.Claim) (int64, int64, er
 		return 0, 0, fmt.Errorf("redislease: claim: unexpected reply %v", r)
 	}
 	n, _ := v[0].(int64)
+	var h int64
+	if s, ok := v[1].(string); ok {
+		_, _ = fmt.Sscan(s, &h)
+	}
 	switch flags, _ := v[2].(int64); flags {
 	case 1:
 		if c.Log != nil {
-			c.Log.Warn("lease store forgot writes (failover or restart): waiting out earlier holders", "key", b.keys[0])
+			c.Log.Warn("lease store forgot writes (failover or restart): waiting out earlier holders", "key", b.keys[0], "floor", time.UnixMicro(h))
 		}
 	case 2:
 		failover.Warn(&b.blind, c.Log, "lease store cannot read the Redis master replication ID (INFO replication): a failover or restart that loses writes goes unnoticed and may repeat IDs; set StoreOptions.Replicas and fail over only to an acknowledged replica", "key", b.keys[0])
@@ -127,10 +132,6 @@ func (b *store) Guarded(ctx context.Context, c failover.Claim) (int64, int64, er
 		// Not trusted: give the node back (keeping the recorded mark).
 		_ = releaseScript.Run(context.WithoutCancel(ctx), b.c, b.keys, n, c.Owner, micros(c.Bound), 0).Err()
 		return 0, 0, err
-	}
-	var h int64
-	if s, ok := v[1].(string); ok {
-		_, _ = fmt.Sscan(s, &h)
 	}
 	return n, h * 1000, nil
 }

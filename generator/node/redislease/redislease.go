@@ -3,12 +3,12 @@
 // with [node.NewSnowflake] as an SQL lease is. It lives apart from package
 // node so that only programs using it compile go-redis.
 //
-// Redis keeps a lease only as well as it keeps its writes. A failover that
-// loses acknowledged writes (replication is asynchronous) can hand one node
-// ID to two holders, as with any Redis lock; [StoreOptions].Replicas makes
-// every claim and renewal wait for replicas to acknowledge it (WAIT), which
-// narrows that window to a failover that loses writes already on those
-// replicas.
+// Redis keeps a lease only as well as it keeps its writes. A failover or
+// restart that loses acknowledged writes (replication is asynchronous)
+// gives the master a new replication ID; a claim that finds it changed
+// waits out the holders Redis forgot (see [node.LeaseOptions]
+// MaxClockOffset). [StoreOptions].Replicas makes every claim and renewal
+// wait for replicas to acknowledge it (WAIT), which narrows the loss.
 package redislease
 
 import (
