@@ -43,7 +43,7 @@ type sqlGuard struct {
 	ident  string
 	warns  []string
 	warned atomic.Bool
-	mu     sync.Mutex             // one claim of the process writes the identity row at a time
+	mu     sync.Mutex             // held by the claim of the process writing the identity row
 	known  atomic.Pointer[string] // the identity this process last recorded
 }
 
@@ -75,10 +75,13 @@ func (b *sqlBackend) guard(ctx context.Context, c failover.Claim, floor int64, i
 	}
 	// Other claims of this process that read the old identity keep their
 	// own marks; the row needs writing once (a new table's first claims all
-	// find it missing). A failed write leaves the old identity, so later
-	// claims detect the change themselves.
+	// find it missing), and the claims do not wait for it. A failed write
+	// leaves the old identity, so later claims detect the change
+	// themselves.
 	g := b.t.guard
-	g.mu.Lock()
+	if !g.mu.TryLock() {
+		return floor // another claim of this process is writing it
+	}
 	defer g.mu.Unlock()
 	if k := g.known.Load(); k == nil || *k != id.now {
 		if _, err := b.db.ExecContext(ctx, b.s.marker, id.now, mark); err == nil {

@@ -134,6 +134,9 @@ func pgBin(t testing.TB, name string) string { return need(t, filepath.Join(Post
 func StartPostgres(t testing.TB) *Postgres {
 	t.Helper()
 	initdb := pgBin(t, "initdb")
+	if os.Geteuid() == 0 {
+		need(t, "runuser")
+	}
 	p := &Postgres{dir: tempDir(t, "idkit-pg-", "postgres")}
 	run(t, "postgres", initdb, "-D", filepath.Join(p.dir, "data"), "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8")
 	p.start(t)
@@ -219,6 +222,7 @@ func StartMariaDB(t testing.TB, id int) *MariaDB {
 	t.Helper()
 	mariadbd := need(t, "/usr/sbin/mariadbd")
 	install := need(t, "mariadb-install-db")
+	need(t, "mariadb")
 	m := &MariaDB{ID: id, dir: tempDir(t, "idkit-mariadb-", "")}
 	data := filepath.Join(m.dir, "data")
 	run(t, "", install, "--no-defaults", "--datadir="+data, "--user=root", "--auth-root-authentication-method=normal", "--skip-test-db", "--skip-name-resolve")
