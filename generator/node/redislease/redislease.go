@@ -6,9 +6,10 @@
 // Redis keeps a lease only as well as it keeps its writes. A failover or
 // restart that loses acknowledged writes (replication is asynchronous)
 // gives the master a new replication ID; a claim that finds it changed
-// waits out the holders Redis forgot (see [node.LeaseOptions]
-// MaxClockOffset). [StoreOptions].Replicas makes every claim and renewal
-// wait for replicas to acknowledge it (WAIT), which narrows the loss.
+// waits out the holders Redis forgot (see
+// [node.LeaseOptions].MaxClockOffset). [StoreOptions].Replicas makes every
+// claim and renewal wait for replicas to acknowledge it (WAIT), which
+// narrows the loss.
 package redislease
 
 import (
