@@ -1,7 +1,10 @@
 package redislease_test
 
 import (
+	"context"
+	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -104,3 +107,36 @@ func TestFailoverRedisRestart(t *testing.T) {
 		}
 	})
 }
+
+// TestBlindRedisWarns: on a server whose INFO command is disabled, claims
+// still work and the store logs one WARN that it cannot tell a failover.
+func TestBlindRedisWarns(t *testing.T) {
+	r := testservers.StartRedis(t, "--rename-command", "INFO", "")
+	c := redis.NewClient(&redis.Options{Addr: r.Addr()})
+	defer c.Close()
+	s := redislease.NewStore(c, redislease.StoreOptions{})
+	var buf strings.Builder
+	var mu sync.Mutex
+	log := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return buf.Write(p)
+	}), nil))
+	ctx := context.Background()
+	for range 3 {
+		l, err := node.NewLease(ctx, s, node.LeaseOptions{Logger: log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close(ctx)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if n := strings.Count(buf.String(), "cannot read the Redis master replication ID"); n != 1 {
+		t.Errorf("%d warnings, want 1:\n%s", n, buf.String())
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

@@ -35,8 +35,8 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local owner, ttl, maxn, prefer, bound = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local lossmark, window = tonumber(ARGV[6]), tonumber(ARGV[7])
-local info = redis.call('INFO', 'replication')
-local ident = string.match(info, 'master_replid:(%w+)')
+local info = redis.pcall('INFO', 'replication')
+local ident = type(info) == 'string' and string.match(info, 'master_replid:(%w+)')
 local mark = tonumber(redis.call('HGET', H, 'mark') or '0')
 local flags = 0
 if not ident then
@@ -47,7 +47,8 @@ else
     local lost = stored and 1 or 0
     if not stored and redis.call('EXISTS', H) == 0 then
       local prev = string.match(info, 'master_replid2:(%w+)')
-      local up = tonumber(string.match(redis.call('INFO', 'server'), 'uptime_in_seconds:(%d+)') or '0')
+      local server = redis.pcall('INFO', 'server')
+      local up = type(server) == 'string' and tonumber(string.match(server, 'uptime_in_seconds:(%d+)') or '') or 0
       if prev and not string.match(prev, '^0+$') then
         lost = 1
       elseif up * 1000 < window then
