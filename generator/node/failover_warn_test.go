@@ -73,3 +73,27 @@ func TestAsyncReplicaWarning(t *testing.T) {
 		})
 	}
 }
+
+// TestBlindPostgresWarns: a role that may not call pg_control_system()
+// still claims, and the store logs one WARN that it cannot tell a
+// failover.
+func TestBlindPostgresWarns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts servers")
+	}
+	p := testservers.StartPostgres(t)
+	p.Psql(t, "CREATE ROLE app LOGIN; REVOKE EXECUTE ON FUNCTION pg_control_system() FROM PUBLIC; GRANT ALL ON SCHEMA public TO app")
+	s := failoverStore(t, "pgx", strings.Replace(testservers.PostgresDSN(p.Addr()), "postgres@", "app@", 1))
+	var buf syncBuffer
+	log := slog.New(slog.NewTextHandler(&buf, nil))
+	for range 3 {
+		l, err := node.NewLease(context.Background(), s, node.LeaseOptions{Logger: log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close(context.Background())
+	}
+	if n := strings.Count(buf.String(), "cannot read the server's identity"); n != 1 || !strings.Contains(buf.String(), "pg_control_system") {
+		t.Errorf("%d warnings, want 1 naming pg_control_system:\n%s", n, buf.String())
+	}
+}
