@@ -147,8 +147,8 @@ func TestUUIDJSON(t *testing.T) {
 		t.Fatalf("Marshal = %s", b)
 	}
 	for in, want := range map[string]types.UUID{
-		`"` + uuidText + `"`:                    id,
-		` "` + strings.ToUpper(uuidHex32) + `"`: id,
+		`"` + uuidText + `"`:                          id,
+		` "` + strings.ToUpper(uuidHex32) + `"`:       id,
 		`"\u0030190a3c2-5b7e-7def-8a12-3456789abcde"`: id,
 		"null":   {},
 		` "" `:   {},
