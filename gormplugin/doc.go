@@ -8,8 +8,9 @@
 // A model's only primary key is filled when its type is
 // [types.Snowflake], [types.ObjectID], their nullable forms
 // ([types.NullSnowflake], [types.NullObjectID]), [sqltypes.HexObjectID] or
-// [sqltypes.NullHexObjectID], a type given to [WithKeyFunc] (uuid.UUID, a
-// ULID, ...), or a pointer to one of these. Any other column,
+// [sqltypes.NullHexObjectID], [types.UUID] (filled by [types.NewUUIDv7]
+// unless WithKeyFunc gives it another function), a type given to
+// [WithKeyFunc] (a ULID, ...), or a pointer to one of these. Any other column,
 // and plain Go types, are filled when tagged:
 //
 //	ID   int64  `gorm:"primaryKey" idkit:"snowflake"` // int64, int, uint64, ...
@@ -67,7 +68,9 @@
 // as an ObjectID, a pointer to one, a valid NullObjectID, a HexObjectID, a
 // [12]byte or a 12-byte []byte; a slice of ObjectIDs selects the rows with
 // those keys. A key of a [WithKeyFunc] type whose SQL value is bytes
-// (a ULID's 16 bytes) gets the same rewrite of one inline key. GORM runs an
+// (a ULID's 16 bytes, a [types.UUID]) gets the same rewrite of one inline
+// key, and a [types.UUID] key may also be given as a string [types.ParseUUID]
+// reads. GORM runs an
 // inline string that is not a number as SQL; for an ObjectID-keyed model a
 // string of exactly 24 hex digits (db.First(&doc, c.Param("id"))) is taken
 // as the key instead, and never run as SQL. Other strings are left to GORM.
@@ -126,7 +129,7 @@
 // zero untagged composite key part wraps [ErrUntaggedKey], a
 // generator failure wraps [ErrGenerate], a value that cannot be set wraps
 // [ErrNotAddressable], an upsert row whose stored key is unknown wraps
-// [ErrUpsertKey]. With no options the plugin fills ObjectID keys only: a
+// [ErrUpsertKey]. With no options the plugin fills ObjectID and UUID keys: a
 // create that meets a Snowflake field to fill fails with an error wrapping
 // [ErrNoSnowflakeGenerator] unless a Snowflake generator ([WithSnowflake],
 // for example a leased one from node.NewSnowflake), a node ([WithNode]) or
