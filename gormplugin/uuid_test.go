@@ -26,9 +26,9 @@ type Basket struct {
 // BasketLine references an Basket through a nullable UUID and is keyed by a
 // pointer to a UUID.
 type BasketLine struct {
-	ID      *types.UUID
+	ID       *types.UUID
 	BasketID types.NullUUID
-	Item    string `gorm:"size:64"`
+	Item     string `gorm:"size:64"`
 }
 
 func uuidDBs(t *testing.T, f func(t *testing.T, db *gorm.DB)) {
