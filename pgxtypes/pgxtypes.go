@@ -10,7 +10,9 @@
 //     [github.com/jackc/pgx/v5.QueryExecModeExec] and
 //     [github.com/jackc/pgx/v5.QueryExecModeSimpleProtocol] (used behind
 //     PgBouncer's transaction pooling, for example), where pgx alone fails
-//     with "cannot find encode plan".
+//     with "cannot find encode plan". In those modes a [types.UUID] or
+//     [types.NullUUID] argument for a uuid column needs Register too: pgx
+//     alone sends Value's 16 bytes as bytea text, which uuid rejects.
 //   - The IDs are encoded and decoded in binary without the allocations of
 //     the Value/Scan path: reading 1,000 rows of a bytea key, a bigint and
 //     two NULL columns took about 0.7 times as long and 1,005 instead of
@@ -29,11 +31,12 @@ import (
 // Register records in m the PostgreSQL type of each idkit ID type and of
 // slices of them: bytea (bytea[]) for [types.ObjectID] and
 // [types.NullObjectID], int8 (int8[]) for [types.Snowflake] and
-// [types.NullSnowflake]. It also replaces m's bytea and int8 codecs (and
+// [types.NullSnowflake], uuid (uuid[]) for [types.UUID] and [types.NullUUID].
+// It also replaces m's bytea, int8 and uuid codecs (and
 // their array types) with pgx's own codecs extended by binary-format plans
 // for the idkit types, which read and write the IDs without the allocations
-// of the Value/Scan path. Every other Go type, and the text format, are
-// handled as before; the values read and written, and the error sentinels
+// of the Value/Scan path (for the UUID types in the text format too). Every
+// other Go type, and the text format, are handled as before; the values read and written, and the error sentinels
 // ([types.ErrNull], [types.ErrInvalidObjectID], ...), are those of Value and
 // Scan. Register must not run while another goroutine uses m (a
 // [pgtype.Map] updates its plan caches without locking): call it on
@@ -55,4 +58,5 @@ func Register(m *pgtype.Map) {
 	m.RegisterDefaultPgType(types.NullSnowflake{}, "int8")
 	m.RegisterDefaultPgType([]types.Snowflake(nil), "_int8")
 	m.RegisterDefaultPgType([]types.NullSnowflake(nil), "_int8")
+	registerUUID(m)
 }
