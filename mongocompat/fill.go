@@ -15,8 +15,9 @@ import (
 // A document is filled when it is a struct (reached through any number of
 // pointers or interfaces) whose _id field, the field the drivers encode as
 // _id (tag bson:"_id", possibly inside inline structs), is a
-// [types.ObjectID], [types.Snowflake], [types.NullObjectID] or
-// [types.NullSnowflake], or a pointer to one, and is zero as its IsZero
+// [types.ObjectID], [types.Snowflake], [types.UUID] (filled by
+// [types.NewUUIDv7]), [types.NullObjectID], [types.NullSnowflake] or
+// [types.NullUUID], or a pointer to one, and is zero as its IsZero
 // method reports (a nil pointer counts as zero). A set key is never
 // overwritten. Other documents (maps, bson.D, raw BSON, structs whose _id
 // has another type or that have none) are left to the driver, which adds an
@@ -187,6 +188,10 @@ func (f *Filler) fillField(field reflect.Value, p *idPath, check bool) (any, boo
 		id = f.newObjectID()
 	case kindNullObjectID:
 		id = types.NewNullObjectID(f.newObjectID())
+	case kindUUID:
+		id = types.NewUUIDv7()
+	case kindNullUUID:
+		id = types.NullUUID{ID: types.NewUUIDv7(), Valid: true}
 	case kindSnowflake, kindNullSnowflake:
 		s, err := f.snowflakes.Next()
 		if err != nil {

@@ -24,9 +24,10 @@ var idTypes = idcodec.Types{
 // Registry returns a new registry for the v1 driver: the driver's default
 // registry (bson.NewRegistry) with encoders and decoders for
 // [types.ObjectID], [types.Snowflake], [types.NullObjectID] and
-// [types.NullSnowflake] (pointers to them are handled by the driver's
-// pointer codec). They encode as the types' MarshalBSONValue methods do (an
-// ObjectID as a BSON ObjectId, a Snowflake as an int64, an invalid Null form
+// [types.NullSnowflake], [types.UUID] and [types.NullUUID] (pointers to them
+// are handled by the driver's pointer codec). They encode as the types'
+// MarshalBSONValue methods do (an ObjectID as a BSON ObjectId, a Snowflake
+// as an int64, a UUID as binary subtype 4, an invalid Null form
 // as null; a zero ID is an error wrapping [types.ErrZeroID]) and decode
 // what the types' UnmarshalBSONValue methods accept; a value they do not
 // accept gives an error wrapping [types.ErrInvalidObjectID] or
@@ -53,6 +54,7 @@ func Registry() *bsoncodec.Registry {
 			return c.Decode(vr, val)
 		}))
 	}
+	registerUUID(reg)
 	return reg
 }
 
