@@ -20,14 +20,14 @@ var ErrInvalidUUID = errors.New("types: invalid UUID")
 // "no ID". [NewUUIDv7] makes time-ordered version 7 UUIDs.
 type UUID [16]byte
 
-// NewUUIDv7 returns a new version 7 UUID from the process-wide default
-// generator: a 48-bit Unix millisecond time, then a counter and random
-// bits, all from a cryptographically seeded source. It never fails and is
-// safe for concurrent use. The IDs of one process strictly rise, in the
-// order the calls return, even when the system clock steps back (they keep
-// the last millisecond until the clock passes it); IDs of different
-// processes are unique with overwhelming probability but not ordered
-// within a millisecond. See
+// NewUUIDv7 returns a new version 7 UUID from the process-wide generator:
+// a 48-bit Unix millisecond time, a counter with a random start, and random
+// bits from a ChaCha8 source seeded from crypto/rand. It never fails and is
+// safe for concurrent use. Within a process each ID is above every ID
+// returned before the call began, even when the system clock steps back
+// (IDs keep the last millisecond until the clock passes it); IDs of
+// different processes are unique with overwhelming probability but not
+// ordered within a millisecond. See
 // https://github.com/idkit-go/idkit/blob/main/docs/generators.md.
 func NewUUIDv7() UUID {
 	return UUID(uuidgen.Default().Next())

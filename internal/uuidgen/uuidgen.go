@@ -16,8 +16,8 @@
 // millisecond maps the values it uses onto the 30-bit counter field by
 // adding a fixed offset, a random number below 2^29 drawn when the
 // millisecond opens. So within a millisecond IDs rise with the shared
-// counter, and one generator's IDs rise in the order its calls return,
-// across goroutines. The millisecond never moves backwards: if the clock is
+// counter, and each ID is above every ID the generator returned before the
+// call began, across goroutines. The millisecond never moves backwards: if the clock is
 // set back, IDs keep the last millisecond used, and its counter field keeps
 // rising, until the clock passes it. A millisecond holds at least 2^29 IDs;
 // should one fill up, IDs move on to the next millisecond before the clock

@@ -93,9 +93,9 @@ func TestFullMillisecondMovesOn(t *testing.T) {
 	}
 }
 
-// TestConcurrentOrder checks that IDs rise in the order calls return, across
-// goroutines: each goroutine records IDs with a shared sequence number taken
-// after its call returned, under a lock that also orders the records.
+// TestConcurrentUniqueAndOrdered checks that an ID is above every ID
+// returned before its call began, across goroutines: each call and the
+// recording of its ID happen under one lock, which orders the calls.
 func TestConcurrentUniqueAndOrdered(t *testing.T) {
 	var now atomic.Int64
 	now.Store(10_000)
