@@ -18,7 +18,7 @@ func fillUUIDKeys(p *Plugin) {
 	if p.keyFuncs[uuidType] != nil {
 		return
 	}
-	_ = WithKeyFunc(func() (types.UUID, error) { return types.NewUUIDv7(), nil })(p)
+	_ = WithKeyFunc(func() (types.UUID, error) { return types.NewUUIDv7(), nil }).apply(p)
 }
 
 // uuidKeyExpr takes GORM's form of an inline string condition (raw SQL

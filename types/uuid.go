@@ -7,6 +7,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/idkit-go/idkit/internal/objectidgen"
 	"github.com/idkit-go/idkit/internal/uuidgen"
 )
 
@@ -91,18 +92,18 @@ func (id UUID) Time() time.Time {
 // encodeUUID writes the 36-character canonical form of id into dst.
 func encodeUUID(dst []byte, id *UUID) {
 	_ = dst[35]
-	binary.BigEndian.PutUint64(dst[0:8], hex8(binary.BigEndian.Uint32(id[0:4])))
+	binary.BigEndian.PutUint64(dst[0:8], objectidgen.Hex8(binary.BigEndian.Uint32(id[0:4])))
 	dst[8] = '-'
-	h := hex8(binary.BigEndian.Uint32(id[4:8])) // xxxx-xxxx
+	h := objectidgen.Hex8(binary.BigEndian.Uint32(id[4:8])) // xxxx-xxxx
 	binary.BigEndian.PutUint32(dst[9:13], uint32(h>>32))
 	dst[13] = '-'
 	binary.BigEndian.PutUint32(dst[14:18], uint32(h))
 	dst[18] = '-'
-	h = hex8(binary.BigEndian.Uint32(id[8:12]))
+	h = objectidgen.Hex8(binary.BigEndian.Uint32(id[8:12]))
 	binary.BigEndian.PutUint32(dst[19:23], uint32(h>>32))
 	dst[23] = '-'
 	binary.BigEndian.PutUint32(dst[24:28], uint32(h))
-	binary.BigEndian.PutUint64(dst[28:36], hex8(binary.BigEndian.Uint32(id[12:16])))
+	binary.BigEndian.PutUint64(dst[28:36], objectidgen.Hex8(binary.BigEndian.Uint32(id[12:16])))
 }
 
 // decodeUUID decodes the canonical form or 32 hex digits into id, leaving

@@ -47,7 +47,6 @@ func targets(parallel string) []target {
 		{"UUIDv7 per ID, 1 goroutine (`types.NewUUIDv7` vs Go 1.27's `uuid.NewV7`)", uuid("Generate", "idkit"), uuid("Generate", "std"), "ns/op", true, 0.25, false},
 		{"UUIDv7 per ID, all cores (`types.NewUUIDv7` vs Go 1.27's `uuid.NewV7`)", uuid("GenerateParallel", "idkit"), uuid("GenerateParallel", "std"), "ns/op", true, 0.25, false},
 		{"`Hex()`", oid("HexEncode", "idkit"), oid("HexEncode", "mongo-v2"), "ns/op", true, 0.9, false},
-		{"`AppendText` (vs mongo-driver's `Hex()`)", oid("HexEncode", "idkit-AppendText"), oid("HexEncode", "mongo-v2"), "ns/op", true, 0.5, false},
 		{"hex decode", oid("HexDecode", "idkit"), oid("HexDecode", "mongo-v2"), "ns/op", true, 0.6, false},
 		{"JSON marshal of `{id, name}`, ObjectID", oid("JSONMarshal", "idkit"), oid("JSONMarshal", "mongo-v2"), "ns/op", true, 0.75, false},
 		{"JSON marshal of `{id, name}`, Snowflake", ref{"JSONMarshal", "Snowflake", "idkit", ""}, ref{"JSONMarshal", "Snowflake", "bwmarrin", ""}, "ns/op", true, 0.75, false},
