@@ -12,11 +12,10 @@ const (
 
 var errZeroUUIDBSON = fmt.Errorf("%w: UUID 00000000-0000-0000-0000-000000000000 in BSON (fill _id with mongocompat's Filler or Insert helpers before the insert; store null with NullUUID)", ErrZeroID)
 
-// MarshalBSONValue encodes id as BSON binary subtype 4 (type 0x05), the
-// standard UUID of MongoDB. The zero UUID is never written: it returns an
-// error wrapping [ErrZeroID], as [ObjectID.MarshalBSONValue] does. The
-// signature is that of go.mongodb.org/mongo-driver/v2/bson.ValueMarshaler;
-// the v1 driver needs the codecs of the mongocompat/mongov1 package.
+// MarshalBSONValue encodes id as BSON binary subtype 4 (type 0x05),
+// MongoDB's standard UUID. The zero UUID is an error wrapping [ErrZeroID].
+// The signature is that of go.mongodb.org/mongo-driver/v2/bson.ValueMarshaler;
+// the v1 driver needs mongov1.Registry.
 func (id UUID) MarshalBSONValue() (typ byte, data []byte, err error) {
 	if id == (UUID{}) {
 		return 0, nil, errZeroUUIDBSON
@@ -29,11 +28,9 @@ func (id UUID) MarshalBSONValue() (typ byte, data []byte, err error) {
 }
 
 // UnmarshalBSONValue decodes BSON binary subtype 4 of 16 bytes, a string
-// that [ParseUUID] reads, or null (which gives the zero UUID). Other types
-// and subtypes (the legacy subtype 3 included, whose byte order depends on
-// the driver that wrote it) return an error wrapping [ErrInvalidUUID] and
-// leave id unchanged. The signature is that of
-// go.mongodb.org/mongo-driver/v2/bson.ValueUnmarshaler.
+// that [ParseUUID] reads, or null (the zero UUID). Other types and subtypes,
+// the legacy subtype 3 included, return an error wrapping [ErrInvalidUUID]
+// and leave id unchanged.
 func (id *UUID) UnmarshalBSONValue(typ byte, data []byte) error {
 	switch typ {
 	case bsonBinary:

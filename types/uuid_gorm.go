@@ -15,8 +15,7 @@ func (UUID) GormDataType() string { return string(schema.Bytes) }
 
 // GormDBDataType returns the column type AutoMigrate creates for a UUID:
 // uuid on PostgreSQL, binary(16) on MySQL/MariaDB and SQL Server, blob on
-// SQLite, and "" (GORM's default for bytes) on other dialects; NOT NULL is
-// added for a primary key.
+// SQLite, "" (GORM's default) elsewhere; NOT NULL for a primary key.
 func (UUID) GormDBDataType(db *gorm.DB, f *schema.Field) string {
 	return gormType(sqlcol.UUID(dialect(db)), f)
 }

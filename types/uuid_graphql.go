@@ -18,9 +18,8 @@ func (id UUID) MarshalGQL(w io.Writer) {
 }
 
 // UnmarshalGQL reads a gqlgen input value into id: a string that
-// [ParseUUID] reads; nil gives the zero UUID. Other values, "" included (see
-// [ObjectID.UnmarshalGQL]), return an error wrapping [ErrInvalidUUID] and
-// leave id unchanged.
+// [ParseUUID] reads; nil gives the zero UUID. Other values, "" included,
+// return an error wrapping [ErrInvalidUUID] and leave id unchanged.
 func (id *UUID) UnmarshalGQL(v any) error {
 	switch x := v.(type) {
 	case string:

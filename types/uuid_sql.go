@@ -23,10 +23,10 @@ type refusedUUID uint8
 func (refusedUUID) Value() (driver.Value, error) { return nil, errZeroUUID }
 
 // Value implements [database/sql/driver.Valuer]: the 16 bytes (PostgreSQL
-// uuid or bytea, BINARY(16), BLOB). The zero UUID is never written: Value
-// returns an error wrapping [ErrZeroID], with a non-nil value for GORM's
-// inline conditions as [ObjectID.Value] explains. lib/pq sends bytes as
-// bytea text, which a PostgreSQL uuid column rejects; see
+// uuid, BINARY(16), BLOB). The zero UUID is never written: Value returns an
+// error wrapping [ErrZeroID], with a non-nil value as [ObjectID.Value] does.
+// Drivers that send bytes as bytea text (lib/pq, pgx's simple protocol) need
+// a setting for a uuid column; see
 // https://github.com/idkit-go/idkit/blob/main/docs/sql.md.
 func (id UUID) Value() (driver.Value, error) {
 	if id == (UUID{}) {

@@ -15,9 +15,8 @@ var (
 )
 
 // MarshalText implements [encoding.TextMarshaler]: the canonical lower-case
-// form. encoding/json uses it too, so a UUID is a JSON string; the zero UUID
-// is "00000000-0000-0000-0000-000000000000" (use the omitzero option or
-// [NullUUID] to leave it out).
+// form, which encoding/json writes as a string. The zero UUID is all zeros
+// (use the omitzero option or [NullUUID] to leave it out).
 func (id UUID) MarshalText() ([]byte, error) {
 	b := make([]byte, 36)
 	encodeUUID(b, &id)
@@ -64,8 +63,8 @@ var (
 	_ encoding.BinaryUnmarshaler = (*UUID)(nil)
 )
 
-// MarshalBinary implements [encoding.BinaryMarshaler]: the 16 bytes, for
-// protobuf bytes fields and caches. It never fails.
+// MarshalBinary implements [encoding.BinaryMarshaler]: the 16 bytes. It
+// never fails.
 func (id UUID) MarshalBinary() ([]byte, error) {
 	b := id
 	return b[:], nil
