@@ -67,7 +67,9 @@ func TestUUIDConvertsToOtherUUIDTypes(t *testing.T) {
 }
 
 func TestNewUUIDv7(t *testing.T) {
-	before := time.Now().Add(-2 * time.Millisecond)
+	// The coarse clock behind NewUUIDv7 may lag the wall clock while its
+	// goroutine waits for a CPU; a second covers a loaded machine.
+	before := time.Now().Add(-time.Second)
 	prev := types.NewUUIDv7()
 	for range 10000 {
 		id := types.NewUUIDv7()

