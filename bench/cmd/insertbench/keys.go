@@ -30,10 +30,6 @@ type keyKind struct {
 	plugin func() []gormplugin.Option
 }
 
-// uuidv7Label is the label of idkit's UUIDv7 kind, which only a build with
-// types.UUID runs (uuid.go) but any build renders (-render).
-const uuidv7Label = "idkit UUIDv7 (uuid / BINARY(16))"
-
 // gormInserter inserts n rows with the given payloads through db.
 type gormInserter func(db *gorm.DB, payloads []string, batch int) error
 
@@ -57,6 +53,10 @@ type (
 	}
 	objectIDRow struct {
 		ID      types.ObjectID `gorm:"primaryKey"`
+		Payload string
+	}
+	uuidRow struct {
+		ID      types.UUID `gorm:"primaryKey"` // filled by the plugin with no option
 		Payload string
 	}
 	googleUUIDRow struct {
@@ -120,7 +120,18 @@ var allKeys = []keyKind{
 		},
 		gorm: inserter(func(r *objectIDRow) { r.ID = types.ObjectID{} }, func(r *objectIDRow, p string) { r.Payload = p }),
 	},
-	// idkit's UUIDv7 is added by uuid.go when types.UUID exists.
+	{
+		name: "uuidv7", label: "idkit UUIDv7 (uuid / BINARY(16))",
+		column: map[string]string{
+			"postgres": "uuid PRIMARY KEY",
+			"mariadb":  "BINARY(16) PRIMARY KEY",
+			"sqlite":   "BLOB PRIMARY KEY",
+		},
+		newRaw: func() func() (any, error) {
+			return func() (any, error) { return types.NewUUIDv7(), nil }
+		},
+		gorm: inserter(func(r *uuidRow) { r.ID = types.UUID{} }, func(r *uuidRow, p string) { r.Payload = p }),
+	},
 	{
 		name: "guuidv7", label: "google/uuid v7 (uuid / UUID)",
 		column: map[string]string{

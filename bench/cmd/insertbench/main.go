@@ -1,6 +1,6 @@
 // Command insertbench measures what each kind of primary key costs when
 // rows are inserted: the database's own sequence, idkit's Snowflake and
-// ObjectID (and UUIDv7 when built with types.UUID), google/uuid's v7 and
+// ObjectID and UUIDv7, google/uuid's v7 and
 // v4. It inserts -rows rows of a -payload-byte payload per run into
 // PostgreSQL, MariaDB (and SQLite), either as raw multi-row INSERTs through
 // database/sql or through GORM's CreateInBatches with gormplugin

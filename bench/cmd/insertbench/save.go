@@ -80,12 +80,7 @@ func load(paths ...string) (*report, []keyKind, error) {
 	for _, name := range keys {
 		k, err := keyByName(name)
 		if err != nil {
-			// A kind this build lacks (idkit's UUIDv7 without the tag):
-			// it keeps its label.
-			k = keyKind{name: name, label: name}
-			if name == "uuidv7" {
-				k.label = uuidv7Label
-			}
+			return nil, nil, fmt.Errorf("%s: %w", paths[0], err)
 		}
 		kinds = append(kinds, k)
 	}
