@@ -188,6 +188,10 @@ type (
 		ID   types.ObjectID
 		Name string
 	}
+	fillUUID struct {
+		ID   types.UUID
+		Name string
+	}
 	fillKeyFunc struct {
 		ID   benchKey
 		Name string
@@ -198,7 +202,8 @@ type (
 // BenchmarkFill1000 measures the plugin's fill alone: a Create of 1,000
 // rows on a handle whose Create processor runs only the plugin's callbacks
 // (GORM's own are removed, so nothing is built or sent). ns/row is the
-// plugin's cost per row, key generation included; "serial" is a model the
+// plugin's cost per row, key generation included (for "uuid",
+// types.NewUUIDv7); "serial" is a model the
 // plugin has nothing to fill for, the cost of the Create call itself.
 func BenchmarkFill1000(b *testing.B) {
 	var n uint64
@@ -225,6 +230,9 @@ func BenchmarkFill1000(b *testing.B) {
 	})
 	b.Run("objectid", func(b *testing.B) {
 		benchFill(b, db, func(r *fillObjectID) { r.ID = types.ObjectID{} })
+	})
+	b.Run("uuid", func(b *testing.B) {
+		benchFill(b, db, func(r *fillUUID) { r.ID = types.UUID{} })
 	})
 	b.Run("keyfunc", func(b *testing.B) {
 		benchFill(b, db, func(r *fillKeyFunc) { r.ID = benchKey{} })

@@ -35,7 +35,8 @@ func WithKeyFunc[T any](next func() (T, error)) Option {
 		if k := t.Kind(); k == reflect.Pointer || k == reflect.Interface {
 			return fmt.Errorf("%w: key type %s is a pointer or interface; give the type it points to", ErrInvalidConfig, t)
 		}
-		isZero, ok := zeroTest[T]()
+		zeroAt, ok := zeroTest[T]()
+		isZero := func(v T) bool { return zeroAt(&v) }
 		if !ok {
 			return fmt.Errorf("%w: key type %s has no IsZero method and is not comparable", ErrInvalidConfig, t)
 		}
@@ -52,17 +53,17 @@ func WithKeyFunc[T any](next func() (T, error)) Option {
 		}
 		kf.setAt = func(ptr unsafe.Pointer) error {
 			v := (*T)(ptr)
-			if !isZero(*v) {
+			if !zeroAt(v) {
 				return nil
 			}
 			id, err := next()
 			if err != nil {
 				return err
 			}
-			if isZero(id) {
+			// Tested in place, where taking its address copies nothing.
+			if *v = id; zeroAt(v) {
 				return fmt.Errorf("key func for %s returned the zero key", t)
 			}
-			*v = id
 			return nil
 		}
 		if p.keyFuncs == nil {
@@ -73,9 +74,9 @@ func WithKeyFunc[T any](next func() (T, error)) Option {
 	}}
 }
 
-// zeroTest returns T's zero test: its IsZero method (on T or *T), else
-// comparison with the zero value when T is comparable.
-func zeroTest[T any]() (func(T) bool, bool) {
+// zeroTest returns the zero test of the T at a pointer: T's IsZero method
+// (on T or *T), else comparison with the zero value when T is comparable.
+func zeroTest[T any]() (func(*T) bool, bool) {
 	type zeroer interface{ IsZero() bool }
 	var zero T
 	if _, ok := any(&zero).(zeroer); ok {
@@ -83,14 +84,14 @@ func zeroTest[T any]() (func(T) bool, bool) {
 		// it boxes nothing.
 		m, _ := reflect.TypeFor[*T]().MethodByName("IsZero")
 		if f, ok := m.Func.Interface().(func(*T) bool); ok {
-			return func(v T) bool { return f(&v) }, true
+			return f, true
 		}
-		return func(v T) bool { return any(&v).(zeroer).IsZero() }, true
+		return func(v *T) bool { return any(v).(zeroer).IsZero() }, true
 	}
 	if !reflect.TypeFor[T]().Comparable() {
 		return nil, false
 	}
-	return func(v T) bool { return any(v) == any(zero) }, true
+	return func(v *T) bool { return any(*v) == any(zero) }, true
 }
 
 // fromBytes returns the key whose SQL value is the bytes values holds (one
