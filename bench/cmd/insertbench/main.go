@@ -64,6 +64,11 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
+		if *jsonOut != "" { // the runs of every file, in one
+			if err := rep.save(*jsonOut, kinds); err != nil {
+				log.Fatal(err)
+			}
+		}
 		write(rep.markdown(kinds), *out)
 		return
 	}
