@@ -1,0 +1,379 @@
+// Package etcdlease keeps [node.Lease] records in etcd: [NewStore] returns
+// a [node.Store] to pass to [node.NewLease], which claims a node ID and
+// returns an ordinary [*node.Lease], to use with [node.NewSnowflake] as an
+// SQL or Redis lease is. It is a module of its own so that only programs
+// using it compile the etcd client and gRPC.
+//
+// etcd commits every claim, renewal and release through Raft before it
+// answers, so a leader failover loses no acknowledged lease and no
+// high-water mark: a new holder never needs to wait out a holder that the
+// store forgot. Expiry follows etcd's own leases, by the leader's clock.
+// https://github.com/idkit-go/idkit/blob/main/docs/leases.md compares the
+// stores.
+package etcdlease
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
+	"go.etcd.io/etcd/api/v3/mvccpb"
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"github.com/idkit-go/idkit/generator/node"
+)
+
+// defaultPrefix is the key prefix when [StoreOptions].Prefix is empty.
+const defaultPrefix = "idkit/node_leases/"
+
+// StoreOptions configures [NewStore].
+type StoreOptions struct {
+	// Prefix starts every key the store writes: Prefix+"o/N" holds node
+	// N's owner, attached to the etcd lease of its claim, and Prefix+"h/N"
+	// its high-water mark, kept without a lease after release or expiry.
+	// Default "idkit/node_leases/". Never delete the h/ keys while leases
+	// may be held.
+	Prefix string
+}
+
+// NewStore returns the [node.Store] of the keys under opts.Prefix in
+// etcd; pass it to [node.NewLease]. One store may serve any number of
+// leases, and should: the claims of one store do not collide with each
+// other.
+//
+// A claim grants an etcd lease of the TTL rounded up to whole seconds (or
+// the server's minimum, if longer), then takes, in one transaction that
+// compares the owner key's create revision, the preferred node if it is
+// free or already the owner's, and otherwise the lowest free node. A node
+// is free once its owner key is gone: released, or deleted by etcd when
+// its lease expired. Renewal raises the mark and keeps the etcd lease
+// alive; renewal and release act only if the owner key still names the
+// owner. With a nil client every method returns an error wrapping
+// [node.ErrInvalidConfig].
+func NewStore(client *clientv3.Client, opts StoreOptions) node.Store {
+	p := opts.Prefix
+	if p == "" {
+		p = defaultPrefix
+	}
+	return &store{c: client, owners: p + "o/", marks: p + "h/", trying: map[int64]int{}, mine: map[int64]int64{}}
+}
+
+// store is the [node.Store] of one key prefix.
+type store struct {
+	c             *clientv3.Client
+	owners, marks string // key prefixes
+
+	// mu guards what the store's own claims know of each other: the nodes
+	// they are trying now, and those they took (with the revision of the
+	// claim), which a listing of an earlier revision does not show.
+	mu     sync.Mutex
+	trying map[int64]int
+	mine   map[int64]int64
+}
+
+// mark encodes a high-water mark so that etcd's byte-wise comparison of
+// values orders marks as numbers: 19 decimal digits, negative marks as 0.
+func mark(ns int64) string { return fmt.Sprintf("%019d", max(ns, 0)) }
+
+// raise sets key to m if it holds a smaller mark or does not exist. A
+// value comparison with a missing key always fails in etcd, hence the
+// second, nested test.
+func raise(key string, m int64) clientv3.Op {
+	v := mark(m)
+	return clientv3.OpTxn(
+		[]clientv3.Cmp{clientv3.Compare(clientv3.Value(key), "<", v)},
+		[]clientv3.Op{clientv3.OpPut(key, v)},
+		[]clientv3.Op{clientv3.OpTxn(
+			[]clientv3.Cmp{clientv3.Compare(clientv3.Version(key), "=", 0)},
+			[]clientv3.Op{clientv3.OpPut(key, v)}, nil)})
+}
+
+// seconds is the etcd lease TTL that covers ttl.
+func seconds(ttl time.Duration) int64 { return max(int64((ttl+time.Second-1)/time.Second), 1) }
+
+func (s *store) key(prefix string, n int64) string { return prefix + strconv.FormatInt(n, 10) }
+
+func (s *store) check(ttl time.Duration) error {
+	if s.c == nil {
+		return fmt.Errorf("%w: nil etcd client", node.ErrInvalidConfig)
+	}
+	if ttl <= 0 {
+		return fmt.Errorf("%w: ttl %v", node.ErrInvalidConfig, ttl)
+	}
+	return nil
+}
+
+func (s *store) Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, prefer, bound int64) (int64, int64, error) {
+	if err := s.check(ttl); err != nil {
+		return 0, 0, err
+	}
+	g, err := s.c.Grant(ctx, seconds(ttl))
+	if err != nil {
+		return 0, 0, fmt.Errorf("etcdlease: claim: grant: %w", err)
+	}
+	n, floor, err := s.claim(ctx, owner, g.ID, maxNode, prefer, bound)
+	if err != nil {
+		// The etcd lease holds no key; it would expire anyway.
+		if ctx.Err() == nil {
+			_, _ = s.c.Revoke(ctx, g.ID)
+		}
+		return 0, 0, err
+	}
+	return n, floor, nil
+}
+
+// claim takes a node for owner under the etcd lease id.
+func (s *store) claim(ctx context.Context, owner string, id clientv3.LeaseID, maxNode, prefer, bound int64) (int64, int64, error) {
+	var held *listing
+	if prefer >= 0 && prefer <= maxNode {
+		ok := s.key(s.owners, prefer)
+		s.reserve(prefer)
+		floor, took, cur, l, err := s.take(ctx, prefer, owner, id, bound)
+		s.unreserve(prefer)
+		if err != nil {
+			return 0, 0, err
+		}
+		if took {
+			return prefer, floor, nil
+		}
+		if cur != nil && string(cur.Value) == owner {
+			// The owner's own node: move its key to the new etcd lease.
+			r, err := s.c.Txn(ctx).If(
+				clientv3.Compare(clientv3.ModRevision(ok), "=", cur.ModRevision),
+			).Then(
+				clientv3.OpPut(ok, owner, clientv3.WithLease(id)),
+				clientv3.OpGet(s.key(s.marks, prefer)),
+				raise(s.key(s.marks, prefer), bound),
+			).Commit()
+			if err != nil {
+				return 0, 0, fmt.Errorf("etcdlease: claim node %d: %w", prefer, err)
+			}
+			if r.Succeeded {
+				if cur.Lease != 0 && cur.Lease != int64(id) {
+					_, _ = s.c.Revoke(ctx, clientv3.LeaseID(cur.Lease))
+				}
+				return prefer, parseMark(kvs(r.Responses[1])), nil
+			}
+		}
+		held = l
+	}
+	if held == nil {
+		r, err := s.c.Get(ctx, s.owners, clientv3.WithPrefix(), clientv3.WithKeysOnly())
+		if err != nil {
+			return 0, 0, fmt.Errorf("etcdlease: claim: list nodes: %w", err)
+		}
+		held = s.list(r.Header.Revision, r.Kvs)
+	}
+	for collisions := 0; ; collisions++ {
+		n, ok := s.pick(held, maxNode, collisions)
+		if !ok {
+			return 0, 0, fmt.Errorf("%w: all %d node ids are leased", node.ErrExhausted, maxNode+1)
+		}
+		floor, took, _, l, err := s.take(ctx, n, owner, id, bound)
+		s.unreserve(n)
+		if err != nil {
+			return 0, 0, err
+		}
+		if took {
+			return n, floor, nil
+		}
+		held = l
+	}
+}
+
+// take claims node n for owner if its owner key does not exist, returning
+// the mark recorded before; otherwise it returns the owner key (nil if it
+// was gone by then) and a fresh listing of the held nodes.
+func (s *store) take(ctx context.Context, n int64, owner string, id clientv3.LeaseID, bound int64) (floor int64, took bool, cur *mvccpb.KeyValue, held *listing, err error) {
+	ok, hk := s.key(s.owners, n), s.key(s.marks, n)
+	r, err := s.c.Txn(ctx).If(
+		clientv3.Compare(clientv3.CreateRevision(ok), "=", 0),
+	).Then(
+		clientv3.OpPut(ok, owner, clientv3.WithLease(id)),
+		clientv3.OpGet(hk),
+		raise(hk, bound),
+	).Else(
+		clientv3.OpGet(ok),
+		clientv3.OpGet(s.owners, clientv3.WithPrefix(), clientv3.WithKeysOnly()),
+	).Commit()
+	if err != nil {
+		return 0, false, nil, nil, fmt.Errorf("etcdlease: claim node %d: %w", n, err)
+	}
+	if r.Succeeded {
+		s.took(n, r.Header.Revision)
+		return parseMark(kvs(r.Responses[1])), true, nil, nil, nil
+	}
+	if c := kvs(r.Responses[0]); len(c) > 0 {
+		cur = c[0]
+	}
+	return 0, false, cur, s.list(r.Header.Revision, kvs(r.Responses[1])), nil
+}
+
+// kvs returns the pairs of a range response in a transaction's response.
+func kvs(r *etcdserverpb.ResponseOp) []*mvccpb.KeyValue {
+	if rr := r.GetResponseRange(); rr != nil {
+		return rr.Kvs
+	}
+	return nil
+}
+
+func parseMark(kvs []*mvccpb.KeyValue) int64 {
+	if len(kvs) == 0 {
+		return 0
+	}
+	n, _ := strconv.ParseInt(string(kvs[0].Value), 10, 64)
+	return n
+}
+
+// listing is the set of held nodes at a revision.
+type listing struct {
+	rev  int64
+	held map[int64]struct{}
+}
+
+// list makes the listing of owner keys read at rev, and forgets the
+// nodes this store took at or before rev: the listing shows them.
+func (s *store) list(rev int64, owners []*mvccpb.KeyValue) *listing {
+	l := &listing{rev: rev, held: make(map[int64]struct{}, len(owners))}
+	for _, kv := range owners {
+		if n, err := strconv.ParseInt(strings.TrimPrefix(string(kv.Key), s.owners), 10, 64); err == nil {
+			l.held[n] = struct{}{}
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for n, r := range s.mine {
+		if r <= rev {
+			delete(s.mine, n)
+		}
+	}
+	return l
+}
+
+// pick chooses a node in [0, maxNode] that l does not show held, that
+// no claim of this store is trying and that this store did not take
+// after l's revision, and reserves it: the lowest such node, or after
+// collisions with other stores' claims, one of the lowest 2^collisions
+// (at most 64), at random, so that claimers that collided spread out.
+func (s *store) pick(l *listing, maxNode int64, collisions int) (int64, bool) {
+	k := 1 << min(collisions, 6)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var cands [64]int64
+	c := 0
+	for n := int64(0); n <= maxNode && c < k; n++ {
+		if _, ok := l.held[n]; ok || s.trying[n] > 0 || s.mine[n] > l.rev {
+			continue
+		}
+		cands[c] = n
+		c++
+	}
+	if c == 0 {
+		return 0, false
+	}
+	n := cands[rand.IntN(c)]
+	s.trying[n]++
+	return n, true
+}
+
+func (s *store) reserve(n int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.trying[n]++
+}
+
+func (s *store) unreserve(n int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.trying[n]--; s.trying[n] <= 0 {
+		delete(s.trying, n)
+	}
+}
+
+// took records that this store took node n at revision rev.
+func (s *store) took(n, rev int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.mine[n] = rev
+}
+
+func (s *store) Renew(ctx context.Context, n int64, owner string, ttl time.Duration, bound int64) error {
+	if err := s.check(ttl); err != nil {
+		return err
+	}
+	ok := s.key(s.owners, n)
+	r, err := s.c.Txn(ctx).If(
+		clientv3.Compare(clientv3.Value(ok), "=", owner),
+	).Then(
+		clientv3.OpGet(ok),
+		raise(s.key(s.marks, n), bound),
+	).Commit()
+	if err != nil {
+		return fmt.Errorf("etcdlease: renew node %d: %w", n, err)
+	}
+	if !r.Succeeded || len(kvs(r.Responses[0])) == 0 {
+		return fmt.Errorf("%w: node %d is no longer held by %s", node.ErrLeaseLost, n, owner)
+	}
+	id := clientv3.LeaseID(kvs(r.Responses[0])[0].Lease)
+	ka, err := s.c.KeepAliveOnce(ctx, id)
+	switch {
+	case errors.Is(err, rpctypes.ErrLeaseNotFound):
+		return fmt.Errorf("%w: node %d: its etcd lease expired", node.ErrLeaseLost, n)
+	case err != nil:
+		return fmt.Errorf("etcdlease: renew node %d: %w", n, err)
+	case ka.TTL >= seconds(ttl):
+		return nil
+	}
+	// A longer TTL than the claim's: move the key to a new etcd lease.
+	g, err := s.c.Grant(ctx, seconds(ttl))
+	if err != nil {
+		return fmt.Errorf("etcdlease: renew node %d: grant: %w", n, err)
+	}
+	r, err = s.c.Txn(ctx).If(
+		clientv3.Compare(clientv3.Value(ok), "=", owner),
+		clientv3.Compare(clientv3.LeaseValue(ok), "=", id),
+	).Then(clientv3.OpPut(ok, owner, clientv3.WithLease(g.ID))).Commit()
+	if err != nil {
+		return fmt.Errorf("etcdlease: renew node %d: %w", n, err)
+	}
+	if !r.Succeeded {
+		_, _ = s.c.Revoke(ctx, g.ID)
+		return fmt.Errorf("%w: node %d is no longer held by %s", node.ErrLeaseLost, n, owner)
+	}
+	_, _ = s.c.Revoke(ctx, id)
+	return nil
+}
+
+func (s *store) Release(ctx context.Context, n int64, owner string, hwm int64, exact bool) error {
+	if s.c == nil {
+		return fmt.Errorf("%w: nil etcd client", node.ErrInvalidConfig)
+	}
+	ok, hk := s.key(s.owners, n), s.key(s.marks, n)
+	set := raise(hk, hwm)
+	if exact {
+		set = clientv3.OpPut(hk, mark(hwm))
+	}
+	r, err := s.c.Txn(ctx).If(
+		clientv3.Compare(clientv3.Value(ok), "=", owner),
+	).Then(clientv3.OpGet(ok), clientv3.OpDelete(ok), set).Commit()
+	if err != nil {
+		return fmt.Errorf("etcdlease: release node %d: %w", n, err)
+	}
+	if r.Succeeded {
+		s.mu.Lock()
+		delete(s.mine, n)
+		s.mu.Unlock()
+		if cur := kvs(r.Responses[0]); len(cur) > 0 && cur[0].Lease != 0 {
+			// The etcd lease now holds no key.
+			_, _ = s.c.Revoke(ctx, clientv3.LeaseID(cur[0].Lease))
+		}
+	}
+	return nil
+}
