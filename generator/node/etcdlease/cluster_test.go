@@ -74,6 +74,7 @@ func startCluster(dir string, n int) (*cluster, error) {
 		cfg.InitialCluster = strings.Join(initial, ",")
 		cfg.InitialClusterToken = "idkit-etcdlease-test"
 		cfg.ClusterState = embed.ClusterStateFlagNew
+		cfg.UnsafeNoFsync = os.Getenv("G1FSYNC") == ""
 		cfg.ZapLoggerBuilder = embed.NewZapLoggerBuilder(zap.NewNop())
 		wg.Go(func() {
 			e, err := embed.StartEtcd(cfg)

@@ -62,7 +62,7 @@ func NewStore(client *clientv3.Client, opts StoreOptions) node.Store {
 	if p == "" {
 		p = defaultPrefix
 	}
-	return &store{c: client, owners: p + "o/", marks: p + "h/", trying: map[int64]int{}, mine: map[int64]int64{}}
+	return &store{c: client, owners: p + "o/", marks: p + "h/", trying: map[int64]int{}, mine: map[int64]int64{}, sem: make(chan struct{}, 1)}
 }
 
 // store is the [node.Store] of one key prefix.
@@ -76,6 +76,13 @@ type store struct {
 	mu     sync.Mutex
 	trying map[int64]int
 	mine   map[int64]int64
+
+	// sem serializes the reads of listing; mu guards the count of reads
+	// begun, and the last listing read with its number.
+	sem      chan struct{}
+	reads    int64
+	last     *listing
+	lastRead int64
 }
 
 // mark encodes a high-water mark so that etcd's byte-wise comparison of
@@ -114,11 +121,23 @@ func (s *store) Claim(ctx context.Context, owner string, ttl time.Duration, maxN
 	if err := s.check(ttl); err != nil {
 		return 0, 0, err
 	}
+	// Without a node to try first, the listing of held nodes is read
+	// while the etcd lease is granted.
+	var held *listing
+	var lerr error
+	var wg sync.WaitGroup
+	if prefer < 0 || prefer > maxNode {
+		wg.Go(func() { held, lerr = s.listing(ctx) })
+	}
 	g, err := s.c.Grant(ctx, seconds(ttl))
+	wg.Wait()
 	if err != nil {
 		return 0, 0, fmt.Errorf("etcdlease: claim: grant: %w", err)
 	}
-	n, floor, err := s.claim(ctx, owner, g.ID, maxNode, prefer, bound)
+	n, floor := int64(0), int64(0)
+	if err = lerr; err == nil {
+		n, floor, err = s.claim(ctx, owner, g.ID, maxNode, prefer, bound, held)
+	}
 	if err != nil {
 		// The etcd lease holds no key; it would expire anyway.
 		if ctx.Err() == nil {
@@ -129,9 +148,42 @@ func (s *store) Claim(ctx context.Context, owner string, ttl time.Duration, maxN
 	return n, floor, nil
 }
 
+// listing returns a listing of the held nodes read after the call began.
+// Concurrent claims share one: the reads are serialized, and a claim
+// takes the result of a read that started after it began, if any, instead
+// of reading again.
+func (s *store) listing(ctx context.Context) (*listing, error) {
+	s.mu.Lock()
+	after := s.reads
+	s.mu.Unlock()
+	select {
+	case s.sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("etcdlease: claim: list nodes: %w", ctx.Err())
+	}
+	defer func() { <-s.sem }()
+	s.mu.Lock()
+	if s.lastRead > after {
+		l := s.last
+		s.mu.Unlock()
+		return l, nil
+	}
+	s.reads++
+	read := s.reads
+	s.mu.Unlock()
+	r, err := s.c.Get(ctx, s.owners, clientv3.WithPrefix(), clientv3.WithKeysOnly())
+	if err != nil {
+		return nil, fmt.Errorf("etcdlease: claim: list nodes: %w", err)
+	}
+	l := s.list(r.Header.Revision, r.Kvs)
+	s.mu.Lock()
+	s.last, s.lastRead = l, read
+	s.mu.Unlock()
+	return l, nil
+}
+
 // claim takes a node for owner under the etcd lease id.
-func (s *store) claim(ctx context.Context, owner string, id clientv3.LeaseID, maxNode, prefer, bound int64) (int64, int64, error) {
-	var held *listing
+func (s *store) claim(ctx context.Context, owner string, id clientv3.LeaseID, maxNode, prefer, bound int64, held *listing) (int64, int64, error) {
 	if prefer >= 0 && prefer <= maxNode {
 		ok := s.key(s.owners, prefer)
 		s.reserve(prefer)
@@ -165,11 +217,10 @@ func (s *store) claim(ctx context.Context, owner string, id clientv3.LeaseID, ma
 		held = l
 	}
 	if held == nil {
-		r, err := s.c.Get(ctx, s.owners, clientv3.WithPrefix(), clientv3.WithKeysOnly())
-		if err != nil {
-			return 0, 0, fmt.Errorf("etcdlease: claim: list nodes: %w", err)
+		var err error
+		if held, err = s.listing(ctx); err != nil {
+			return 0, 0, err
 		}
-		held = s.list(r.Header.Revision, r.Kvs)
 	}
 	for collisions := 0; ; collisions++ {
 		n, ok := s.pick(held, maxNode, collisions)
@@ -239,7 +290,7 @@ type listing struct {
 }
 
 // list makes the listing of owner keys read at rev, and forgets the
-// nodes this store took at or before rev: the listing shows them.
+// nodes this store took before rev that are free at rev.
 func (s *store) list(rev int64, owners []*mvccpb.KeyValue) *listing {
 	l := &listing{rev: rev, held: make(map[int64]struct{}, len(owners))}
 	for _, kv := range owners {
@@ -250,8 +301,8 @@ func (s *store) list(rev int64, owners []*mvccpb.KeyValue) *listing {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for n, r := range s.mine {
-		if r <= rev {
-			delete(s.mine, n)
+		if _, ok := l.held[n]; !ok && r <= rev {
+			delete(s.mine, n) // freed since: expired or lost
 		}
 	}
 	return l
