@@ -22,6 +22,7 @@ type cluster struct {
 	members   []*embed.Etcd
 	endpoints []string
 	closed    []bool
+	closing   []chan struct{}
 	dir       string
 }
 
@@ -110,10 +111,17 @@ func (c *cluster) leader() int {
 	return -1
 }
 
-// kill stops member i.
+// kill stops member i as a crash would, without handing its leadership
+// over, then closes its listeners in the background (close waits).
 func (c *cluster) kill(i int) {
 	c.closed[i] = true
-	c.members[i].Close()
+	c.members[i].Server.HardStop()
+	done := make(chan struct{})
+	c.closing = append(c.closing, done)
+	go func() {
+		defer close(done)
+		c.members[i].Close()
+	}()
 }
 
 // close stops every member and removes the data.
@@ -123,6 +131,9 @@ func (c *cluster) close() {
 			c.closed[i] = true
 			e.Close()
 		}
+	}
+	for _, done := range c.closing {
+		<-done
 	}
 	os.RemoveAll(c.dir)
 }

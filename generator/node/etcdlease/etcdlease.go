@@ -355,17 +355,64 @@ func (s *store) took(n, rev int64) {
 	s.mine[n] = rev
 }
 
+// retry runs f, a request that is safe to repeat, with a deadline of
+// its own (a sixth of ttl, at least 200 ms) and failing at once on a
+// member without a leader, and again after either or a [transient]
+// error, until f returns otherwise or ctx ends. A request that a member
+// which has died holds, or that was proposed to a leader which has died,
+// would otherwise wait for ctx, and the next one may reach a live member
+// or a new leader.
+func retry(ctx context.Context, ttl time.Duration, f func(context.Context) error) error {
+	each := max(ttl/6, 200*time.Millisecond)
+	for {
+		actx, cancel := context.WithTimeout(clientv3.WithRequireLeader(ctx), each)
+		err := f(actx)
+		timedOut := actx.Err() != nil
+		cancel()
+		switch {
+		case err == nil || ctx.Err() != nil:
+			return err
+		case transient(err):
+			t := time.NewTimer(each / 4)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return err
+			case <-t.C:
+			}
+		case !timedOut:
+			return err
+		}
+	}
+}
+
+// transient reports whether err is etcd's answer to a leader lost,
+// changing or not yet elected, or a member stopping.
+func transient(err error) bool {
+	for _, e := range []error{rpctypes.ErrNoLeader, rpctypes.ErrLeaderChanged, rpctypes.ErrStopped,
+		rpctypes.ErrTimeout, rpctypes.ErrTimeoutDueToLeaderFail, rpctypes.ErrTimeoutDueToConnectionLost} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
 func (s *store) Renew(ctx context.Context, n int64, owner string, ttl time.Duration, bound int64) error {
 	if err := s.check(ttl); err != nil {
 		return err
 	}
 	ok := s.key(s.owners, n)
-	r, err := s.c.Txn(ctx).If(
-		clientv3.Compare(clientv3.Value(ok), "=", owner),
-	).Then(
-		clientv3.OpGet(ok),
-		raise(s.key(s.marks, n), bound),
-	).Commit()
+	var r *clientv3.TxnResponse
+	err := retry(ctx, ttl, func(ctx context.Context) (err error) {
+		r, err = s.c.Txn(ctx).If(
+			clientv3.Compare(clientv3.Value(ok), "=", owner),
+		).Then(
+			clientv3.OpGet(ok),
+			raise(s.key(s.marks, n), bound),
+		).Commit()
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("etcdlease: renew node %d: %w", n, err)
 	}
@@ -373,7 +420,11 @@ func (s *store) Renew(ctx context.Context, n int64, owner string, ttl time.Durat
 		return fmt.Errorf("%w: node %d is no longer held by %s", node.ErrLeaseLost, n, owner)
 	}
 	id := clientv3.LeaseID(kvs(r.Responses[0])[0].Lease)
-	ka, err := s.c.KeepAliveOnce(ctx, id)
+	var ka *clientv3.LeaseKeepAliveResponse
+	err = retry(ctx, ttl, func(ctx context.Context) (err error) {
+		ka, err = s.c.KeepAliveOnce(ctx, id)
+		return err
+	})
 	switch {
 	case errors.Is(err, rpctypes.ErrLeaseNotFound):
 		return fmt.Errorf("%w: node %d: its etcd lease expired", node.ErrLeaseLost, n)
