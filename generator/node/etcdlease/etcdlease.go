@@ -131,21 +131,29 @@ func (s *store) Claim(ctx context.Context, owner string, ttl time.Duration, maxN
 	}
 	g, err := s.c.Grant(ctx, seconds(ttl))
 	wg.Wait()
-	if err != nil {
-		return 0, 0, fmt.Errorf("etcdlease: claim: grant: %w", err)
-	}
-	n, floor := int64(0), int64(0)
-	if err = lerr; err == nil {
-		n, floor, err = s.claim(ctx, owner, g.ID, maxNode, prefer, bound, held)
-	}
-	if err != nil {
+	for grants := 1; ; grants++ {
+		if err != nil {
+			return 0, 0, fmt.Errorf("etcdlease: claim: grant: %w", err)
+		}
+		n, floor := int64(0), int64(0)
+		if err = lerr; err == nil {
+			n, floor, err = s.claim(ctx, owner, g.ID, maxNode, prefer, bound, held)
+		}
+		if err == nil {
+			return n, floor, nil
+		}
+		if errors.Is(err, rpctypes.ErrLeaseNotFound) && grants < 3 && ctx.Err() == nil {
+			// The claim outlasted its etcd lease: grant another.
+			held = nil
+			g, err = s.c.Grant(ctx, seconds(ttl))
+			continue
+		}
 		// The etcd lease holds no key; it would expire anyway.
 		if ctx.Err() == nil {
 			_, _ = s.c.Revoke(ctx, g.ID)
 		}
 		return 0, 0, err
 	}
-	return n, floor, nil
 }
 
 // listing returns a listing of the held nodes read after the call began.
@@ -311,25 +319,29 @@ func (s *store) list(rev int64, owners []*mvccpb.KeyValue) *listing {
 // pick chooses a node in [0, maxNode] that l does not show held, that
 // no claim of this store is trying and that this store did not take
 // after l's revision, and reserves it: the lowest such node, or after
-// collisions with other stores' claims, one of the lowest 2^collisions
-// (at most 64), at random, so that claimers that collided spread out.
+// collisions with other stores' claims, one of the lowest w at random,
+// where w is (this store's claims under way + 1) * 2^collisions (at most
+// 1,024), so that claimers that collided spread out.
 func (s *store) pick(l *listing, maxNode int64, collisions int) (int64, bool) {
-	k := 1 << min(collisions, 6)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var cands [64]int64
-	c := 0
-	for n := int64(0); n <= maxNode && c < k; n++ {
-		if _, ok := l.held[n]; ok || s.trying[n] > 0 || s.mine[n] > l.rev {
+	w := 1
+	if collisions > 0 {
+		w = min((len(s.trying)+1)<<min(collisions, 10), 1024)
+	}
+	n, c := int64(-1), 0
+	for i := int64(0); i <= maxNode && c < w; i++ {
+		if _, ok := l.held[i]; ok || s.trying[i] > 0 || s.mine[i] > l.rev {
 			continue
 		}
-		cands[c] = n
-		c++
+		// Each of the first w candidates is kept with probability 1/w.
+		if c++; rand.IntN(c) == 0 {
+			n = i
+		}
 	}
-	if c == 0 {
+	if n < 0 {
 		return 0, false
 	}
-	n := cands[rand.IntN(c)]
 	s.trying[n]++
 	return n, true
 }
@@ -356,15 +368,15 @@ func (s *store) took(n, rev int64) {
 }
 
 // retry runs f, a request that is safe to repeat, with a deadline of
-// its own (a sixth of ttl, at least 200 ms) and failing at once on a
-// member without a leader, and again after either or a [transient]
-// error, until f returns otherwise or ctx ends. A request that a member
+// its own (a sixth of ttl, at least 200 ms, doubled at each attempt) and
+// failing at once on a member without a leader, and again after either
+// or a [transient] error, until f returns otherwise or ctx ends. A request that a member
 // which has died holds, or that was proposed to a leader which has died,
 // would otherwise wait for ctx, and the next one may reach a live member
 // or a new leader.
 func retry(ctx context.Context, ttl time.Duration, f func(context.Context) error) error {
 	each := max(ttl/6, 200*time.Millisecond)
-	for {
+	for ; ; each *= 2 {
 		actx, cancel := context.WithTimeout(clientv3.WithRequireLeader(ctx), each)
 		err := f(actx)
 		timedOut := actx.Err() != nil
@@ -373,7 +385,7 @@ func retry(ctx context.Context, ttl time.Duration, f func(context.Context) error
 		case err == nil || ctx.Err() != nil:
 			return err
 		case transient(err):
-			t := time.NewTimer(each / 4)
+			t := time.NewTimer(each / 8)
 			select {
 			case <-ctx.Done():
 				t.Stop()

@@ -61,9 +61,12 @@ func (h *holder) run() {
 			h.errs = append(h.errs, err)
 		}
 		h.mu.Unlock()
-		time.Sleep(5 * time.Millisecond)
+		time.Sleep(pause)
 	}
 }
+
+// pause is a holder's pause between IDs.
+var pause = map[bool]time.Duration{false: 5 * time.Millisecond, true: 20 * time.Millisecond}[raceEnabled]
 
 // issuedSince reports whether the holder issued an ID after t and is not
 // failing now.
@@ -85,8 +88,13 @@ func TestLeaderFailover(t *testing.T) {
 	const (
 		holders = 100
 		clients = 4
-		ttl     = 3 * time.Second // renewed every 1 s, trusted for 2.25 s
 	)
+	// Renewed every TTL/3, trusted for 3/4 TTL. The race detector slows
+	// the members several times over, and the test gives them more time.
+	ttl := 3 * time.Second
+	if raceEnabled {
+		ttl = 6 * time.Second
+	}
 	t0 := time.Now()
 	cl, err := startCluster(t.TempDir(), 3)
 	require.NoError(t, err)
