@@ -4,10 +4,11 @@
 // SQL or Redis lease is. It is a module of its own so that only programs
 // using it compile the etcd client and gRPC.
 //
-// etcd commits every claim, renewal and release through Raft before it
-// answers, so a leader failover loses no acknowledged lease and no
-// high-water mark: a new holder never needs to wait out a holder that the
-// store forgot. Expiry follows etcd's own leases, by the leader's clock.
+// etcd commits every claim, high-water mark and release through Raft
+// before it answers, and a new leader gives every lease its full TTL
+// again, so a leader failover loses no acknowledged lease and no mark: a
+// new holder never needs to wait out a holder that the store forgot.
+// Expiry follows etcd's own leases, by the leader's clock.
 // https://github.com/idkit-go/idkit/blob/main/docs/leases.md compares the
 // stores.
 package etcdlease
@@ -45,8 +46,8 @@ type StoreOptions struct {
 
 // NewStore returns the [node.Store] of the keys under opts.Prefix in
 // etcd; pass it to [node.NewLease]. One store may serve any number of
-// leases, and should: the claims of one store do not collide with each
-// other.
+// leases, and should: its concurrent claims pass over each other's
+// candidates.
 //
 // A claim grants an etcd lease of the TTL rounded up to whole seconds (or
 // the server's minimum, if longer), then takes, in one transaction that
