@@ -39,15 +39,6 @@ func BenchmarkHexEncode(b *testing.B) {
 			sinkS = theirs.Hex()
 		}
 	})
-	// Hex must return a new string, so it allocates; AppendText is the
-	// allocation-free form for callers that build output in a buffer.
-	b.Run("ObjectID/idkit-AppendText", func(b *testing.B) {
-		b.ReportAllocs()
-		buf := make([]byte, 0, 64)
-		for b.Loop() {
-			sinkB, _ = id.AppendText(buf[:0])
-		}
-	})
 	b.Run("ObjectID/xid", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

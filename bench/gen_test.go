@@ -63,11 +63,11 @@ func generators(tb testing.TB) []struct {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	met, err := meteor.New(1)
+	met, err := meteor.New(1, meteor.Default())
 	if err != nil {
 		tb.Fatal(err)
 	}
-	metPerCPU, err := meteor.New(2, meteor.WithPerCPUBlocks(perCPUBlock))
+	metPerCPU, err := meteor.New(2, meteor.Default(), generator.WithPerCPUBlocks(perCPUBlock))
 	if err != nil {
 		tb.Fatal(err)
 	}

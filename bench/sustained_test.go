@@ -43,8 +43,8 @@ func int64Generators(tb testing.TB) []struct {
 			return int64(v)
 		}
 	}
-	mustMeteor := func(opts ...meteor.Option) func() int64 {
-		m, err := meteor.New(1, opts...)
+	mustMeteor := func(opts ...generator.SharedOption) func() int64 {
+		m, err := meteor.New(1, meteor.Default(), opts...)
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -61,7 +61,7 @@ func int64Generators(tb testing.TB) []struct {
 			return mustSF(generator.WithBorrowAhead(time.Minute), generator.WithPerCPUBlocks(perCPUBlock))
 		}},
 		{"Snowflake/idkit-meteor", func() func() int64 { return mustMeteor() }},
-		{"Snowflake/idkit-meteor-percpu", func() func() int64 { return mustMeteor(meteor.WithPerCPUBlocks(perCPUBlock)) }},
+		{"Snowflake/idkit-meteor-percpu", func() func() int64 { return mustMeteor(generator.WithPerCPUBlocks(perCPUBlock)) }},
 		{"Snowflake/bwmarrin", func() func() int64 {
 			n, err := snowflake.NewNode(1)
 			if err != nil {

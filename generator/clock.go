@@ -6,35 +6,18 @@ import (
 	"time"
 )
 
-// Clock is the time source of a generator. Now gives the current time; Sleep
-// blocks for d. Implementations must be safe for concurrent use.
-//
-// Generators read Now for the wall-clock time encoded in IDs and call Sleep
-// only while holding no lock, when they must wait for a later tick; after
-// Sleep they read Now again. A Clock whose time never advances therefore
-// makes such a wait last forever; the test clock
-// [github.com/idkit-go/idkit/generator/generatortest.FakeClock] advances
-// its time in Sleep.
+// Clock is the time source of a generator, safe for concurrent use.
+// Generators call Sleep, holding no lock, to wait for a later time and then
+// read Now again, so Sleep must advance Now.
 type Clock interface {
 	Now() time.Time
 	Sleep(d time.Duration)
 }
 
-// SystemClock returns the real clock. Now is [time.Now]. Sleep wakes within
-// a few microseconds of d, where [time.Sleep] may oversleep by a millisecond
-// on Linux: it sleeps in [time.Sleep] while more than 2 ms remain, then in a
-// short OS sleep (nanosleep on Linux) that ends early by the OS's usual
-// lateness, which it measures as it goes, and yields the processor for what
-// is left, typically a few microseconds. It is safe for concurrent use.
-//
-// Generators built with the system clock read it through a shared coarse
-// clock. While IDs come fast (hundreds within one millisecond), a
-// background goroutine publishes the millisecond and a read is an atomic
-// load; the goroutine stops itself as soon as a millisecond passes with
-// fewer reads, and below that rate a read reads the wall clock directly.
-// So a process making IDs at a low rate runs no background work. A
-// decision to wait or to fail is always confirmed with [time.Now]; a
-// generated time may trail the wall clock by up to about a millisecond.
+// SystemClock returns the real clock: Now is [time.Now], and Sleep wakes
+// within microseconds of d (see
+// https://github.com/idkit-go/idkit/blob/main/docs/generators.md#the-system-clock).
+// A generated time may trail the wall clock by up to about a millisecond.
 func SystemClock() Clock { return systemClock{} }
 
 type systemClock struct{}

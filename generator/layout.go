@@ -8,19 +8,11 @@ import (
 	"github.com/idkit-go/idkit/types"
 )
 
-// Layout is the bit layout of a Snowflake ID: how many bits hold the time
-// (counted in ticks of Unit since Epoch), the node ID and the sequence, and
-// in which order the node and sequence fields sit below the time.
-//
-// Twitter order, the default, is time | node | sequence (sequence in the low
-// bits); Sonyflake order is time | sequence | node. Either way the time is
-// the top field, so IDs sort by time and one tick's IDs form a contiguous
-// range (see [Layout.MinID] and [Layout.MaxID]).
-//
-// A Layout is an immutable value, safe for concurrent use; its fields are
-// unexported so that no Layout, a preset included, can be altered in place. Build one with
-// [NewLayout] or use a preset. The zero Layout is not usable: methods that
-// return an error return one wrapping [ErrInvalidLayout] for it.
+// Layout is the bit layout of a Snowflake ID: the time (ticks of Unit since
+// Epoch) on top, then node and sequence (Twitter order) or sequence and
+// node (Sonyflake order), so IDs sort by time and one tick's IDs form the
+// range [Layout.MinID, Layout.MaxID]. A Layout is an immutable value; the
+// zero Layout is not usable (methods fail with [ErrInvalidLayout]).
 type Layout struct {
 	name              string
 	timeBits          uint8
@@ -31,16 +23,11 @@ type Layout struct {
 	sequenceAboveNode bool
 }
 
-// LayoutSpec describes a [Layout] for [NewLayout].
-//
-// TimeBits and SequenceBits must be at least 1; NodeBits may be 0 for a
-// single-node scheme. TimeBits+NodeBits+SequenceBits must be at most 63, so
-// every ID is a non-negative int64. Unit must be positive and the span of the
-// time field, 2^TimeBits ticks of Unit, must fit a [time.Duration] (about 292
-// years), so tick arithmetic never overflows. Epoch must not be the zero
-// time; it is stored in UTC. Name is used by String and defaults to
-// "custom". SequenceAboveNode selects Sonyflake order (time | sequence |
-// node) instead of Twitter order (time | node | sequence).
+// LayoutSpec describes a [Layout] for [NewLayout]. TimeBits and
+// SequenceBits are at least 1, the three widths sum to at most 63, Unit is
+// positive, 2^TimeBits ticks of Unit fit a [time.Duration] and Epoch is not
+// zero. Name defaults to "custom". SequenceAboveNode selects Sonyflake
+// order.
 type LayoutSpec struct {
 	Name              string
 	TimeBits          uint8
@@ -51,9 +38,8 @@ type LayoutSpec struct {
 	SequenceAboveNode bool
 }
 
-// NewLayout validates spec (see [LayoutSpec] for the rules) and returns the
-// [Layout] it describes. A spec that breaks a rule gives an error wrapping
-// [ErrInvalidLayout] that names the rule.
+// NewLayout returns the [Layout] spec describes, or an error wrapping
+// [ErrInvalidLayout] that names the rule spec breaks.
 func NewLayout(spec LayoutSpec) (Layout, error) {
 	switch {
 	case spec.TimeBits < 1:
@@ -115,38 +101,30 @@ var (
 	})
 )
 
-// Twitter returns the original Snowflake layout: 41 bits of milliseconds
-// since 2010-11-04T01:42:54.657Z (Unix ms 1288834974657), a 10-bit node
-// (a 5-bit datacenter above a 5-bit worker: datacenter<<5 | worker) and a 12-bit
-// sequence, in the order time | node | sequence: 4096 IDs per ms per node,
-// until 2080-07-10T17:30:30.209Z. It is also bwmarrin/snowflake's default,
-// and [NewSnowflake]'s.
+// Twitter returns the original Snowflake layout, [NewSnowflake]'s default:
+// 41 bits of ms since 2010-11-04T01:42:54.657Z, a 10-bit node
+// (datacenter<<5 | worker), a 12-bit sequence; until 2080-07-10.
 func Twitter() Layout { return twitter }
 
-// Sonyflake returns sony/sonyflake's layout: 39 bits of 10 ms units since
-// 2014-09-01T00:00:00Z, an 8-bit sequence and a 16-bit machine ID, in the
-// order time | sequence | machine: 256 IDs per 10 ms per machine, until
-// 2188-11-16T03:28:58.88Z (about 174 years).
+// Sonyflake returns sony/sonyflake's layout: 39 bits of 10 ms since
+// 2014-09-01, an 8-bit sequence above a 16-bit machine ID; until 2188-11-16.
 func Sonyflake() Layout { return sonyflake }
 
-// Discord returns Discord's snowflake layout: Twitter's bit split with
-// milliseconds since 2015-01-01T00:00:00Z (Unix ms 1420070400000). Its 10-bit
-// node is Discord's 5-bit internal worker ID above its 5-bit process ID
-// (worker<<5 | process).
+// Discord returns Discord's layout: Twitter's bits with ms since
+// 2015-01-01 and a node of worker<<5 | process.
 func Discord() Layout { return discord }
 
-// MaxNode returns the largest node ID the layout holds, 2^NodeBits-1.
+// MaxNode returns 2^NodeBits-1.
 func (l Layout) MaxNode() int64 { return 1<<l.nodeBits - 1 }
 
-// MaxSequence returns the largest sequence value, 2^SequenceBits-1.
+// MaxSequence returns 2^SequenceBits-1.
 func (l Layout) MaxSequence() int64 { return 1<<l.sequenceBits - 1 }
 
-// MaxTick returns the largest tick the time field holds, 2^TimeBits-1.
-func (l Layout) MaxTick() int64 { return 1<<l.timeBits - 1 }
+// maxTick returns the largest tick the time field holds, 2^TimeBits-1.
+func (l Layout) maxTick() int64 { return 1<<l.timeBits - 1 }
 
-// End returns the first time the layout can no longer represent: the start
-// of tick 2^TimeBits. Every ID's time is before End. It returns the zero time
-// for the zero Layout.
+// End returns the first time the layout cannot hold (the zero time for
+// the zero Layout).
 func (l Layout) End() time.Time {
 	if l.IsZero() {
 		return time.Time{}
@@ -154,12 +132,11 @@ func (l Layout) End() time.Time {
 	return l.epoch.Add(time.Duration(1<<l.timeBits) * l.unit)
 }
 
-// IsZero reports whether l is the zero Layout, which is not usable.
+// IsZero reports whether l is the zero Layout.
 func (l Layout) IsZero() bool { return l.timeBits == 0 }
 
-// Spec returns the [LayoutSpec] that [NewLayout] turns into l: its name,
-// field widths, order, unit and epoch (in UTC), and the way to derive
-// variants of a layout.
+// Spec returns the [LayoutSpec] of l (epoch in UTC), from which to derive
+// variants.
 func (l Layout) Spec() LayoutSpec {
 	return LayoutSpec{
 		Name: l.name, TimeBits: l.timeBits, NodeBits: l.nodeBits, SequenceBits: l.sequenceBits,
@@ -167,9 +144,7 @@ func (l Layout) Spec() LayoutSpec {
 	}
 }
 
-// String describes the layout as name(time/node/sequence bits, unit, epoch),
-// for example "twitter(41/10/12, 1ms, epoch 2010-11-04T01:42:54.657Z)";
-// Sonyflake order adds "sequence above node" after the bits.
+// String describes l, as "twitter(41/10/12, 1ms, epoch 2010-11-04T01:42:54.657Z)".
 func (l Layout) String() string {
 	if l.IsZero() {
 		return "zero layout"
@@ -182,8 +157,7 @@ func (l Layout) String() string {
 		l.sequenceBits, order, l.unit, l.epoch.Format(time.RFC3339Nano))
 }
 
-// Parts are the fields of a Snowflake ID under a [Layout]. Tick counts units
-// since the epoch; Time is the start of that tick, in UTC.
+// Parts are the fields of a Snowflake ID; Time is the start of its Tick.
 type Parts struct {
 	Time     time.Time
 	Tick     int64
@@ -199,11 +173,9 @@ func (l Layout) shifts() (timeShift, nodeShift, seqShift uint8) {
 	return l.nodeBits + l.sequenceBits, l.sequenceBits, 0
 }
 
-// Decompose splits id into its fields under l. A negative id, or one with
-// bits set above the layout's fields, gives an error wrapping [ErrInvalidID];
-// the zero Layout gives one wrapping [ErrInvalidLayout]. Decompose of a
-// valid id never fails: Compose(parts.Tick, parts.Node, parts.Sequence)
-// returns id again.
+// Decompose splits id into its fields under l, the inverse of
+// [Layout.Compose]. An id that does not fit gives an error wrapping
+// [ErrInvalidID].
 func (l Layout) Decompose(id types.Snowflake) (Parts, error) {
 	if l.IsZero() {
 		return Parts{}, fmt.Errorf("%w: zero layout", ErrInvalidLayout)
@@ -216,24 +188,21 @@ func (l Layout) Decompose(id types.Snowflake) (Parts, error) {
 	}
 	tick := v >> timeShift
 	return Parts{
-		Time:     l.TimeOf(tick),
+		Time:     l.timeOf(tick),
 		Tick:     tick,
 		Node:     v >> nodeShift & l.MaxNode(),
 		Sequence: v >> seqShift & l.MaxSequence(),
 	}, nil
 }
 
-// Compose builds the ID with the given fields under l. A tick outside
-// [0, MaxTick] gives an error wrapping [ErrTimeOverflow], a node outside
-// [0, MaxNode] one wrapping [ErrNodeOutOfRange], a seq outside
-// [0, MaxSequence] one wrapping [ErrInvalidID], and the zero Layout one
-// wrapping [ErrInvalidLayout]. No field is ever masked to fit.
+// Compose builds the ID of the given fields; a field out of range gives an
+// error wrapping [ErrTimeOverflow], [ErrNodeOutOfRange] or [ErrInvalidID].
 func (l Layout) Compose(tick, node, seq int64) (types.Snowflake, error) {
 	switch {
 	case l.IsZero():
 		return 0, fmt.Errorf("%w: zero layout", ErrInvalidLayout)
-	case tick < 0 || tick > l.MaxTick():
-		return 0, fmt.Errorf("%w: tick %d not in [0, %d]", ErrTimeOverflow, tick, l.MaxTick())
+	case tick < 0 || tick > l.maxTick():
+		return 0, fmt.Errorf("%w: tick %d not in [0, %d]", ErrTimeOverflow, tick, l.maxTick())
 	case node < 0 || node > l.MaxNode():
 		return 0, fmt.Errorf("%w: node %d not in [0, %d]", ErrNodeOutOfRange, node, l.MaxNode())
 	case seq < 0 || seq > l.MaxSequence():
@@ -243,11 +212,11 @@ func (l Layout) Compose(tick, node, seq int64) (types.Snowflake, error) {
 	return types.Snowflake(tick<<timeShift | node<<nodeShift | seq<<seqShift), nil
 }
 
-// TickOf returns the tick that t falls in: whole units since the epoch,
+// tickOf returns the tick that t falls in: whole units since the epoch,
 // rounded down. A t before the epoch or at or after [Layout.End] gives an
 // error wrapping [ErrTimeOverflow]; the zero Layout one wrapping
 // [ErrInvalidLayout].
-func (l Layout) TickOf(t time.Time) (int64, error) {
+func (l Layout) tickOf(t time.Time) (int64, error) {
 	if l.IsZero() {
 		return 0, fmt.Errorf("%w: zero layout", ErrInvalidLayout)
 	}
@@ -259,26 +228,24 @@ func (l Layout) TickOf(t time.Time) (int64, error) {
 			t.UTC().Format(time.RFC3339Nano), l.name)
 	}
 	tick := int64(d / l.unit)
-	if tick > l.MaxTick() {
+	if tick > l.maxTick() {
 		return 0, fmt.Errorf("%w: %s is at or after the %s end %s", ErrTimeOverflow,
 			t.UTC().Format(time.RFC3339Nano), l.name, l.End().Format(time.RFC3339Nano))
 	}
 	return tick, nil
 }
 
-// TimeOf returns the start of tick, epoch + tick*unit, in UTC. It does not
+// timeOf returns the start of tick, epoch + tick*unit, in UTC. It does not
 // validate tick; for ticks outside [0, MaxTick] the result is meaningless.
-func (l Layout) TimeOf(tick int64) time.Time {
+func (l Layout) timeOf(tick int64) time.Time {
 	return l.epoch.Add(time.Duration(tick) * l.unit)
 }
 
-// MinID returns the smallest ID of t's tick (node 0, sequence 0). With
-// [Layout.MaxID] it turns a time range into a primary-key range: IDs created
-// in [from, to) are those with MinID(from) <= id < MinID(to), and the IDs of
-// t's tick are those in [MinID(t), MaxID(t)]. Errors are those of
-// [Layout.TickOf].
+// MinID returns the smallest ID of t's tick: IDs made in [from, to) are
+// those with MinID(from) <= id < MinID(to). A t outside the layout gives an
+// error wrapping [ErrTimeOverflow].
 func (l Layout) MinID(t time.Time) (types.Snowflake, error) {
-	tick, err := l.TickOf(t)
+	tick, err := l.tickOf(t)
 	if err != nil {
 		return 0, err
 	}
@@ -286,10 +253,9 @@ func (l Layout) MinID(t time.Time) (types.Snowflake, error) {
 	return types.Snowflake(tick << timeShift), nil
 }
 
-// MaxID returns the largest ID of t's tick (every node and sequence bit set).
-// Errors are those of [Layout.TickOf].
+// MaxID returns the largest ID of t's tick; errors as [Layout.MinID].
 func (l Layout) MaxID(t time.Time) (types.Snowflake, error) {
-	tick, err := l.TickOf(t)
+	tick, err := l.tickOf(t)
 	if err != nil {
 		return 0, err
 	}

@@ -3,31 +3,28 @@ package generator
 import (
 	"time"
 
-	"github.com/idkit-go/idkit/generator/internal/optkind"
+	"github.com/idkit-go/idkit/generator/internal/hook"
 )
 
-// SnowflakeOption configures [NewSnowflake] (and a leased node's
-// generator). The With functions of this package return one; an option
-// that only an [ObjectID] generator takes is no SnowflakeOption, so
-// passing one to NewSnowflake does not compile.
+// SnowflakeOption configures [NewSnowflake]. The With functions of this
+// package return one; an option that only an [ObjectID] generator takes is
+// no SnowflakeOption, so passing one to NewSnowflake does not compile.
 //
-// Options are applied in order; a later option overrides an earlier one
-// of the same kind, except [WithFence] and [WithNotBefore], which combine
-// (every fence must pass; the latest floor holds). A nil option is
-// ignored. An option never fails nor panics: the constructor validates the
-// values and returns an error wrapping [ErrInvalidConfig] (or the more
-// specific sentinel the option names) for an unusable one.
+// Options apply in order; a later option overrides an earlier one of the
+// same kind, and a nil option is ignored. An option never fails nor panics:
+// the constructor returns an error wrapping [ErrInvalidConfig] (or the
+// more specific sentinel the option names) for an unusable value.
 type SnowflakeOption interface{ applySnowflake(*config) }
 
 // ObjectIDOption configures [NewObjectID]: [WithClock], [WithPerCPUBlocks],
-// [WithProcessUnique] and [WithWorkerID]. An option that only a [Snowflake]
-// generator takes is no ObjectIDOption, so passing one to NewObjectID does
-// not compile. Options apply in order as for [SnowflakeOption].
+// [WithProcessUnique] and [WithWorkerID]. Options apply as for
+// [SnowflakeOption].
 type ObjectIDOption interface{ applyObjectID(*config) }
 
-// SharedOption is an option both generators take, with the same meaning:
-// it is a [SnowflakeOption] and an [ObjectIDOption]. [WithClock] and
-// [WithPerCPUBlocks] return one.
+// SharedOption is an option every generator takes with the same meaning
+// ([NewSnowflake], [NewObjectID] and
+// [github.com/idkit-go/idkit/generator/meteor.New]): [WithClock] and
+// [WithPerCPUBlocks].
 type SharedOption interface {
 	SnowflakeOption
 	ObjectIDOption
@@ -60,122 +57,68 @@ func (o objectIDOption) applyObjectID(c *config)   { o(c) }
 func (o sharedOption) applySnowflake(c *config)    { o(c) }
 func (o sharedOption) applyObjectID(c *config)     { o(c) }
 
-// The settings a node lease owns have option types of their own, so that
-// node.NewSnowflake can tell them apart (through package optkind) and
-// refuse them.
-type (
-	layoutOption      Layout
-	clockOption       struct{ clock Clock }
-	borrowAheadOption time.Duration
-)
-
-func (o layoutOption) applySnowflake(c *config)      { c.layout = Layout(o) }
-func (o clockOption) applySnowflake(c *config)       { c.clock, c.clockSet = o.clock, true }
-func (o clockOption) applyObjectID(c *config)        { o.applySnowflake(c) }
-func (o borrowAheadOption) applySnowflake(c *config) { c.borrowAhead = time.Duration(o) }
-
-func init() { optkind.Of = kindOf }
-
-func kindOf(opt any) optkind.Kind {
-	switch opt.(type) {
-	case layoutOption:
-		return optkind.Layout
-	case clockOption:
-		return optkind.Clock
-	case borrowAheadOption:
-		return optkind.BorrowAhead
+func init() {
+	hook.WithFence = func(f func() error) any { return withFence(f) }
+	hook.WithNotBefore = func(t time.Time) any { return withNotBefore(t) }
+	hook.LastTime = func(g any) time.Time { return g.(*Snowflake).lastTime() }
+	hook.Rebind = rebindSnowflake
+	hook.Shared = func(opts any) (any, int) {
+		c := config{clock: SystemClock(), block: 1}
+		for _, o := range opts.([]SharedOption) {
+			if o != nil {
+				o.applySnowflake(&c)
+			}
+		}
+		if c.clock == nil {
+			return nil, c.block // not a nil Clock in an any
+		}
+		return c.clock, c.block
 	}
-	return optkind.Other
 }
 
 // MaxPerCPUBlock is the largest block [WithPerCPUBlocks] accepts.
 const MaxPerCPUBlock = 1 << 16
 
 // WithClock sets the generator's time source; the default is [SystemClock].
-// A [Snowflake] generator reads it for every ID's tick and sleeps on it when
-// it must wait for a later tick; an [ObjectID] generator reads its second
-// and sleeps on it when one second's counter values are used up. The
-// constructor rejects a nil clock with [ErrInvalidConfig].
+// The constructor rejects a nil clock with [ErrInvalidConfig].
 func WithClock(clock Clock) SharedOption {
-	return clockOption{clock}
+	return sharedOption(func(c *config) { c.clock, c.clockSet = clock, true })
 }
 
-// WithPerCPUBlocks makes each P (the Go scheduler's processor, one per core
-// at the default GOMAXPROCS) reserve n values at a time (Snowflake sequence
-// values, ObjectID counter values) instead of one, so Next on many cores
-// does not contend on the generator's one shared word: Next then touches
-// memory of its own P only, except once every n IDs. A P created after the
-// generator (GOMAXPROCS grew) takes one value at a time.
-//
-// IDs stay unique, but they are increasing only within a block: an ID can
-// be smaller than one returned earlier from another P's block (also to the
-// same goroutine, after it moved to another P). Without this option both
-// generators give IDs in the order Next returns them, across goroutines
-// (an ObjectID generator within each second).
-//
-// For a [Snowflake] generator every guarantee of clock, floor and fence
-// holds; a block is dropped, its values unused, once the clock has passed
-// its tick, so without [WithBorrowAhead] each tick may lose up to n values
-// per P of its sequence; it pays off with borrowing, where the sequence is
-// not the limit. For an [ObjectID] generator, values left in blocks when a
-// second ends are skipped; with a fixed process-unique value a second then
-// holds up to n values per P fewer than 2^24 IDs.
-//
-// n = 1 keeps the default; the constructor rejects n outside
-// [1, MaxPerCPUBlock] with [ErrInvalidConfig].
+// WithPerCPUBlocks makes each P (scheduler processor) reserve n values at a
+// time, so Next scales with cores. IDs stay unique but increase only within
+// a block; unused values of a block can be skipped (see
+// https://github.com/idkit-go/idkit/blob/main/docs/generators.md). n = 1 is
+// the default; n outside [1, MaxPerCPUBlock] gives [ErrInvalidConfig].
 func WithPerCPUBlocks(n int) SharedOption {
 	return sharedOption(func(c *config) { c.block = n })
 }
 
-// WithLayout sets a [Snowflake] generator's bit layout; the default is
-// [Twitter]. The layout is copied. NewSnowflake rejects the zero Layout with
-// [ErrInvalidLayout].
+// WithLayout sets a [Snowflake] generator's layout; the default is
+// [Twitter]. The zero Layout gives [ErrInvalidLayout].
 func WithLayout(l Layout) SnowflakeOption {
-	return layoutOption(l)
+	return snowflakeOption(func(c *config) { c.layout = l })
 }
 
-// WithBorrowAhead sets a [Snowflake] generator's policy for sequence
-// exhaustion. With 0, the default, Next waits (sleeps on the clock) for the
-// next tick when the current tick's sequence is used up. With max > 0, Next
-// goes on issuing IDs from later ticks, up to max (rounded down to whole
-// ticks) ahead of the clock, and waits only when that bound is reached; a
-// burst then costs no latency, at the price of ID times up to max in the
-// future. NewSnowflake rejects a negative max with [ErrInvalidConfig].
+// WithBorrowAhead lets Next, when a tick's sequence is used up, issue from
+// later ticks up to max ahead of the clock instead of waiting (the
+// default, max = 0). A negative max gives [ErrInvalidConfig].
 func WithBorrowAhead(max time.Duration) SnowflakeOption {
-	return borrowAheadOption(max)
+	return snowflakeOption(func(c *config) { c.borrowAhead = max })
 }
 
-// WithBackwardTolerance sets how far a [Snowflake] generator's clock may
-// read behind the last issued tick (beyond any borrow-ahead allowance)
-// before Next fails with [ErrClockMovedBackwards]; the default is
-// [DefaultBackwardTolerance]. d is rounded up to whole ticks. Within the
-// tolerance, Next keeps issuing from the last issued tick, continuing its
-// sequence; when that runs out it borrows or waits as [WithBorrowAhead]
-// says, so it waits at most about d. Beyond the tolerance Next fails at
-// once, without waiting; once the clock has caught up, Next succeeds again
-// with IDs above all earlier ones. With d = 0 any step back beyond the
-// borrow-ahead allowance fails. NewSnowflake rejects a negative d with
-// [ErrInvalidConfig].
+// WithBackwardTolerance sets how far the clock may read behind the last
+// issued tick (beyond borrow-ahead) while Next keeps issuing from that tick,
+// waiting at most about d; further behind, Next fails at once with
+// [ErrClockMovedBackwards]. The default is [DefaultBackwardTolerance]; a
+// negative d gives [ErrInvalidConfig].
 func WithBackwardTolerance(d time.Duration) SnowflakeOption {
 	return snowflakeOption(func(c *config) { c.tolerance = d })
 }
 
-// WithNotBefore sets a [Snowflake] generator's floor: it never issues an ID
-// whose time is at or before t; its first ID is from a tick strictly after
-// t's tick. A lease-based node source uses it so that a new holder of a node
-// ID never reuses time a previous holder issued, even when its clock is
-// behind: pass the later of the previous holder's recorded high-water mark
-// ([Snowflake.LastTime]) and the time its lease expired plus its
-// borrow-ahead allowance.
-//
-// The floor counts as an issued tick: if the clock reads behind it within
-// the backward tolerance, Next waits for the clock; further behind, Next
-// fails with [ErrClockMovedBackwards] until the clock passes the floor. It
-// never issues at or below the floor. The zero time and times before the
-// layout's epoch set no floor; NewSnowflake rejects a t at or after the
-// layout's end with [ErrTimeOverflow]. Several WithNotBefore options
-// combine: the latest floor holds.
-func WithNotBefore(t time.Time) SnowflakeOption {
+// withNotBefore sets the floor of a generator wired to a lease; see
+// hook.WithNotBefore.
+func withNotBefore(t time.Time) SnowflakeOption {
 	return snowflakeOption(func(c *config) {
 		if t.After(c.notBefore) {
 			c.notBefore = t
@@ -183,16 +126,9 @@ func WithNotBefore(t time.Time) SnowflakeOption {
 	})
 }
 
-// WithFence sets a check a [Snowflake] generator makes before each ID is
-// made, after any wait, and again after the ID is made, before it is
-// returned: an ID made just as the fence closed (the goroutine stalled in
-// between) is discarded. If f returns an error, Next returns no ID and an
-// error wrapping both [ErrFenced] and f's error. A lease-based node source
-// passes a fence that fails once its lease is no longer safely held. f must
-// be safe for concurrent use and should be fast: it runs on every Next. A
-// nil f sets no fence. Several WithFence options combine: each fence is
-// checked, in the order given, and the first error stops the ID.
-func WithFence(f func() error) SnowflakeOption {
+// withFence sets the fence of a generator wired to a lease; see
+// hook.WithFence.
+func withFence(f func() error) SnowflakeOption {
 	return snowflakeOption(func(c *config) {
 		switch prev := c.fence; {
 		case f == nil:
@@ -209,43 +145,26 @@ func WithFence(f func() error) SnowflakeOption {
 	})
 }
 
-// WithRandomSequenceStart makes a [Snowflake] generator start each new tick
-// at a random sequence value below half the sequence range (below 2048 with
-// [Twitter]) instead of at 0. At low traffic, where most ticks carry one ID,
-// the sequence field (the low bits in Twitter order) then spreads evenly,
-// so sharding by id % n does not put every row on one shard. Only the
-// first ID of a tick is random; the rest of the tick follows it, and IDs
-// stay unique and increasing in the order Next returns them.
-//
-// The cost is capacity: a tick holds between half and all of its
-// 2^SequenceBits values (at least 2048 per millisecond with Twitter). When
-// a tick's remaining values are used up, Next waits or borrows ahead as
-// [WithBorrowAhead] says, exactly as without the option; a tick borrowed
-// ahead of the clock (entered by running out of the previous one) starts at
-// 0, and a tick reached after a wait starts at random like any other. With
-// [Sonyflake] order the sequence sits above the node, so the low bits are
-// the node's and do not spread. A 1-bit sequence has nothing to spread.
+// WithRandomSequenceStart starts each new tick at a random sequence value
+// below half the range instead of 0, so that id % n spreads at low traffic
+// (in Twitter order). A tick then holds at least half its usual count.
 func WithRandomSequenceStart() SnowflakeOption {
 	return snowflakeOption(func(c *config) { c.randomStart = true })
 }
 
-// WithProcessUnique sets an [ObjectID] generator's 5-byte process-unique
-// value (bytes 4 to 8 of every ID) instead of a random one. Two generators
-// with the same value running at the same time can make the same ID. It
-// overrides an earlier [WithWorkerID].
+// WithProcessUnique sets an [ObjectID] generator's process-unique value
+// (bytes 4 to 8) instead of a random one; two generators with one value
+// can make the same ID.
 func WithProcessUnique(v [5]byte) ObjectIDOption {
 	return objectIDOption(func(c *config) { c.unique, c.worker = &v, nil })
 }
 
-// MaxObjectIDWorker is the largest worker ID accepted by [WithWorkerID].
+// MaxObjectIDWorker is the largest ID [WithWorkerID] takes.
 const MaxObjectIDWorker = 1<<40 - 1
 
-// WithWorkerID derives an [ObjectID] generator's 5-byte process-unique value
-// from a worker ID that the caller holds exclusively (for example from a
-// lease): the ID's big-endian 40 bits. It makes the value unique by
-// assignment rather than by chance. NewObjectID rejects an ID outside
-// [0, MaxObjectIDWorker] with [ErrNodeOutOfRange]. It overrides an earlier
-// [WithProcessUnique].
+// WithWorkerID sets an [ObjectID] generator's process-unique value to the
+// 40 bits of a worker ID the caller holds exclusively. An ID outside
+// [0, MaxObjectIDWorker] gives [ErrNodeOutOfRange].
 func WithWorkerID(id int64) ObjectIDOption {
 	return objectIDOption(func(c *config) { c.worker, c.unique = &id, nil })
 }

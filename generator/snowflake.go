@@ -11,37 +11,14 @@ import (
 	"github.com/idkit-go/idkit/types"
 )
 
-// DefaultBackwardTolerance is how far a [Snowflake] generator's clock may read
-// behind the last issued tick before Next fails with [ErrClockMovedBackwards],
-// unless [WithBackwardTolerance] sets another value. It absorbs the small
-// steps back that clock synchronisation makes, at the cost of Next waiting
-// for up to this long when the sequence runs out during such a step.
+// DefaultBackwardTolerance is the default of [WithBackwardTolerance].
 const DefaultBackwardTolerance = 10 * time.Millisecond
 
-// Snowflake generates Snowflake IDs for one node under one [Layout]. It is
-// safe for concurrent use and lock-free: its shared state is one atomic word
-// holding the last issued tick and sequence (and with [WithPerCPUBlocks]
-// each P's block), so it never holds a lock while it waits for the clock.
-//
-// IDs from one generator are unique and strictly increasing in the order
-// Next returns them (across goroutines, in the order the calls take effect),
-// unless [WithPerCPUBlocks] trades that order for throughput on many cores.
-// The generator never issues the zero Snowflake. Uniqueness across
-// generators requires that no two generators with the same layout use the
-// same node at the same time; see [WithNotBefore] and [WithFence] for
-// handing a node from one process to another. A generator from
-// [github.com/idkit-go/idkit/generator/node.NewSnowflake] moves to another
-// node by itself when its lease heals on a new claim; [Snowflake.Node]
-// says which node it issues on.
-//
-// When the sequence of a tick runs out, Next waits for the next tick, or with
-// [WithBorrowAhead] issues IDs from ticks up to a bound ahead of the clock
-// first. When the clock reads behind the last issued tick, Next keeps issuing
-// from that tick within the backward tolerance ([WithBackwardTolerance]) and
-// fails with [ErrClockMovedBackwards] beyond it.
-//
-// Each new tick's first ID has sequence 0, so at low traffic the sequence
-// bits are mostly 0; [WithRandomSequenceStart] spreads them.
+// Snowflake generates Snowflake IDs for one node, lock-free and safe for
+// concurrent use. Its IDs are unique, never zero, and increase in the order
+// Next returns them (see [WithPerCPUBlocks]). IDs of two generators are
+// unique only if they never use one node at the same time; a lease
+// ([github.com/idkit-go/idkit/generator/node.NewSnowflake]) ensures it.
 type Snowflake struct {
 	_    [64]byte // keep the hot word off the cache lines of other data
 	last atomic.Int64
@@ -80,17 +57,10 @@ type Snowflake struct {
 	stats counters
 }
 
-// NewSnowflake returns a generator for node, configured by opts: by default
-// the [Twitter] layout, [SystemClock], waiting on sequence exhaustion,
-// [DefaultBackwardTolerance], sequence 0 at each new tick, strict order (no
-// per-CPU blocks), no floor and no fence.
-//
-// It returns an error wrapping [ErrNodeOutOfRange] if node is negative or
-// above the layout's [Layout.MaxNode] (it is never masked to fit),
-// [ErrInvalidLayout] for the zero Layout, [ErrInvalidConfig] for a nil
-// clock, a negative duration or a per-CPU block outside [1, MaxPerCPUBlock],
-// and [ErrTimeOverflow] for
-// a [WithNotBefore] time at or after the layout's end.
+// NewSnowflake returns a generator for node: by default with the [Twitter]
+// layout and [SystemClock], waiting when a tick's sequence is used up. It
+// returns an error wrapping [ErrNodeOutOfRange] for a node outside
+// [0, MaxNode], and the errors the options name.
 func NewSnowflake(node int64, opts ...SnowflakeOption) (*Snowflake, error) {
 	cfg := config{
 		layout:    twitter,
@@ -129,7 +99,7 @@ func NewSnowflake(node int64, opts ...SnowflakeOption) (*Snowflake, error) {
 		seqMask:     l.MaxSequence(),
 		timeShift:   timeShift,
 		seqShift:    seqShift,
-		maxTick:     l.MaxTick(),
+		maxTick:     l.maxTick(),
 		borrowAhead: cfg.borrowAhead,
 		tolerance:   cfg.tolerance,
 		blockSize:   int64(cfg.block),
@@ -162,7 +132,7 @@ func NewSnowflake(node int64, opts ...SnowflakeOption) (*Snowflake, error) {
 	// counts as issued, so the zero Snowflake is never returned; a floor
 	// counts its whole tick as issued.
 	if !cfg.notBefore.IsZero() && !cfg.notBefore.Before(l.epoch) {
-		tick, err := l.TickOf(cfg.notBefore)
+		tick, err := l.tickOf(cfg.notBefore)
 		if err != nil {
 			return nil, err
 		}
@@ -173,20 +143,11 @@ func NewSnowflake(node int64, opts ...SnowflakeOption) (*Snowflake, error) {
 	return g, nil
 }
 
-// Next returns a new ID. It is safe for concurrent use and does not allocate
-// unless it fails.
-//
-// Next may block (calling the clock's Sleep, holding no lock) when the
-// current tick's sequence is used up and borrowing ahead is not allowed or
-// its bound is reached, or when the clock reads behind a [WithNotBefore]
-// floor or the last issued tick within the backward tolerance.
-//
-// It returns an error wrapping [ErrFenced] and the fence's error when the
-// fence refuses; [ErrClockMovedBackwards] when the clock reads more than the
-// backward tolerance (plus the borrow-ahead allowance) behind the last issued
-// tick; and [ErrTimeOverflow] when the clock is before the layout's epoch or
-// the next ID's time would be at or after [Layout.End]. No ID is issued
-// when Next fails; a later call may succeed once the cause has gone.
+// Next returns a new ID. It may sleep on the clock when the tick's sequence
+// is used up or the clock reads behind within the tolerance. It returns an
+// error wrapping [ErrClockMovedBackwards], [ErrTimeOverflow] (the clock
+// outside the layout), or for a leased generator [ErrFenced]; a later call
+// may succeed.
 func (g *Snowflake) Next() (types.Snowflake, error) {
 	if err := g.checkFence(); err != nil {
 		return 0, err
@@ -384,7 +345,7 @@ func (g *Snowflake) reserve(n int64) (first, last int64, err error) {
 				ErrTimeOverflow, g.layout.End().Format(time.RFC3339Nano))
 		case wait:
 			g.stats.waits.Add(1)
-			g.clock.Sleep(g.layout.TimeOf(nextTick - g.borrowTicks).Sub(wall))
+			g.clock.Sleep(g.layout.timeOf(nextTick - g.borrowTicks).Sub(wall))
 			if err := g.checkFence(); err != nil {
 				return 0, 0, err
 			}
@@ -439,7 +400,7 @@ func (g *Snowflake) read() (time.Time, int64, error) {
 	d := wall.Sub(g.layout.epoch)
 	tick := int64(d / g.layout.unit)
 	if d < 0 || tick > g.maxTick {
-		_, err := g.layout.TickOf(wall)
+		_, err := g.layout.tickOf(wall)
 		return wall, 0, err
 	}
 	return wall, tick, nil
@@ -462,9 +423,7 @@ func (g *Snowflake) runFence() error {
 	return nil
 }
 
-// MustNext is like [Snowflake.Next] but panics if Next returns an error. It
-// is safe for concurrent use; use it only where an error (a fence, a clock
-// far behind, the end of the layout) cannot happen or should crash.
+// MustNext is like [Snowflake.Next] but panics if Next fails.
 func (g *Snowflake) MustNext() types.Snowflake {
 	id, err := g.Next()
 	if err != nil {
@@ -473,20 +432,17 @@ func (g *Snowflake) MustNext() types.Snowflake {
 	return id
 }
 
-// Node returns the generator's node ID: for a generator from
-// [github.com/idkit-go/idkit/generator/node.NewSnowflake], the node its
-// lease holds now, which changes when the lease heals on another node. It
-// is safe for concurrent use.
+// Node returns the node ID the generator issues on (a leased generator's
+// changes when its lease heals on another node).
 func (g *Snowflake) Node() int64 { return g.bind.Load().node }
 
-// Layout returns the generator's layout. It is safe for concurrent use.
+// Layout returns the generator's layout.
 func (g *Snowflake) Layout() Layout { return g.layout }
 
-// LastTime returns the start of the last issued tick: the high-water mark to
-// persist so that a later holder of this node can pass it to
-// [WithNotBefore]. It may be ahead of the clock by up to the borrow-ahead
-// allowance. Before the first ID it returns the start of the floor's tick
-// ([WithNotBefore]), or the epoch. It is safe for concurrent use.
-func (g *Snowflake) LastTime() time.Time {
-	return g.layout.TimeOf(g.last.Load() >> g.seqBits)
+// lastTime returns the start of the last issued tick: the high-water mark
+// a lease records on Close, which may be ahead of the clock by up to the
+// borrow-ahead allowance. Before the first ID it is the start of the
+// floor's tick, or the epoch.
+func (g *Snowflake) lastTime() time.Time {
+	return g.layout.timeOf(g.last.Load() >> g.seqBits)
 }

@@ -4,14 +4,13 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/idkit-go/idkit/generator/internal/rebind"
 	"github.com/idkit-go/idkit/internal/procpin"
 	"github.com/idkit-go/idkit/types"
 )
 
 // A fenced Snowflake generator can be moved to another node while it runs,
 // which package node does when a lease heals on a new claim (through
-// package rebind, so that no user can move a generator by mistake).
+// package hook, so that no user can move a generator by mistake).
 //
 // Why no ID repeats across a move. Every state value is taken by exactly one
 // successful compare-and-swap of g.last (or, with per-CPU blocks, once from
@@ -34,8 +33,6 @@ import (
 // passed a fence check made while the old lease was still trusted, which
 // is the guarantee every fenced ID has (see WithFence). Generators without
 // a fence are never moved and compose with nodePart directly.
-
-func init() { rebind.Snowflake = rebindSnowflake }
 
 // binding is the node a fenced generator issues on and the highest state
 // value it must not issue there. It is immutable; a move publishes a new one.
@@ -64,7 +61,7 @@ func (g *Snowflake) rebind(node int64, floor time.Time) error {
 	}
 	fs := int64(0) // the zero state value counts as issued anyway
 	if !floor.IsZero() && !floor.Before(g.layout.epoch) {
-		tick, err := g.layout.TickOf(floor)
+		tick, err := g.layout.tickOf(floor)
 		if err != nil {
 			return err
 		}

@@ -2,29 +2,18 @@ package generator
 
 import "sync/atomic"
 
-// SnowflakeStats is a point-in-time count of what a [Snowflake] generator
-// has done since it was made; see [Snowflake.Stats].
+// SnowflakeStats counts what a [Snowflake] generator has done since it was
+// made; see [Snowflake.Stats].
 type SnowflakeStats struct {
-	// Node is the node the generator issues on now.
-	Node int64
-	// Issued is the number of IDs issued.
-	Issued uint64
-	// TickWaits counts the sleeps Next made for a later tick, after a
-	// tick's sequence ran out (and borrowing, if allowed, reached its
-	// bound) or while the clock read behind the last issued tick.
-	TickWaits uint64
-	// BorrowedTicks counts the ticks opened ahead of the clock reading
-	// ([WithBorrowAhead]).
-	BorrowedTicks uint64
-	// ClockBehind counts the Next calls that read the exact clock behind
-	// the last issued tick by more than the borrow-ahead allowance: the
-	// clock stepped back, or a floor ([WithNotBefore]) is ahead of it.
-	// Within the backward tolerance such a call issues or waits; beyond it,
-	// it fails with [ErrClockMovedBackwards]. Small steps back that Next
-	// absorbed on its coarse-clock fast path are not counted.
+	Node   int64  // the node the generator issues on now
+	Issued uint64 // IDs issued
+	// TickWaits counts sleeps for a later tick; BorrowedTicks the ticks
+	// opened ahead of the clock ([WithBorrowAhead]).
+	TickWaits, BorrowedTicks uint64
+	// ClockBehind counts the Next calls that read the clock behind the last
+	// issued tick by more than the borrow-ahead allowance.
 	ClockBehind uint64
-	// Fenced counts the fence's refusals: checks before an ID is made and
-	// after, each refusal counted once.
+	// Fenced counts a leased generator's refusals ([ErrFenced]).
 	Fenced uint64
 }
 
@@ -52,16 +41,9 @@ func (g *Snowflake) opened(old, next, end, now int64) {
 	}
 }
 
-// Stats returns the generator's counts. It is safe for concurrent use and
-// costs Next nothing: Issued is derived from the state's advance, less the
-// values passed over (the rest of a tick when a new one starts) and those
-// taken but not issued.
-//
-// While no Next call is running the counts are exact. During calls, Issued
-// also counts values taken by calls that have not returned yet (and may
-// still be refused by the fence). With [WithPerCPUBlocks] it counts the
-// values each P holds in its block as issued from when the P reserves them
-// until the P drops them unused.
+// Stats returns the generator's counts, exact while no Next call runs. It
+// costs Next nothing. With [WithPerCPUBlocks], values a P holds in its
+// block count as issued.
 func (g *Snowflake) Stats() SnowflakeStats {
 	st := &g.stats
 	// Load the counters of values not issued before the state, so that a

@@ -22,7 +22,7 @@ func TestREADMEModelSurvivesAssociations(t *testing.T) {
 		require.NoError(t, db.Create(&ann).Error)
 		var ids []types.ObjectID // Delete and Clear also drop rows from ann.Purchases
 		for _, p := range ann.Purchases {
-			require.Equal(t, types.NewNullSnowflake(ann.ID), p.CustomerID, "GORM sets the reference from the customer's key")
+			require.Equal(t, types.NullSnowflake{ID: ann.ID, Valid: true}, p.CustomerID, "GORM sets the reference from the customer's key")
 			ids = append(ids, p.ID)
 		}
 		orphans := func() int64 {
@@ -56,7 +56,7 @@ func TestREADMEModelSurvivesAssociations(t *testing.T) {
 		require.NoError(t, db.Model(&ann).Association("Purchases").Append(&p))
 		var got Purchase
 		require.NoError(t, db.First(&got, p.ID).Error)
-		assert.Equal(t, types.NewNullSnowflake(ann.ID), got.CustomerID, "Append sets the reference again")
+		assert.Equal(t, types.NullSnowflake{ID: ann.ID, Valid: true}, got.CustomerID, "Append sets the reference again")
 		assert.EqualValues(t, 2, orphans())
 		assert.EqualValues(t, 1, db.Model(&ann).Association("Purchases").Count())
 	})

@@ -10,13 +10,12 @@ import (
 // Sentinel errors of this package; test for them with [errors.Is].
 var (
 	// ErrNoSnowflakeGenerator reports a Snowflake field to fill by a plugin
-	// given no Snowflake generator ([WithSnowflake], [WithNode] or
-	// [WithNodeSource]); it fails that create (or [Plugin.Prepare]). It is
-	// also returned by db.Use when the [WithNodeSource] source fails.
+	// given neither [WithNode] nor [WithSnowflake]. It is
+	// [generator.ErrNoSnowflakeGenerator].
 	ErrNoSnowflakeGenerator = generator.ErrNoSnowflakeGenerator
 
-	// ErrInvalidConfig reports an unusable option, such as a nil generator
-	// or a node the layout cannot hold; the cause is wrapped too.
+	// ErrInvalidConfig reports an unusable option at db.Use, such as a node
+	// the layout cannot hold. It is [generator.ErrInvalidConfig].
 	ErrInvalidConfig = generator.ErrInvalidConfig
 
 	// ErrUnsupportedField reports an idkit tag with an unknown value, or on a
@@ -24,20 +23,18 @@ var (
 	ErrUnsupportedField = errors.New("gormplugin: unsupported idkit field")
 
 	// ErrGenerate reports that a generator could not make a key; the
-	// generator's error is wrapped too. Rows filled before it keep their keys.
+	// generator's error is wrapped too.
 	ErrGenerate = errors.New("gormplugin: cannot generate key")
 
 	// ErrUpsertKey reports an upsert row whose stored key the plugin could
 	// not learn (its key is left zero), or a failure reading it back.
 	ErrUpsertKey = errors.New("gormplugin: cannot learn the stored key of an upsert row")
 
-	// ErrUntaggedKey reports a create whose composite primary key has a
-	// zero part of an idkit type without an idkit tag. In a composite key
-	// only tagged parts are filled: tag the part idkit:"snowflake" or
-	// idkit:"objectid" to have it filled, or set it before the create.
+	// ErrUntaggedKey reports a zero part of an idkit type in a composite
+	// primary key without an idkit tag: only tagged parts are filled.
 	ErrUntaggedKey = errors.New("gormplugin: zero composite key part without an idkit tag")
 
-	// ErrNotAddressable reports a zero key in a value passed by value (for
-	// example an array rather than a pointer to it), which cannot be set.
+	// ErrNotAddressable reports a zero key in a value passed by value, which
+	// cannot be set. It is [types.ErrNotAddressable].
 	ErrNotAddressable = types.ErrNotAddressable
 )

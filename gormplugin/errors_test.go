@@ -2,23 +2,32 @@ package gormplugin_test
 
 import (
 	"context"
-	"errors"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gorm.io/gorm"
 
 	"github.com/idkit-go/idkit/generator"
-	"github.com/idkit-go/idkit/generator/node"
+	"github.com/idkit-go/idkit/generator/generatortest"
 	"github.com/idkit-go/idkit/gormplugin"
 	"github.com/idkit-go/idkit/types"
 )
 
 func sqliteDB(t *testing.T) *gorm.DB { return openDB(t, dialects[0], nil) }
 
+// failingSnowflake returns a generator whose every Next fails with
+// generator.ErrTimeOverflow: its clock reads a time before the layout's epoch.
+func failingSnowflake(t *testing.T) *generator.Snowflake {
+	t.Helper()
+	g, err := generator.NewSnowflake(1, generator.WithClock(generatortest.NewFakeClock(time.Unix(0, 0))))
+	require.NoError(t, err)
+	return g
+}
+
 func TestUseErrors(t *testing.T) {
-	fenced, err := generator.NewSnowflake(1, generator.WithFence(func() error { return nil }))
+	g, err := generator.NewSnowflake(1)
 	require.NoError(t, err)
 	tests := []struct {
 		name string
@@ -28,22 +37,15 @@ func TestUseErrors(t *testing.T) {
 		{"no options", nil, nil},
 		{"ObjectID generator only", []gormplugin.Option{gormplugin.WithObjectID(generator.DefaultObjectID())}, nil},
 		{"WithNode", []gormplugin.Option{gormplugin.WithNode(3)}, nil},
-		{"WithSnowflake", []gormplugin.Option{gormplugin.WithSnowflake(fenced)}, nil},
-		{"nil option ignored", []gormplugin.Option{nil, gormplugin.WithNode(3)}, nil},
+		{"WithSnowflake", []gormplugin.Option{gormplugin.WithSnowflake(g)}, nil},
+		{"zero option ignored", []gormplugin.Option{{}, gormplugin.WithNode(3)}, nil},
+		{"nil snowflake generator", []gormplugin.Option{gormplugin.WithSnowflake(nil)}, nil},
+		{"nil objectid generator", []gormplugin.Option{gormplugin.WithNode(1), gormplugin.WithObjectID(nil)}, nil},
 		{"node out of range", []gormplugin.Option{gormplugin.WithNode(1 << 10)},
 			[]error{gormplugin.ErrInvalidConfig, generator.ErrNodeOutOfRange}},
 		{"negative node", []gormplugin.Option{gormplugin.WithNode(-1)},
 			[]error{gormplugin.ErrInvalidConfig, generator.ErrNodeOutOfRange}},
-		{"nil snowflake generator", []gormplugin.Option{gormplugin.WithSnowflake(nil)},
-			[]error{gormplugin.ErrInvalidConfig}},
-		{"nil objectid generator", []gormplugin.Option{gormplugin.WithNode(1), gormplugin.WithObjectID(nil)},
-			[]error{gormplugin.ErrInvalidConfig}},
-		{"node source", []gormplugin.Option{gormplugin.WithNodeSource(node.Static(9))}, nil},
-		{"failing node source", []gormplugin.Option{gormplugin.WithNodeSource(node.FromEnv("IDKIT_TEST_UNSET_NODE_VAR"))},
-			[]error{gormplugin.ErrNoSnowflakeGenerator, node.ErrNoNodeID}},
-		{"node source out of range", []gormplugin.Option{gormplugin.WithNodeSource(node.Static(5000))},
-			[]error{gormplugin.ErrInvalidConfig, generator.ErrNodeOutOfRange}},
-		{"nil node source", []gormplugin.Option{gormplugin.WithNodeSource(nil)},
+		{"nil key func", []gormplugin.Option{gormplugin.WithKeyFunc[[16]byte](nil)},
 			[]error{gormplugin.ErrInvalidConfig}},
 	}
 	for _, tt := range tests {
@@ -62,11 +64,22 @@ func TestUseErrors(t *testing.T) {
 	}
 }
 
-func TestNodeSourceGivesNode(t *testing.T) {
-	p := gormplugin.New(gormplugin.WithNodeSource(node.Static(9)))
-	require.NoError(t, sqliteDB(t).Use(p))
-	require.NotNil(t, p.Snowflake())
-	assert.EqualValues(t, 9, p.Snowflake().Node())
+// A nil generator means the default: WithObjectID(nil) fills ObjectIDs from
+// the package default, and WithSnowflake(nil) leaves the plugin without a
+// Snowflake generator, as if the option were not given.
+func TestNilGeneratorMeansDefault(t *testing.T) {
+	db := sqliteDB(t)
+	require.NoError(t, db.Use(gormplugin.New(gormplugin.WithObjectID(nil), gormplugin.WithSnowflake(nil))))
+	dry := db.Session(&gorm.Session{DryRun: true})
+	e := &Event{}
+	require.NoError(t, dry.Create(e).Error)
+	assert.False(t, e.ID.IsZero())
+	assert.ErrorIs(t, dry.Create(&Order{}).Error, gormplugin.ErrNoSnowflakeGenerator)
+
+	// A later nil restores the default after an earlier generator.
+	db = sqliteDB(t)
+	require.NoError(t, db.Use(gormplugin.New(gormplugin.WithNode(1), gormplugin.WithSnowflake(nil))))
+	assert.ErrorIs(t, db.Session(&gorm.Session{DryRun: true}).Create(&Order{}).Error, gormplugin.ErrNoSnowflakeGenerator)
 }
 
 type badTagType struct {
@@ -88,9 +101,7 @@ type nullBytes struct {
 }
 
 func TestCreateErrors(t *testing.T) {
-	fenceErr := errors.New("lease lost")
-	fenced, err := generator.NewSnowflake(1, generator.WithFence(func() error { return fenceErr }))
-	require.NoError(t, err)
+	failing := failingSnowflake(t)
 
 	tests := []struct {
 		name   string
@@ -106,11 +117,11 @@ func TestCreateErrors(t *testing.T) {
 			[]error{gormplugin.ErrUnsupportedField}},
 		{"snowflake key without generator", gormplugin.New(), &Order{},
 			[]error{gormplugin.ErrNoSnowflakeGenerator}},
-		{"generator fails", gormplugin.New(gormplugin.WithSnowflake(fenced)), &Order{},
-			[]error{gormplugin.ErrGenerate, generator.ErrFenced, fenceErr}},
-		{"generator fails in a batch", gormplugin.New(gormplugin.WithSnowflake(fenced)), &[]Order{{}, {}},
-			[]error{gormplugin.ErrGenerate, generator.ErrFenced}},
-		{"generator fails in a map", gormplugin.New(gormplugin.WithSnowflake(fenced)), map[string]any{"name": "m"},
+		{"generator fails", gormplugin.New(gormplugin.WithSnowflake(failing)), &Order{},
+			[]error{gormplugin.ErrGenerate, generator.ErrTimeOverflow}},
+		{"generator fails in a batch", gormplugin.New(gormplugin.WithSnowflake(failing)), &[]Order{{}, {}},
+			[]error{gormplugin.ErrGenerate, generator.ErrTimeOverflow}},
+		{"generator fails in a map", gormplugin.New(gormplugin.WithSnowflake(failing)), map[string]any{"name": "m"},
 			[]error{gormplugin.ErrGenerate}},
 		{"array by value", gormplugin.New(gormplugin.WithNode(1)), [1]Event{},
 			[]error{gormplugin.ErrNotAddressable}},

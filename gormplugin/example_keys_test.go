@@ -46,9 +46,9 @@ func exampleDB() (*gorm.DB, func()) {
 	if err != nil {
 		panic(err)
 	}
-	plugin := gormplugin.New(gormplugin.WithNode(7)) // or WithNodeSource(src), WithSnowflake(g)
+	plugin := gormplugin.New(gormplugin.WithNode(7)) // or WithSnowflake(g)
 	if err := db.Use(plugin); err != nil {
-		log.Fatal(err) // no Snowflake node given, or a bad option
+		log.Fatal(err) // a bad option, such as a node the layout cannot hold
 	}
 	if err := db.AutoMigrate(&Customer{}, &Purchase{}); err != nil {
 		panic(err)

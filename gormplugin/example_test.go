@@ -90,5 +90,5 @@ func ExampleNew_noOptions() {
 	// Output:
 	// <nil>
 	// <nil> true
-	// idkit: no Snowflake generator: give gormplugin.WithNode, WithSnowflake or WithNodeSource to fill Snowflake keys (model Post, field ID)
+	// idkit: no Snowflake generator: give gormplugin.WithNode or WithSnowflake to fill Snowflake keys (model Post, field ID)
 }

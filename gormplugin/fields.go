@@ -141,7 +141,7 @@ func (mk *modelKeys) prepare(s *schema.Schema) {
 			return
 		}
 		if k == kindSnowflake && mk.plugin.snowflake == nil {
-			mk.err = fmt.Errorf("%w: give gormplugin.WithNode, WithSnowflake or WithNodeSource to fill Snowflake keys (model %s, field %s)", ErrNoSnowflakeGenerator, s.Name, f.Name)
+			mk.err = fmt.Errorf("%w: give gormplugin.WithNode or WithSnowflake to fill Snowflake keys (model %s, field %s)", ErrNoSnowflakeGenerator, s.Name, f.Name)
 			return
 		}
 		mk.fields = append(mk.fields, kf)

@@ -29,7 +29,7 @@ func TestAssociations(t *testing.T) {
 		assert.Equal(t, u.Company.ID, u.CompanyID, "belongs-to foreign key")
 		require.NotNil(t, u.Manager)
 		require.NotZero(t, u.Manager.ID)
-		assert.Equal(t, types.NewNullSnowflake(u.Manager.ID), u.ManagerID, "self belongs-to foreign key")
+		assert.Equal(t, types.NullSnowflake{ID: u.Manager.ID, Valid: true}, u.ManagerID, "self belongs-to foreign key")
 		require.False(t, u.Profile.ID.IsZero())
 		assert.Equal(t, u.ID, u.Profile.UserID, "has-one foreign key")
 		for _, p := range u.Posts {

@@ -199,7 +199,8 @@ func (p *Plugin) setRep(kf *keyField, r rep, v reflect.Value) error {
 		if v.Len() != 0 {
 			return nil
 		}
-		v.SetBytes(p.objectID.Next().Bytes())
+		id := p.objectID.Next()
+		v.SetBytes(id[:])
 	case repFunc:
 		if !kf.fn.isZero(v) {
 			return nil
@@ -225,7 +226,7 @@ func (p *Plugin) setRep(kf *keyField, r rep, v reflect.Value) error {
 
 func (p *Plugin) nextSnowflake(kf *keyField) (int64, error) {
 	if p.snowflake == nil { // prepare reports this first
-		return 0, fmt.Errorf("%w: give gormplugin.WithNode, WithSnowflake or WithNodeSource to fill Snowflake keys (field %s)", ErrNoSnowflakeGenerator, kf.field.Name)
+		return 0, fmt.Errorf("%w: give gormplugin.WithNode or WithSnowflake to fill Snowflake keys (field %s)", ErrNoSnowflakeGenerator, kf.field.Name)
 	}
 	id, err := p.snowflake.Next()
 	if err != nil {

@@ -242,5 +242,5 @@ func keyValue(pk *keyField, id types.ObjectID) any {
 	if pk.rep == repHex || (pk.rep == repNull && pk.inner == repHex) {
 		return id.Hex()
 	}
-	return id.Bytes()
+	return id[:]
 }

@@ -100,7 +100,7 @@ func TestKeyConditionsRead(t *testing.T) {
 			return db.First(o, types.NullObjectID{ID: d[1].ID, Valid: true})
 		}), []string{"b"}},
 		{"First [12]byte", one(func(db *gorm.DB, d []Doc, o *Doc) *gorm.DB { return db.First(o, [12]byte(d[1].ID)) }), []string{"b"}},
-		{"First []byte", one(func(db *gorm.DB, d []Doc, o *Doc) *gorm.DB { return db.First(o, d[1].ID.Bytes()) }), []string{"b"}},
+		{"First []byte", one(func(db *gorm.DB, d []Doc, o *Doc) *gorm.DB { return db.First(o, d[1].ID[:]) }), []string{"b"}},
 		{"First HexObjectID", one(func(db *gorm.DB, d []Doc, o *Doc) *gorm.DB {
 			return db.First(o, sqltypes.HexObjectID(d[1].ID))
 		}), []string{"b"}},
@@ -275,18 +275,18 @@ func TestKeyConditionsOtherKeys(t *testing.T) {
 			require.NoError(t, db.First(&got, rows[1].ID).Error)
 			assert.Equal(t, rows[1], got)
 			got = HexDoc{}
-			require.NoError(t, db.First(&got, rows[2].ID.ObjectID()).Error, "a types.ObjectID key of a hex column")
+			require.NoError(t, db.First(&got, types.ObjectID(rows[2].ID)).Error, "a types.ObjectID key of a hex column")
 			assert.Equal(t, rows[2], got)
 			var many []HexDoc
 			require.NoError(t, db.Find(&many, []sqltypes.HexObjectID{rows[0].ID, rows[2].ID}).Error)
 			assert.Len(t, many, 2)
 			many = nil
-			require.NoError(t, db.Find(&many, []types.ObjectID{rows[0].ID.ObjectID(), rows[1].ID.ObjectID()}).Error)
+			require.NoError(t, db.Find(&many, []types.ObjectID{types.ObjectID(rows[0].ID), types.ObjectID(rows[1].ID)}).Error)
 			assert.Len(t, many, 2, "types.ObjectID keys of a hex column")
 			res := db.Delete(&HexDoc{}, rows[0].ID)
 			require.NoError(t, res.Error)
 			assert.EqualValues(t, 1, res.RowsAffected)
-			res = db.Model(&HexDoc{}).Where(rows[1].ID.ObjectID()).Update("name", "x")
+			res = db.Model(&HexDoc{}).Where(types.ObjectID(rows[1].ID)).Update("name", "x")
 			require.NoError(t, res.Error)
 			assert.EqualValues(t, 1, res.RowsAffected)
 			assert.Equal(t, []string{"c", "x"}, names(t, db, &HexDoc{}))

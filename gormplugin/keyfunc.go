@@ -17,21 +17,14 @@ type keyFunc struct {
 }
 
 // WithKeyFunc makes the plugin fill zero primary keys of type T (or *T)
-// from next, for any T: google/uuid's uuid.NewV7, a ULID maker, an
-// application's own type. Such keys get what ObjectID keys get: every
-// create path, stored keys after upserts, and, when T's SQL value is bytes
-// (a [database/sql/driver.Valuer] returning []byte, with a
-// [database/sql.Scanner] on *T), inline lookups and deletes by key.
-//
-// A key is zero when T's IsZero method says so, if T (or *T) has one, else
-// when it equals T's zero value. A T that has no IsZero method and is not
-// comparable, a pointer or interface T, or a nil next is an
-// [ErrInvalidConfig] error at db.Use. An error from next, or a zero key
-// from it, fails the create with an error wrapping [ErrGenerate]. A later
-// WithKeyFunc for the same T replaces an earlier one. next must be safe for
-// concurrent use when the *gorm.DB is used concurrently.
+// from next, for any T (uuid.NewV7, a ULID maker), as it fills ObjectID keys.
+// A key is zero when T's IsZero method says so, else when it equals T's zero
+// value. A nil next, a pointer or interface T, or a T that has no IsZero
+// method and is not comparable is an [ErrInvalidConfig] error at db.Use. An
+// error or a zero key from next fails the create with [ErrGenerate]. next
+// must be safe for concurrent use.
 func WithKeyFunc[T any](next func() (T, error)) Option {
-	return func(p *Plugin) error {
+	return Option{func(p *Plugin) error {
 		t := reflect.TypeFor[T]()
 		if next == nil {
 			return fmt.Errorf("%w: nil key func for %s", ErrInvalidConfig, t)
@@ -59,7 +52,7 @@ func WithKeyFunc[T any](next func() (T, error)) Option {
 		}
 		p.keyFuncs[t] = kf
 		return nil
-	}
+	}}
 }
 
 // zeroTest returns T's zero test: its IsZero method (on T or *T), else

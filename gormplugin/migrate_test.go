@@ -169,7 +169,7 @@ func TestAutoMigrateDDL(t *testing.T) {
 
 		// Round trip of every form through the database's Scan.
 		in := Columns{
-			Obj: types.NewObjectID(), NS: types.NewNullSnowflake(12345),
+			Obj: types.NewObjectID(), NS: types.NullSnowflake{ID: 12345, Valid: true},
 			Hex: sqltypes.HexObjectID(types.NewObjectID()),
 		}
 		require.NoError(t, db.Create(&in).Error)

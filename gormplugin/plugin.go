@@ -1,9 +1,7 @@
 package gormplugin
 
 import (
-	"context"
 	"errors"
-	"fmt"
 	"reflect"
 	"sync"
 
@@ -12,9 +10,8 @@ import (
 	"github.com/idkit-go/idkit/generator"
 )
 
-// SkipSetting is the statement setting that turns the fill off for one
-// statement: db.Set(gormplugin.SkipSetting, true).Create(&row). Any value
-// other than true leaves the fill on.
+// SkipSetting turns the fill off for one statement:
+// db.Set(gormplugin.SkipSetting, true).Create(&row).
 const SkipSetting = "idkit:skip"
 
 // Callback names the plugin registers, on the Create processor.
@@ -26,38 +23,32 @@ const (
 	returningCallback = "idkit:returning_rows"
 )
 
-// Plugin is a [gorm.Plugin] that fills zero primary keys (and tagged fields)
-// before INSERT; see the package documentation for which fields and paths.
+// Plugin is a [gorm.Plugin] that fills zero primary keys before INSERT.
 // Make it with [New] and register it with db.Use. One Plugin may serve
 // several *gorm.DB; it is safe for concurrent use once registered.
 type Plugin struct {
-	snowflake  *generator.Snowflake
-	objectID   *generator.ObjectID
-	keyFuncs   map[reflect.Type]*keyFunc // WithKeyFunc
-	nodeSource generator.NodeSource
-	nodeOpts   []generator.SnowflakeOption
-	err        error
-	initMu     sync.Mutex
+	snowflake *generator.Snowflake
+	objectID  *generator.ObjectID
+	keyFuncs  map[reflect.Type]*keyFunc // WithKeyFunc
+	err       error
 
 	models sync.Map // *schema.Schema -> *modelKeys
 }
 
 var _ gorm.Plugin = (*Plugin)(nil)
 
-// New returns a plugin configured by opts. It never fails: an option's error
-// is returned by db.Use (from [Plugin.Initialize]). Without [WithObjectID]
-// ObjectIDs come from [generator.DefaultObjectID]. Without [WithSnowflake],
-// [WithNode] or [WithNodeSource] the plugin has no Snowflake generator: it
-// serves models keyed by ObjectIDs, and a create that meets a Snowflake
-// field to fill fails with [ErrNoSnowflakeGenerator] (a node is never
-// silently 0).
+// New returns a plugin configured by opts; later options override earlier
+// ones. It never fails: an option's error is returned by db.Use. Without
+// [WithSnowflake] or [WithNode] the plugin has no Snowflake generator, and a
+// create that meets a Snowflake field to fill fails with
+// [ErrNoSnowflakeGenerator] (a node is never silently 0).
 func New(opts ...Option) *Plugin {
 	p := &Plugin{}
 	for _, opt := range opts {
-		if opt == nil {
+		if opt.apply == nil {
 			continue
 		}
-		if err := opt(p); err != nil {
+		if err := opt.apply(p); err != nil {
 			p.err = errors.Join(p.err, err)
 		}
 	}
@@ -70,18 +61,12 @@ func New(opts ...Option) *Plugin {
 // Name returns "idkit", the plugin's name in GORM's registry.
 func (p *Plugin) Name() string { return "idkit" }
 
-// Initialize registers the plugin's callbacks on db (on the Create
-// processor, and its key-condition callback on Query, Row, Update and Delete);
-// db.Use calls it. It
-// returns the options' errors (wrapping [ErrInvalidConfig]),
-// [ErrNoSnowflakeGenerator] when the [WithNodeSource] source failed, and
-// GORM's errors registering callbacks.
+// Initialize registers the plugin's callbacks on db; db.Use calls it. It
+// returns the options' errors (wrapping [ErrInvalidConfig]) and GORM's
+// errors registering callbacks.
 func (p *Plugin) Initialize(db *gorm.DB) error {
 	if p.err != nil {
 		return p.err
-	}
-	if err := p.snowflakeFromSource(db); err != nil {
-		return err
 	}
 	cb := db.Callback()
 	create := cb.Create()
@@ -111,31 +96,3 @@ func (p *Plugin) Initialize(db *gorm.DB) error {
 	}
 	return cb.Delete().Before("gorm:delete").Register(keyConditionCallback, p.keyConditions)
 }
-
-func (p *Plugin) snowflakeFromSource(db *gorm.DB) error {
-	p.initMu.Lock()
-	defer p.initMu.Unlock()
-	if p.nodeSource == nil || p.snowflake != nil {
-		return nil
-	}
-	ctx := context.Background()
-	if db.Statement != nil && db.Statement.Context != nil {
-		ctx = db.Statement.Context
-	}
-	id, err := p.nodeSource.NodeID(ctx)
-	if err != nil {
-		return fmt.Errorf("%w: node source: %w", ErrNoSnowflakeGenerator, err)
-	}
-	g, err := generator.NewSnowflake(id, p.nodeOpts...)
-	if err != nil {
-		return fmt.Errorf("%w: %w", ErrInvalidConfig, err)
-	}
-	p.snowflake = g
-	return nil
-}
-
-// Snowflake returns the plugin's Snowflake generator, or nil if it has none.
-func (p *Plugin) Snowflake() *generator.Snowflake { return p.snowflake }
-
-// ObjectID returns the plugin's ObjectID generator.
-func (p *Plugin) ObjectID() *generator.ObjectID { return p.objectID }

@@ -5,20 +5,13 @@ import (
 	"gorm.io/gorm/schema"
 )
 
-// Prepare does now, for models and the models they relate to, what the
-// plugin otherwise does at each model's first create: it parses them with
-// db's schema cache, checks their idkit fields, clears GORM's implicit
-// auto-increment on the plain integer keys the plugin fills and marks the
-// primary keys it fills NOT NULL. Call it after db.Use and before
-// AutoMigrate: AutoMigrate then makes plain NOT NULL BIGINT keys for tagged
-// integer fields too (and NOT NULL keys for tagged []byte and string
-// fields, which SQLite would otherwise let hold NULL), without an
-// autoIncrement:false tag, and a bad model is reported at start-up rather
-// than on its first create.
-//
-// It returns GORM's parse errors, and errors wrapping [ErrUnsupportedField]
-// or [ErrNoSnowflakeGenerator]. Call it before the models are used
-// concurrently: it changes GORM's cached schemas.
+// Prepare checks models (and the models they relate to) now rather than at
+// their first create, and marks the keys the plugin fills for AutoMigrate:
+// plain NOT NULL BIGINT for tagged integer keys, NOT NULL for the others.
+// Call it after db.Use, before AutoMigrate and before the models are used
+// concurrently (it changes GORM's cached schemas). It returns GORM's parse
+// errors, and errors wrapping [ErrUnsupportedField] or
+// [ErrNoSnowflakeGenerator].
 func (p *Plugin) Prepare(db *gorm.DB, models ...any) error {
 	seen := map[*schema.Schema]bool{}
 	for _, m := range models {

@@ -59,33 +59,33 @@ func TestScanForms(t *testing.T) {
 
 			var nulls []types.NullObjectID
 			require.NoError(t, db.Model(&Doc{}).Where("name = ?", "b").Pluck("id", &nulls).Error)
-			assert.Equal(t, []types.NullObjectID{types.NewNullObjectID(want)}, nulls, "Pluck into NullObjectIDs")
+			assert.Equal(t, []types.NullObjectID{types.NullObjectID{ID: want, Valid: true}}, nulls, "Pluck into NullObjectIDs")
 
 			nulls = nil
 			require.NoError(t, byName().Scan(&nulls).Error)
-			assert.Equal(t, []types.NullObjectID{types.NewNullObjectID(want)}, nulls, "Scan into NullObjectIDs")
+			assert.Equal(t, []types.NullObjectID{types.NullObjectID{ID: want, Valid: true}}, nulls, "Scan into NullObjectIDs")
 
 			var n types.NullObjectID
 			require.NoError(t, byName().Row().Scan(&n))
-			assert.Equal(t, types.NewNullObjectID(want), n, "Row().Scan into a NullObjectID")
+			assert.Equal(t, types.NullObjectID{ID: want, Valid: true}, n, "Row().Scan into a NullObjectID")
 
 			n = types.NullObjectID{}
 			require.NoError(t, byName().Scan(&n).Error)
-			assert.Equal(t, types.NewNullObjectID(want), n, "Scan into a NullObjectID")
+			assert.Equal(t, types.NullObjectID{ID: want, Valid: true}, n, "Scan into a NullObjectID")
 
 			n = types.NullObjectID{}
 			require.NoError(t, db.Raw(raw, "b").Scan(&n).Error)
-			assert.Equal(t, types.NewNullObjectID(want), n, "Raw(...).Scan into a NullObjectID")
+			assert.Equal(t, types.NullObjectID{ID: want, Valid: true}, n, "Raw(...).Scan into a NullObjectID")
 
 			migrate(t, db, &Customer{}, &Purchase{})
-			require.NoError(t, db.Create(&[]Purchase{{Item: "a", Coupon: types.NewNullSnowflake(42)}, {Item: "b"}}).Error)
+			require.NoError(t, db.Create(&[]Purchase{{Item: "a", Coupon: types.NullSnowflake{ID: 42, Valid: true}}, {Item: "b"}}).Error)
 			var coupons []types.NullSnowflake
 			require.NoError(t, db.Model(&Purchase{}).Order("item").Pluck("coupon", &coupons).Error)
-			assert.Equal(t, []types.NullSnowflake{types.NewNullSnowflake(42), {}}, coupons, "Pluck a nullable column")
+			assert.Equal(t, []types.NullSnowflake{types.NullSnowflake{ID: 42, Valid: true}, {}}, coupons, "Pluck a nullable column")
 			var coupon types.NullSnowflake
 			require.NoError(t, db.Model(&Purchase{}).Select("coupon").Where("item = ?", "a").Scan(&coupon).Error)
-			assert.Equal(t, types.NewNullSnowflake(42), coupon, "Scan into a NullSnowflake")
-			coupon = types.NewNullSnowflake(1)
+			assert.Equal(t, types.NullSnowflake{ID: 42, Valid: true}, coupon, "Scan into a NullSnowflake")
+			coupon = types.NullSnowflake{ID: 1, Valid: true}
 			require.NoError(t, db.Model(&Purchase{}).Select("coupon").Where("item = ?", "b").Scan(&coupon).Error)
 			assert.Equal(t, types.NullSnowflake{}, coupon, "Scan of NULL into a NullSnowflake")
 

@@ -32,8 +32,8 @@ var testID = types.MustParseObjectID("6592008029c8c3e4dc76256c")
 
 func fullDoc() allDoc {
 	id, s := testID, types.Snowflake(1<<60+5)
-	no := types.NewNullObjectID(testID)
-	return allDoc{ID: testID, S: 7, NO: types.NewNullObjectID(testID), NS: types.NewNullSnowflake(9), PO: &id, PS: &s, PNO: &no}
+	no := types.NullObjectID{ID: testID, Valid: true}
+	return allDoc{ID: testID, S: 7, NO: types.NullObjectID{ID: testID, Valid: true}, NS: types.NullSnowflake{ID: 9, Valid: true}, PO: &id, PS: &s, PNO: &no}
 }
 
 // wantTypes is the BSON type of each field of fullDoc (f) and of an allDoc
@@ -92,7 +92,7 @@ func TestCodecsRoundTrip(t *testing.T) {
 					}
 					assert.Equal(t, bson.Type(want), raw.Lookup(w.key).Type, "field %s", w.key)
 				}
-				out := allDoc{S: 99, NO: types.NewNullObjectID(types.NewObjectID())}
+				out := allDoc{S: 99, NO: types.NullObjectID{ID: types.NewObjectID(), Valid: true}}
 				require.NoError(t, s.unmarshal(data, &out))
 				assert.Equal(t, in, out)
 			}
@@ -106,7 +106,7 @@ func TestCodecsRoundTrip(t *testing.T) {
 // the types' own MarshalBSONValue and SQL's Value do; an invalid Null form
 // is null and omitempty leaves a zero ID out.
 func TestCodecsRefuseZeroID(t *testing.T) {
-	zero := types.NilObjectID
+	zero := types.ObjectID{}
 	refused := []struct {
 		name string
 		doc  any
@@ -130,10 +130,10 @@ func TestCodecsRefuseZeroID(t *testing.T) {
 		}{ID: testID}},
 		{"valid NullObjectID of zero", struct {
 			N types.NullObjectID `bson:"n"`
-		}{types.NewNullObjectID(zero)}},
+		}{types.NullObjectID{ID: zero, Valid: true}}},
 		{"valid NullSnowflake of zero", struct {
 			N types.NullSnowflake `bson:"n"`
-		}{types.NewNullSnowflake(0)}},
+		}{types.NullSnowflake{ID: 0, Valid: true}}},
 		{"filter", bson.M{"_id": bson.M{"$in": bson.A{testID, zero}}}},
 	}
 	for _, s := range setups() {
@@ -169,7 +169,7 @@ func TestCodecsRefuseNegativeSnowflake(t *testing.T) {
 			assert.ErrorIs(t, err, types.ErrInvalidSnowflake)
 			_, err = s.marshal(struct {
 				S types.NullSnowflake `bson:"s"`
-			}{types.NewNullSnowflake(-5)})
+			}{types.NullSnowflake{ID: -5, Valid: true}})
 			assert.ErrorIs(t, err, types.ErrInvalidSnowflake)
 		})
 	}
@@ -247,14 +247,14 @@ func TestMapObjectIDs(t *testing.T) {
 	assert.Equal(t, testID, m1["_id"])
 }
 
+// The drivers' ObjectIDs and types.ObjectID convert with a plain type
+// conversion, which keeps the 12 bytes.
 func TestConversions(t *testing.T) {
-	assert.Equal(t, primitive.ObjectID(testID), mongov1.ToObjectID(testID))
-	assert.Equal(t, testID.Hex(), mongov1.ToObjectID(testID).Hex())
-	assert.Equal(t, testID, mongov1.FromObjectID(primitive.ObjectID(testID)))
-	assert.Equal(t, testID.Hex(), mongov2.ToObjectID(testID).Hex())
-	assert.Equal(t, testID, mongov2.FromObjectID(bson.ObjectID(testID)))
+	assert.Equal(t, testID.Hex(), primitive.ObjectID(testID).Hex())
+	assert.Equal(t, testID, types.ObjectID(primitive.ObjectID(testID)))
+	assert.Equal(t, testID.Hex(), bson.ObjectID(testID).Hex())
 	oid := bson.NewObjectID()
-	assert.Equal(t, oid.Hex(), mongov2.FromObjectID(oid).Hex())
+	assert.Equal(t, oid.Hex(), types.ObjectID(oid).Hex())
 }
 
 // bsonDoc returns the document {"v": value} with value of BSON type typ and

@@ -8,20 +8,13 @@ import (
 	"github.com/idkit-go/idkit/types"
 )
 
-// Filler fills zero _id fields of documents before they are inserted, so the
-// application knows every key before the write, as the drivers do for
-// documents without _id.
+// Filler fills zero _id fields of documents before they are inserted.
 //
-// A document is filled when it is a struct (reached through any number of
-// pointers or interfaces) whose _id field, the field the drivers encode as
-// _id (tag bson:"_id", possibly inside inline structs), is a
-// [types.ObjectID], [types.Snowflake], [types.NullObjectID] or
-// [types.NullSnowflake], or a pointer to one, and is zero as its IsZero
-// method reports (a nil pointer counts as zero). A set key is never
-// overwritten. Other documents (maps, bson.D, raw BSON, structs whose _id
-// has another type or that have none) are left to the driver, which adds an
-// ObjectID to documents without _id. An _id inside a nil inline struct
-// pointer is not filled, since the driver omits that struct.
+// A document is filled when it is a struct (through any pointers or
+// interfaces) whose _id field (tag bson:"_id", possibly inside inline
+// structs) is a [types.ObjectID], [types.Snowflake], one of their Null forms
+// or a pointer to one, and is zero. A set key is never overwritten; other
+// documents are left to the driver.
 //
 // The zero Filler is ready to use: it makes ObjectIDs with
 // [types.NewObjectID] and has no Snowflake generator, so a zero Snowflake
@@ -31,59 +24,50 @@ type Filler struct {
 	snowflakes *generator.Snowflake
 }
 
-// FillerOption configures [NewFiller].
-type FillerOption func(*Filler)
+// Option configures [NewFiller].
+type Option struct {
+	apply func(*Filler)
+}
 
-// NewFiller returns a Filler configured by opts.
-func NewFiller(opts ...FillerOption) *Filler {
+// NewFiller returns a Filler configured by opts; later options override
+// earlier ones.
+func NewFiller(opts ...Option) *Filler {
 	f := &Filler{}
 	for _, o := range opts {
-		if o != nil {
-			o(f)
+		if o.apply != nil {
+			o.apply(f)
 		}
 	}
 	return f
 }
 
 // WithObjectID makes the Filler take ObjectIDs from g instead of
-// [types.NewObjectID]. A nil g restores the default.
-func WithObjectID(g *generator.ObjectID) FillerOption {
-	return func(f *Filler) { f.objectIDs = g }
+// [types.NewObjectID]. A nil g means the default.
+func WithObjectID(g *generator.ObjectID) Option {
+	return Option{func(f *Filler) { f.objectIDs = g }}
 }
 
 // WithSnowflake gives the Filler the generator for zero Snowflake keys;
-// without one they are an error. The generator's node must be held by this
-// process alone (see the generator package).
-func WithSnowflake(g *generator.Snowflake) FillerOption {
-	return func(f *Filler) { f.snowflakes = g }
+// without one they are an error. A nil g means the default: no Snowflake
+// generator.
+func WithSnowflake(g *generator.Snowflake) Option {
+	return Option{func(f *Filler) { f.snowflakes = g }}
 }
 
-// FillID fills doc's _id if it is zero (see [Filler] for which documents
-// and fields). doc must be a pointer for a zero key to be set; an interface
-// slot reached through a pointer (*any) holding a struct value gets a
-// filled copy.
-//
-// It returns the _id value after filling (dereferenced if the field is a
-// pointer; nil if doc has no idkit _id field) and whether it was filled. It
-// returns an error wrapping [ErrNotAddressable] for a zero key that cannot
-// be set, [ErrNoSnowflakeGenerator] for a zero Snowflake without a
-// generator, [ErrInvalidDocument] for a struct type with ambiguous _id
-// fields, or the Snowflake generator's error; on error doc is unchanged.
+// FillID fills doc's _id if it is zero; doc must be a pointer for a zero key
+// to be set. It returns the _id after filling (nil if doc has no idkit _id)
+// and whether it was filled. Errors wrap [ErrNotAddressable],
+// [ErrNoSnowflakeGenerator] or [ErrInvalidDocument], or are the Snowflake
+// generator's; on error doc is unchanged.
 func (f *Filler) FillID(doc any) (id any, filled bool, err error) {
 	return f.fillValue(reflect.ValueOf(doc), false)
 }
 
 // FillIDs fills the zero _id of each document in docs, a slice or array
-// (or a pointer to one) of documents as [Filler.FillID] takes them:
-// []*T, []any, or []T, whose elements are filled in place. A []any element
-// holding a struct value is replaced by a filled copy of that value.
-//
-// It returns each document's _id after filling, in order (nil for documents
-// without an idkit _id). Every document is checked before any is filled, so
-// the errors of [Filler.FillID] leave docs unchanged, except a Snowflake
-// generator error, after which earlier documents may already be filled. A
-// docs that is not a slice or array gives [ErrInvalidDocument]; nil gives
-// nil, nil.
+// ([]*T, []T or []any, or a pointer to one), in place, and returns each
+// _id after filling. Every document is checked before any is filled, so
+// only a Snowflake generator's error can leave some filled. A docs that is
+// not a slice or array gives [ErrInvalidDocument].
 func (f *Filler) FillIDs(docs any) (ids []any, err error) {
 	v := reflect.ValueOf(docs)
 	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
@@ -186,7 +170,7 @@ func (f *Filler) fillField(field reflect.Value, p *idPath, check bool) (any, boo
 	case kindObjectID:
 		id = f.newObjectID()
 	case kindNullObjectID:
-		id = types.NewNullObjectID(f.newObjectID())
+		id = types.NullObjectID{ID: f.newObjectID(), Valid: true}
 	case kindSnowflake, kindNullSnowflake:
 		s, err := f.snowflakes.Next()
 		if err != nil {
@@ -194,7 +178,7 @@ func (f *Filler) fillField(field reflect.Value, p *idPath, check bool) (any, boo
 		}
 		id = s
 		if p.kind == kindNullSnowflake {
-			id = types.NewNullSnowflake(s)
+			id = types.NullSnowflake{ID: s, Valid: true}
 		}
 	}
 	nv := reflect.ValueOf(id)

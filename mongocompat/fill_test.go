@@ -190,6 +190,25 @@ func TestFillIDObjectIDGenerator(t *testing.T) {
 	assert.Equal(t, g.ProcessUnique(), d.ID.ProcessUnique())
 }
 
+// A nil generator means the default, as in gormplugin: WithObjectID(nil)
+// takes ObjectIDs from types.NewObjectID again, and WithSnowflake(nil)
+// leaves no Snowflake generator. The zero Option is ignored.
+func TestNilGeneratorMeansDefault(t *testing.T) {
+	clock := generatortest.NewFakeClock(baseTime)
+	og, err := generator.NewObjectID(generator.WithClock(clock), generator.WithWorkerID(7))
+	require.NoError(t, err)
+	sg, _ := snowflakeGen(t)
+	f := mongocompat.NewFiller(mongocompat.WithObjectID(og), mongocompat.WithSnowflake(sg),
+		mongocompat.WithObjectID(nil), mongocompat.WithSnowflake(nil), mongocompat.Option{})
+	o := &objDoc{}
+	_, _, err = f.FillID(o)
+	require.NoError(t, err)
+	assert.NotEqual(t, og.ProcessUnique(), o.ID.ProcessUnique(), "the ObjectID came from the given generator")
+	assert.NotEqual(t, baseTime, o.ID.Timestamp())
+	_, _, err = f.FillID(&snowDoc{})
+	assert.ErrorIs(t, err, mongocompat.ErrNoSnowflakeGenerator)
+}
+
 func TestFillIDs(t *testing.T) {
 	g, _ := snowflakeGen(t)
 	f := mongocompat.NewFiller(mongocompat.WithSnowflake(g))

@@ -181,7 +181,7 @@ func (scanNullSnowflake) Scan(src []byte, target any) error {
 		if v < 0 {
 			return n.Scan(v) // Scan's "negative" error; n is left unchanged
 		}
-		*n = types.NewNullSnowflake(types.Snowflake(v))
+		*n = types.NullSnowflake{ID: types.Snowflake(v), Valid: true}
 		return nil
 	}
 	return n.Scan(asDriverValue(src))

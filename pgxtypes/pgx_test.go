@@ -129,7 +129,7 @@ func testArgsAndScan(t *testing.T, sf *generator.Snowflake, mode pgx.QueryExecMo
 	if _, err := conn.Exec(ctx, ins, parent, psid, types.NullObjectID{}, types.NullSnowflake{}); err != nil {
 		t.Fatalf("insert with Null forms not valid: %v", err)
 	}
-	if _, err := conn.Exec(ctx, ins, child, csid, types.NewNullObjectID(parent), types.NewNullSnowflake(psid)); err != nil {
+	if _, err := conn.Exec(ctx, ins, child, csid, types.NullObjectID{ID: parent, Valid: true}, types.NullSnowflake{ID: psid, Valid: true}); err != nil {
 		t.Fatalf("insert with Null forms valid: %v", err)
 	}
 	if _, err := conn.Exec(ctx, ins, &orphan, &osid, (*types.ObjectID)(nil), (*types.Snowflake)(nil)); err != nil {
@@ -157,10 +157,10 @@ func testArgsAndScan(t *testing.T, sf *generator.Snowflake, mode pgx.QueryExecMo
 	if err := conn.QueryRow(ctx, sel, child).Scan(&id, &sid, &np, &nr); err != nil {
 		t.Fatal(err)
 	}
-	if id != child || sid != csid || np != types.NewNullObjectID(parent) || nr != types.NewNullSnowflake(psid) {
+	if id != child || sid != csid || np != (types.NullObjectID{ID: parent, Valid: true}) || nr != (types.NullSnowflake{ID: psid, Valid: true}) {
 		t.Errorf("child scanned %v %v %+v %+v", id, sid, np, nr)
 	}
-	np, nr = types.NewNullObjectID(child), types.NewNullSnowflake(csid) // NULL must reset them
+	np, nr = types.NullObjectID{ID: child, Valid: true}, types.NullSnowflake{ID: csid, Valid: true} // NULL must reset them
 	if err := conn.QueryRow(ctx, sel, parent).Scan(&id, &sid, &np, &nr); err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +205,7 @@ func testArgsAndScan(t *testing.T, sf *generator.Snowflake, mode pgx.QueryExecMo
 		return
 	}
 	if err := conn.QueryRow(ctx, `SELECT count(*) FROM `+table+` WHERE parent = ANY($1) OR ref = ANY($2)`,
-		[]types.NullObjectID{types.NewNullObjectID(parent), {}}, []types.NullSnowflake{{}}).Scan(&n); err != nil || n != 1 {
+		[]types.NullObjectID{types.NullObjectID{ID: parent, Valid: true}, {}}, []types.NullSnowflake{{}}).Scan(&n); err != nil || n != 1 {
 		t.Errorf("parent = ANY([]NullObjectID) OR ref = ANY([]NullSnowflake): %d rows, %v; want 1", n, err)
 	}
 	if err := conn.QueryRow(ctx, `SELECT count(*) FROM `+table+` WHERE id = ANY($1)`,
@@ -225,7 +225,7 @@ func testArgsAndScan(t *testing.T, sf *generator.Snowflake, mode pgx.QueryExecMo
 	}
 	if fmt.Sprint(ids) != fmt.Sprint([]types.ObjectID{parent, child, orphan}) ||
 		fmt.Sprint(sids) != fmt.Sprint([]types.Snowflake{psid, csid, osid}) ||
-		fmt.Sprint(parents) != fmt.Sprint([]types.NullObjectID{{}, types.NewNullObjectID(parent), {}}) {
+		fmt.Sprint(parents) != fmt.Sprint([]types.NullObjectID{{}, types.NullObjectID{ID: parent, Valid: true}, {}}) {
 		t.Errorf("array_agg scanned %v %v %v", ids, sids, parents)
 	}
 }
@@ -246,7 +246,7 @@ func TestCopyFrom(t *testing.T) {
 		var parent types.NullObjectID
 		var ref types.NullSnowflake
 		if i > 0 && i%2 == 0 {
-			parent, ref = types.NewNullObjectID(ids[i-1]), types.NewNullSnowflake(sids[i-1])
+			parent, ref = types.NullObjectID{ID: ids[i-1], Valid: true}, types.NullSnowflake{ID: sids[i-1], Valid: true}
 		}
 		src[i] = []any{ids[i], sids[i], parent, ref}
 	}
@@ -308,7 +308,7 @@ func testPool(t *testing.T, mode pgx.QueryExecMode) {
 	var kids []types.ObjectID
 	for i := range 3 {
 		kids = append(kids, types.NewObjectID())
-		b.Queue(ins, kids[i], sf.MustNext(), types.NewNullObjectID(parent), types.NewNullSnowflake(psid))
+		b.Queue(ins, kids[i], sf.MustNext(), types.NullObjectID{ID: parent, Valid: true}, types.NullSnowflake{ID: psid, Valid: true})
 	}
 	if err := pool.SendBatch(ctx, b).Close(); err != nil {
 		t.Fatal(err)
@@ -329,7 +329,7 @@ func testPool(t *testing.T, mode pgx.QueryExecMode) {
 		t.Fatalf("%d children, want 3", len(got))
 	}
 	for i, r := range got {
-		if r.ID != kids[i] || r.Parent != types.NewNullObjectID(parent) || r.Ref != types.NewNullSnowflake(psid) {
+		if r.ID != kids[i] || r.Parent != (types.NullObjectID{ID: parent, Valid: true}) || r.Ref != (types.NullSnowflake{ID: psid, Valid: true}) {
 			t.Errorf("child %d = %+v", i, r)
 		}
 		if s := readStored(t, conn, table, kids[i]); s.parent != parent.Hex() || s.sid != r.SID.String() {

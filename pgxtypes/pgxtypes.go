@@ -1,23 +1,11 @@
 // Package pgxtypes registers idkit's ID types with pgx v5's type map, for
 // applications that use pgx natively rather than through database/sql.
 //
-// pgx needs no registration to use [types.ObjectID], [types.Snowflake] and
-// their Null forms as query arguments, scan targets and CopyFrom values: it
-// calls their Value and Scan methods. [Register] adds two things:
-//
-//   - Slices of the ID types (as in "WHERE id = ANY($1)") also work in the
-//     query execution modes that do not ask the server for parameter types,
-//     [github.com/jackc/pgx/v5.QueryExecModeExec] and
-//     [github.com/jackc/pgx/v5.QueryExecModeSimpleProtocol] (used behind
-//     PgBouncer's transaction pooling, for example), where pgx alone fails
-//     with "cannot find encode plan".
-//   - The IDs are encoded and decoded in binary without the allocations of
-//     the Value/Scan path: reading 1,000 rows of a bytea key, a bigint and
-//     two NULL columns took about 0.7 times as long and 1,005 instead of
-//     6,009 allocations, as fast as pgx's own []byte and int64.
-//
-// Importing pgxtypes compiles pgx's pgtype package; the types package
-// compiles no pgx.
+// pgx takes [types.ObjectID], [types.Snowflake] and their Null forms without
+// registration, through their Value and Scan methods. [Register] adds slices
+// of them (WHERE id = ANY($1)) in every query execution mode and a binary
+// encoding without the allocations of Value and Scan. See
+// https://github.com/idkit-go/idkit/blob/main/docs/sql.md.
 package pgxtypes
 
 import (
@@ -26,20 +14,12 @@ import (
 	"github.com/idkit-go/idkit/types"
 )
 
-// Register records in m the PostgreSQL type of each idkit ID type and of
-// slices of them: bytea (bytea[]) for [types.ObjectID] and
-// [types.NullObjectID], int8 (int8[]) for [types.Snowflake] and
-// [types.NullSnowflake]. It also replaces m's bytea and int8 codecs (and
-// their array types) with pgx's own codecs extended by binary-format plans
-// for the idkit types, which read and write the IDs without the allocations
-// of the Value/Scan path. Every other Go type, and the text format, are
-// handled as before; the values read and written, and the error sentinels
-// ([types.ErrNull], [types.ErrInvalidObjectID], ...), are those of Value and
-// Scan. Register must not run while another goroutine uses m (a
-// [pgtype.Map] updates its plan caches without locking): call it on
-// [github.com/jackc/pgx/v5.Conn.TypeMap] right after connecting, or in the
-// AfterConnect hook of a [github.com/jackc/pgx/v5/pgxpool.Config].
-// Registering twice is harmless.
+// Register records in m the PostgreSQL types of the ID types and of slices of
+// them (bytea for ObjectIDs, int8 for Snowflakes), and replaces m's bytea and
+// int8 codecs with pgx's own extended for them. Values and errors are those of
+// Value and Scan; other Go types are handled as before. Call it before m is
+// used concurrently, for example in the AfterConnect hook of a
+// [github.com/jackc/pgx/v5/pgxpool.Config]. Registering twice is harmless.
 func Register(m *pgtype.Map) {
 	bytea := &pgtype.Type{Name: "bytea", OID: pgtype.ByteaOID, Codec: byteaCodec{}}
 	int8 := &pgtype.Type{Name: "int8", OID: pgtype.Int8OID, Codec: int8Codec{}}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/sqltypes"
+	"github.com/idkit-go/idkit/sqltypes/dialect"
 )
 
 // NewObjectIDRange's doc: a to up to the last second an ObjectID can hold,
@@ -39,15 +40,14 @@ func TestClaimSnowflakeRangeBounds(t *testing.T) {
 
 // The column-type functions' docs, for each dialect GORM reports.
 func TestClaimColumnTypes(t *testing.T) {
-	for d, want := range map[sqltypes.Dialect][3]string{
-		sqltypes.DialectPostgres:  {"bytea", "char(24)", "bigint"},
-		sqltypes.DialectMySQL:     {"binary(12)", "char(24)", "bigint"},
-		sqltypes.DialectSQLite:    {"blob", "text", "bigint"},
-		sqltypes.DialectSQLServer: {"binary(12)", "char(24)", "bigint"},
-		"oracle":                  {"", "", "bigint"},
+	for d, want := range map[dialect.Dialect][2]string{
+		dialect.Postgres:  {"bytea", "char(24)"},
+		dialect.MySQL:     {"binary(12)", "char(24)"},
+		dialect.SQLite:    {"blob", "text"},
+		dialect.SQLServer: {"binary(12)", "char(24)"},
+		"oracle":          {"", ""},
 	} {
 		assert.Equal(t, want[0], sqltypes.ObjectIDColumnType(d), string(d))
 		assert.Equal(t, want[1], sqltypes.HexObjectIDColumnType(d), string(d))
-		assert.Equal(t, want[2], sqltypes.SnowflakeColumnType(d), string(d))
 	}
 }

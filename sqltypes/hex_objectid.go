@@ -4,12 +4,14 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"encoding"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/schema"
 
+	"github.com/idkit-go/idkit/sqltypes/dialect"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -28,9 +30,6 @@ var (
 // fills HexObjectID primary keys as it fills types.ObjectID ones.
 type HexObjectID types.ObjectID
 
-// ObjectID returns h as a [types.ObjectID].
-func (h HexObjectID) ObjectID() types.ObjectID { return types.ObjectID(h) }
-
 // String returns the 24 lower-case hex digits of h.
 func (h HexObjectID) String() string { return types.ObjectID(h).Hex() }
 
@@ -47,7 +46,7 @@ var errZeroHex = fmt.Errorf("%w: zero HexObjectID has no SQL value: fill it befo
 // returns for it, which only GORM reads.
 func (h HexObjectID) Value() (driver.Value, error) {
 	if h.IsZero() {
-		v, _ := types.NilObjectID.Value()
+		v, _ := types.ObjectID{}.Value()
 		return v, errZeroHex
 	}
 	return types.ObjectID(h).Hex(), nil
@@ -63,6 +62,9 @@ func (h *HexObjectID) Scan(src any) error { return (*types.ObjectID)(h).Scan(src
 // MarshalText returns the 24 hex digits of h; encoding/json uses it, so h
 // is a JSON string of hex digits.
 func (h HexObjectID) MarshalText() ([]byte, error) { return types.ObjectID(h).MarshalText() }
+
+// appendHex appends the 24 lower-case hex digits of h to b.
+func appendHex(b []byte, h HexObjectID) []byte { return hex.AppendEncode(b, h[:]) }
 
 // UnmarshalText parses 24 hex digits, either case; empty text gives the nil
 // ObjectID, as [types.ObjectID.UnmarshalText] does. Errors wrap
@@ -89,9 +91,9 @@ func (HexObjectID) GormDBDataType(db *gorm.DB, f *schema.Field) string {
 	return hexGormType(dialectOf(db), f)
 }
 
-func dialectOf(db *gorm.DB) Dialect {
+func dialectOf(db *gorm.DB) dialect.Dialect {
 	if db == nil || db.Dialector == nil {
 		return ""
 	}
-	return Dialect(db.Dialector.Name())
+	return dialect.Dialect(db.Dialector.Name())
 }

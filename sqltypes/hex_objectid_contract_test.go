@@ -53,7 +53,7 @@ func TestHexObjectIDScanStringIsHexOnly(t *testing.T) {
 	assert.ErrorIs(t, h.Scan(string(id[:])), types.ErrInvalidObjectID)
 	assert.True(t, h.IsZero())
 	require.NoError(t, h.Scan(id[:]))
-	assert.Equal(t, id, h.ObjectID())
+	assert.Equal(t, id, types.ObjectID(h))
 }
 
 func TestHexObjectIDErrorsAreBounded(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/idkit-go/idkit/sqltypes"
+	"github.com/idkit-go/idkit/sqltypes/dialect"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -23,7 +24,7 @@ func TestHexObjectIDValue(t *testing.T) {
 	_, err = sqltypes.HexObjectID{}.Value()
 	assert.ErrorIs(t, err, types.ErrZeroID)
 	assert.Equal(t, hexID, h.String())
-	assert.Equal(t, types.MustParseObjectID(hexID), h.ObjectID())
+	assert.Equal(t, types.MustParseObjectID(hexID), types.ObjectID(h))
 	assert.True(t, sqltypes.HexObjectID{}.IsZero())
 	assert.False(t, h.IsZero())
 }
@@ -38,8 +39,8 @@ func TestHexObjectIDScan(t *testing.T) {
 		{"string", hexID, nil},
 		{"upper-case string", strings.ToUpper(hexID), nil},
 		{"text as []byte", []byte(hexID), nil},
-		{"raw 12 bytes", want.Bytes(), nil},
-		{"12-character string", string(want.Bytes()), []error{types.ErrInvalidObjectID}},
+		{"raw 12 bytes", want[:], nil},
+		{"12-character string", string(want[:]), []error{types.ErrInvalidObjectID}},
 		{"NULL", nil, []error{types.ErrInvalidObjectID, types.ErrNull}},
 		{"short", "abc", []error{types.ErrInvalidObjectID}},
 		{"bad hex", strings.Repeat("z", 24), []error{types.ErrInvalidObjectID}},
@@ -51,7 +52,7 @@ func TestHexObjectIDScan(t *testing.T) {
 			err := h.Scan(tt.src)
 			if tt.wantErr == nil {
 				require.NoError(t, err)
-				assert.Equal(t, want, h.ObjectID())
+				assert.Equal(t, want, types.ObjectID(h))
 				return
 			}
 			for _, w := range tt.wantErr {
@@ -98,20 +99,19 @@ func TestHexObjectIDJSON(t *testing.T) {
 
 func TestColumnTypes(t *testing.T) {
 	tests := []struct {
-		dialect                  sqltypes.Dialect
-		objectID, hex, snowflake string
+		dialect       dialect.Dialect
+		objectID, hex string
 	}{
-		{sqltypes.DialectPostgres, "bytea", "char(24)", "bigint"},
-		{sqltypes.DialectMySQL, "binary(12)", "char(24)", "bigint"},
-		{sqltypes.DialectSQLite, "blob", "text", "bigint"},
-		{sqltypes.DialectSQLServer, "binary(12)", "char(24)", "bigint"},
-		{"oracle", "", "", "bigint"},
+		{dialect.Postgres, "bytea", "char(24)"},
+		{dialect.MySQL, "binary(12)", "char(24)"},
+		{dialect.SQLite, "blob", "text"},
+		{dialect.SQLServer, "binary(12)", "char(24)"},
+		{"oracle", "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.dialect), func(t *testing.T) {
 			assert.Equal(t, tt.objectID, sqltypes.ObjectIDColumnType(tt.dialect))
 			assert.Equal(t, tt.hex, sqltypes.HexObjectIDColumnType(tt.dialect))
-			assert.Equal(t, tt.snowflake, sqltypes.SnowflakeColumnType(tt.dialect))
 		})
 	}
 }

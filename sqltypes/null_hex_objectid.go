@@ -9,7 +9,6 @@ import (
 	"gorm.io/gorm/schema"
 
 	"github.com/idkit-go/idkit/internal/nullable"
-	"github.com/idkit-go/idkit/types"
 )
 
 var (
@@ -44,7 +43,7 @@ func (n *NullHexObjectID) Scan(src any) error { return nullable.Scan(&n.ID, &n.V
 
 // MarshalJSON returns null for NULL, otherwise the ID as a JSON string.
 func (n NullHexObjectID) MarshalJSON() ([]byte, error) {
-	return nullable.MarshalJSON(types.ObjectID(n.ID), n.Valid) // the same hex text
+	return nullable.MarshalJSON(n.ID, n.Valid, appendHex)
 }
 
 // UnmarshalJSON follows [types.NullObjectID.UnmarshalJSON]: null and ""

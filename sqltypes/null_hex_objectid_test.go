@@ -16,7 +16,7 @@ import (
 func TestNullHexObjectIDFollowsNullObjectID(t *testing.T) {
 	id := types.MustParseObjectID(hexID)
 	start := func() (sqltypes.NullHexObjectID, types.NullObjectID) {
-		return sqltypes.NullHexObjectID{ID: sqltypes.HexObjectID(id), Valid: true}, types.NewNullObjectID(id)
+		return sqltypes.NullHexObjectID{ID: sqltypes.HexObjectID(id), Valid: true}, types.NullObjectID{ID: id, Valid: true}
 	}
 	for _, in := range []string{`null`, ` "" `, `"` + hexID + `"`, `{"$oid":"` + hexID + `"}`,
 		`"000000000000000000000000"`, `"nothex"`, `12`, `true`} {

@@ -117,7 +117,7 @@ type nullDoc struct {
 }
 
 func BenchmarkNullJSON(b *testing.B) {
-	d := nullDoc{Ref: types.NewNullObjectID(types.MustParseObjectID(seedHex)), Next: types.NewNullSnowflake(1541815603606036480)}
+	d := nullDoc{Ref: types.NullObjectID{ID: types.MustParseObjectID(seedHex), Valid: true}, Next: types.NullSnowflake{ID: 1541815603606036480, Valid: true}}
 	b.ReportAllocs()
 	var back nullDoc
 	for b.Loop() {
@@ -127,8 +127,8 @@ func BenchmarkNullJSON(b *testing.B) {
 }
 
 func BenchmarkNullValueScan(b *testing.B) {
-	o := types.NewNullObjectID(types.MustParseObjectID(seedHex))
-	s := types.NewNullSnowflake(1541815603606036480)
+	o := types.NullObjectID{ID: types.MustParseObjectID(seedHex), Valid: true}
+	s := types.NullSnowflake{ID: 1541815603606036480, Valid: true}
 	b.ReportAllocs()
 	var bo types.NullObjectID
 	var bs types.NullSnowflake
@@ -142,8 +142,8 @@ func BenchmarkNullValueScan(b *testing.B) {
 }
 
 func BenchmarkNullBSON(b *testing.B) {
-	o := types.NewNullObjectID(types.MustParseObjectID(seedHex))
-	s := types.NewNullSnowflake(1541815603606036480)
+	o := types.NullObjectID{ID: types.MustParseObjectID(seedHex), Valid: true}
+	s := types.NullSnowflake{ID: 1541815603606036480, Valid: true}
 	b.ReportAllocs()
 	var bo types.NullObjectID
 	var bs types.NullSnowflake

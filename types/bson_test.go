@@ -45,7 +45,7 @@ func TestBSONIsObjectIdAndInt64(t *testing.T) {
 	if err := bson.Unmarshal(raw, &back); err != nil || back.ID != id || back.Seq != 1541815603606036480 || back.Ref.Valid || back.Next.Valid {
 		t.Fatalf("round trip = %+v, %v", back, err)
 	}
-	full := bsonDoc{ID: id, Seq: 1, Ref: types.NewNullObjectID(id), Next: types.NewNullSnowflake(2)}
+	full := bsonDoc{ID: id, Seq: 1, Ref: types.NullObjectID{ID: id, Valid: true}, Next: types.NullSnowflake{ID: 2, Valid: true}}
 	raw, _ = bson.Marshal(full)
 	back = bsonDoc{}
 	if err := bson.Unmarshal(raw, &back); err != nil || back != full {
@@ -70,17 +70,17 @@ func TestBSONDecodesWhatTheDriverAccepts(t *testing.T) {
 		wantErr error
 	}{
 		{"hex string and int32", bson.D{{Key: "_id", Value: seedHex}, {Key: "seq", Value: int32(5)}}, id, 5, nil},
-		{"null", bson.D{{Key: "_id", Value: nil}, {Key: "seq", Value: nil}}, types.NilObjectID, 0, nil},
+		{"null", bson.D{{Key: "_id", Value: nil}, {Key: "seq", Value: nil}}, types.ObjectID{}, 0, nil},
 		{"ObjectId and decimal string", bson.D{{Key: "_id", Value: bson.ObjectID(id)}, {Key: "seq", Value: "77"}}, id, 77, nil},
 		{"double", bson.D{{Key: "_id", Value: bson.ObjectID(id)}, {Key: "seq", Value: 12.0}}, id, 12, nil},
-		{"bad hex", bson.D{{Key: "_id", Value: "nothex"}}, types.NilObjectID, 0, types.ErrInvalidObjectID},
-		{"binary", bson.D{{Key: "_id", Value: bson.Binary{Data: id[:]}}}, types.NilObjectID, 0, types.ErrInvalidObjectID},
-		{"int for ObjectID", bson.D{{Key: "_id", Value: int64(1)}}, types.NilObjectID, 0, types.ErrInvalidObjectID},
-		{"negative", bson.D{{Key: "seq", Value: int64(-3)}}, types.NilObjectID, 0, types.ErrInvalidSnowflake},
-		{"fraction", bson.D{{Key: "seq", Value: 1.5}}, types.NilObjectID, 0, types.ErrInvalidSnowflake},
-		{"huge double", bson.D{{Key: "seq", Value: math.Pow(2, 60)}}, types.NilObjectID, 0, types.ErrInvalidSnowflake},
-		{"bool", bson.D{{Key: "seq", Value: true}}, types.NilObjectID, 0, types.ErrInvalidSnowflake},
-		{"bad decimal", bson.D{{Key: "seq", Value: "1e3"}}, types.NilObjectID, 0, types.ErrInvalidSnowflake},
+		{"bad hex", bson.D{{Key: "_id", Value: "nothex"}}, types.ObjectID{}, 0, types.ErrInvalidObjectID},
+		{"binary", bson.D{{Key: "_id", Value: bson.Binary{Data: id[:]}}}, types.ObjectID{}, 0, types.ErrInvalidObjectID},
+		{"int for ObjectID", bson.D{{Key: "_id", Value: int64(1)}}, types.ObjectID{}, 0, types.ErrInvalidObjectID},
+		{"negative", bson.D{{Key: "seq", Value: int64(-3)}}, types.ObjectID{}, 0, types.ErrInvalidSnowflake},
+		{"fraction", bson.D{{Key: "seq", Value: 1.5}}, types.ObjectID{}, 0, types.ErrInvalidSnowflake},
+		{"huge double", bson.D{{Key: "seq", Value: math.Pow(2, 60)}}, types.ObjectID{}, 0, types.ErrInvalidSnowflake},
+		{"bool", bson.D{{Key: "seq", Value: true}}, types.ObjectID{}, 0, types.ErrInvalidSnowflake},
+		{"bad decimal", bson.D{{Key: "seq", Value: "1e3"}}, types.ObjectID{}, 0, types.ErrInvalidSnowflake},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -145,11 +145,11 @@ func TestNullFormsOmitEmpty(t *testing.T) {
 	if elems, _ := bson.Raw(raw).Elements(); len(elems) != 0 {
 		t.Fatalf("NULL fields were encoded: %v", bson.Raw(raw))
 	}
-	raw, _ = bson.Marshal(doc{A: types.NewNullObjectID(seedID()), B: types.NewNullSnowflake(5)})
+	raw, _ = bson.Marshal(doc{A: types.NullObjectID{ID: seedID(), Valid: true}, B: types.NullSnowflake{ID: 5, Valid: true}})
 	if elems, _ := bson.Raw(raw).Elements(); len(elems) != 2 {
 		t.Fatalf("valid fields were left out: %v", bson.Raw(raw))
 	}
-	for _, d := range []doc{{A: types.NewNullObjectID(types.NilObjectID)}, {B: types.NewNullSnowflake(0)}} {
+	for _, d := range []doc{{A: types.NullObjectID{ID: types.ObjectID{}, Valid: true}}, {B: types.NullSnowflake{ID: 0, Valid: true}}} {
 		if raw, err := bson.Marshal(d); !errors.Is(err, types.ErrZeroID) {
 			t.Errorf("valid zero ID %+v: %v, %v", d, bson.Raw(raw), err)
 		}
@@ -179,7 +179,7 @@ func TestBSONZeroIDIsRefused(t *testing.T) {
 		Parent types.ObjectID  `bson:"parent"`
 		Seq    types.Snowflake `bson:"seq"`
 	}
-	ptr := types.NilObjectID
+	ptr := types.ObjectID{}
 	for _, c := range []struct {
 		name string
 		doc  any
@@ -193,11 +193,11 @@ func TestBSONZeroIDIsRefused(t *testing.T) {
 		{"Snowflake field", field{ID: seedID(), Parent: seedID()}},
 		{"valid NullObjectID of zero", struct {
 			R types.NullObjectID `bson:"r"`
-		}{types.NewNullObjectID(types.NilObjectID)}},
+		}{types.NullObjectID{ID: types.ObjectID{}, Valid: true}}},
 		{"valid NullSnowflake of zero", struct {
 			R types.NullSnowflake `bson:"r"`
-		}{types.NewNullSnowflake(0)}},
-		{"bson.M filter", bson.M{"_id": types.NilObjectID}},
+		}{types.NullSnowflake{ID: 0, Valid: true}}},
+		{"bson.M filter", bson.M{"_id": types.ObjectID{}}},
 		{"bson.D filter", bson.D{{Key: "_id", Value: bson.M{"$in": bson.A{types.Snowflake(0)}}}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -19,11 +19,11 @@ import (
 
 func TestNullFormsEmptyStringIsNull(t *testing.T) {
 	for _, in := range []string{`""`, ` "" `, "\t\"\"\n"} {
-		o := types.NewNullObjectID(types.MustParseObjectID(seedHex))
+		o := types.NullObjectID{ID: types.MustParseObjectID(seedHex), Valid: true}
 		if err := o.UnmarshalJSON([]byte(in)); err != nil || o.Valid || !o.ID.IsZero() {
 			t.Errorf("NullObjectID.UnmarshalJSON(%q) = %+v, %v; want NULL", in, o, err)
 		}
-		s := types.NewNullSnowflake(5)
+		s := types.NullSnowflake{ID: 5, Valid: true}
 		if err := s.UnmarshalJSON([]byte(in)); err != nil || s.Valid || s.ID != 0 {
 			t.Errorf("NullSnowflake.UnmarshalJSON(%q) = %+v, %v; want NULL", in, s, err)
 		}
@@ -39,22 +39,22 @@ func TestNullFormsEmptyStringIsNull(t *testing.T) {
 
 func TestNullFormsWhitespaceRule(t *testing.T) {
 	for _, in := range []string{"null", " null", "null ", "\t\r\nnull\n"} {
-		o := types.NewNullObjectID(types.MustParseObjectID(seedHex))
+		o := types.NullObjectID{ID: types.MustParseObjectID(seedHex), Valid: true}
 		if err := o.UnmarshalJSON([]byte(in)); err != nil || o.Valid {
 			t.Errorf("NullObjectID.UnmarshalJSON(%q) = %+v, %v", in, o, err)
 		}
-		s := types.NewNullSnowflake(5)
+		s := types.NullSnowflake{ID: 5, Valid: true}
 		if err := s.UnmarshalJSON([]byte(in)); err != nil || s.Valid {
 			t.Errorf("NullSnowflake.UnmarshalJSON(%q) = %+v, %v", in, s, err)
 		}
 	}
 	// Only JSON's four whitespace characters are whitespace.
 	for _, in := range []string{"\u00a0null", "\vnull", "nul l"} {
-		o := types.NewNullObjectID(types.MustParseObjectID(seedHex))
+		o := types.NullObjectID{ID: types.MustParseObjectID(seedHex), Valid: true}
 		if err := o.UnmarshalJSON([]byte(in)); !errors.Is(err, types.ErrInvalidObjectID) || !o.Valid {
 			t.Errorf("NullObjectID.UnmarshalJSON(%q) = %+v, %v; want an error", in, o, err)
 		}
-		s := types.NewNullSnowflake(5)
+		s := types.NullSnowflake{ID: 5, Valid: true}
 		if err := s.UnmarshalJSON([]byte(in)); !errors.Is(err, types.ErrInvalidSnowflake) || !s.Valid {
 			t.Errorf("NullSnowflake.UnmarshalJSON(%q) = %+v, %v; want an error", in, s, err)
 		}
@@ -88,7 +88,7 @@ func TestZeroIDValueIsAnError(t *testing.T) {
 		v    driver.Valuer
 		null string
 	}{
-		{"NilObjectID", types.NilObjectID, "NullObjectID"},
+		{"zero ObjectID", types.ObjectID{}, "NullObjectID"},
 		{"Snowflake(0)", types.Snowflake(0), "NullSnowflake"},
 	} {
 		v, err := tt.v.Value()
@@ -112,10 +112,10 @@ func TestZeroIDValueIsAnError(t *testing.T) {
 	if _, err := types.Snowflake(-1).Value(); !errors.Is(err, types.ErrInvalidSnowflake) {
 		t.Errorf("Snowflake(-1).Value() err = %v; want ErrInvalidSnowflake", err)
 	}
-	if _, err := types.NewNullObjectID(types.NilObjectID).Value(); !errors.Is(err, types.ErrZeroID) {
+	if _, err := (types.NullObjectID{Valid: true}).Value(); !errors.Is(err, types.ErrZeroID) {
 		t.Errorf("valid zero NullObjectID.Value() err = %v; want ErrZeroID", err)
 	}
-	if _, err := types.NewNullSnowflake(0).Value(); !errors.Is(err, types.ErrZeroID) {
+	if _, err := (types.NullSnowflake{Valid: true}).Value(); !errors.Is(err, types.ErrZeroID) {
 		t.Errorf("valid zero NullSnowflake.Value() err = %v; want ErrZeroID", err)
 	}
 	if v, err := (types.NullObjectID{}).Value(); v != nil || err != nil {

@@ -7,8 +7,6 @@
 // official MongoDB Go driver v2, binary ([encoding.BinaryMarshaler], for
 // protobuf bytes fields and caches) and GraphQL with the method signatures
 // of gqlgen's marshalers. None of these needs a driver or library import.
-// Text is the hub: String, JSON, GraphQL and Scan from a string all go
-// through one parser per type.
 //
 // # No value and zero
 //
@@ -30,24 +28,12 @@
 // the first 32 bytes of the input. A Snowflake is never negative: every
 // decoder rejects a negative number with an error that says so.
 //
-// # Sort order of the encodings
+// The hex text of an ObjectID and the binary forms of both types sort as
+// the IDs do under byte-wise comparison; see
+// https://github.com/idkit-go/idkit/blob/main/docs/encoding.md for every
+// encoding's rules.
 //
-// ObjectIDs sort by their bytes and Snowflakes by their value, which is
-// creation order. These encodings keep that order under byte-wise
-// comparison, so they can serve as sort keys (for example in a key-value
-// store): the lower-case hex text of an ObjectID (String, MarshalText, JSON),
-// and the binary forms (MarshalBinary: an ObjectID's 12 bytes, a
-// Snowflake's 8 bytes big-endian). The decimal text of a Snowflake keeps the
-// order only between IDs of equal length ("9" sorts after "10"); Snowflakes
-// from one layout and epoch have equal length for long stretches of time,
-// but not forever. Standard base64 does not keep the order, because its
-// alphabet is not in ASCII order.
-//
-// # Concurrency
-//
-// The types are plain values: reading one from many goroutines is safe,
-// and no method keeps state between calls. Writing (the Scan and Unmarshal
-// methods) needs the same synchronisation as any other variable.
-//
-// Importing types pulls in no SQL driver and no MongoDB driver.
+// The types are plain values, safe to read from many goroutines; the Scan
+// and Unmarshal methods write, as any assignment does. Importing types pulls
+// in no SQL driver and no MongoDB driver.
 package types

@@ -267,7 +267,7 @@ func FuzzNullObjectIDUnmarshalJSON(f *testing.F) {
 	f.Add([]byte(` "" `))
 	f.Add([]byte("\u00a0null"))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		before := types.NewNullObjectID(sentinelID)
+		before := types.NullObjectID{ID: sentinelID, Valid: true}
 		n := before
 		err := n.UnmarshalJSON(in)
 		if err != nil {
@@ -300,7 +300,7 @@ func FuzzNullSnowflakeUnmarshalJSON(f *testing.F) {
 	f.Add([]byte(` "" `))
 	f.Add([]byte(`"\u0031"`))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		before := types.NewNullSnowflake(77)
+		before := types.NullSnowflake{ID: 77, Valid: true}
 		n := before
 		err := n.UnmarshalJSON(in)
 		if err != nil {

@@ -38,7 +38,7 @@ func (id ObjectID) MarshalGQL(w io.Writer) {
 }
 
 // UnmarshalGQL reads a gqlgen input value into id: a string of 24 hex
-// digits; nil gives [NilObjectID]. Other values, "" included (gqlgen passes
+// digits; nil gives the zero ID. Other values, "" included (gqlgen passes
 // "" for a nullable argument as a pointer to it, so it must not become a
 // zero key), return an error wrapping [ErrInvalidObjectID] that quotes the
 // input, and leave id unchanged.
@@ -47,7 +47,7 @@ func (id *ObjectID) UnmarshalGQL(v any) error {
 	case string:
 		return decodeHex(id, x)
 	case nil:
-		*id = NilObjectID
+		*id = ObjectID{}
 		return nil
 	default:
 		return fmt.Errorf("%w: cannot unmarshal GraphQL %T %s, want a hex string", ErrInvalidObjectID, v, quoteInput(fmt.Sprint(v)))

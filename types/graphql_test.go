@@ -73,13 +73,13 @@ func TestObjectIDGraphQL(t *testing.T) {
 	}{
 		{"variable string", gqlVariable(t, `{"v":"`+seedHex+`"}`), id, false},
 		{"literal string", strings.ToUpper(seedHex), id, false},
-		{"null", gqlVariable(t, `{"v":null}`), types.NilObjectID, false},
-		{"empty string", "", types.NilObjectID, true},
-		{"short string", "632c", types.NilObjectID, true},
-		{"number", gqlVariable(t, `{"v":12}`), types.NilObjectID, true},
-		{"int literal", gqlIntLiteral(t, "12"), types.NilObjectID, true},
-		{"bool", true, types.NilObjectID, true},
-		{"object", gqlVariable(t, `{"v":{"$oid":"`+seedHex+`"}}`), types.NilObjectID, true},
+		{"null", gqlVariable(t, `{"v":null}`), types.ObjectID{}, false},
+		{"empty string", "", types.ObjectID{}, true},
+		{"short string", "632c", types.ObjectID{}, true},
+		{"number", gqlVariable(t, `{"v":12}`), types.ObjectID{}, true},
+		{"int literal", gqlIntLiteral(t, "12"), types.ObjectID{}, true},
+		{"bool", true, types.ObjectID{}, true},
+		{"object", gqlVariable(t, `{"v":{"$oid":"`+seedHex+`"}}`), types.ObjectID{}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -156,37 +156,37 @@ func TestNullFormsGraphQL(t *testing.T) {
 	if got := gqlWrite(types.NullObjectID{}); got != "null" {
 		t.Fatalf("NULL NullObjectID MarshalGQL = %s", got)
 	}
-	if got := gqlWrite(types.NewNullObjectID(id)); got != `"`+seedHex+`"` {
+	if got := gqlWrite(types.NullObjectID{ID: id, Valid: true}); got != `"`+seedHex+`"` {
 		t.Fatalf("NullObjectID MarshalGQL = %s", got)
 	}
 	if got := gqlWrite(types.NullSnowflake{}); got != "null" {
 		t.Fatalf("NULL NullSnowflake MarshalGQL = %s", got)
 	}
-	if got := gqlWrite(types.NewNullSnowflake(7)); got != `"7"` {
+	if got := gqlWrite(types.NullSnowflake{ID: 7, Valid: true}); got != `"7"` {
 		t.Fatalf("NullSnowflake MarshalGQL = %s", got)
 	}
 	for _, in := range []any{nil, ""} {
-		o := types.NewNullObjectID(id)
+		o := types.NullObjectID{ID: id, Valid: true}
 		if err := o.UnmarshalGQL(in); err != nil || o.Valid {
 			t.Errorf("NullObjectID.UnmarshalGQL(%#v) = %+v, %v; want NULL", in, o, err)
 		}
-		s := types.NewNullSnowflake(7)
+		s := types.NullSnowflake{ID: 7, Valid: true}
 		if err := s.UnmarshalGQL(in); err != nil || s.Valid {
 			t.Errorf("NullSnowflake.UnmarshalGQL(%#v) = %+v, %v; want NULL", in, s, err)
 		}
 	}
 	var o types.NullObjectID
-	if err := o.UnmarshalGQL(seedHex); err != nil || o != types.NewNullObjectID(id) {
+	if err := o.UnmarshalGQL(seedHex); err != nil || o != (types.NullObjectID{ID: id, Valid: true}) {
 		t.Fatalf("NullObjectID.UnmarshalGQL = %+v, %v", o, err)
 	}
-	if err := o.UnmarshalGQL(12); !errors.Is(err, types.ErrInvalidObjectID) || o != types.NewNullObjectID(id) {
+	if err := o.UnmarshalGQL(12); !errors.Is(err, types.ErrInvalidObjectID) || o != (types.NullObjectID{ID: id, Valid: true}) {
 		t.Fatalf("NullObjectID.UnmarshalGQL(bad) = %+v, %v", o, err)
 	}
 	var s types.NullSnowflake
-	if err := s.UnmarshalGQL(json.Number("9")); err != nil || s != types.NewNullSnowflake(9) {
+	if err := s.UnmarshalGQL(json.Number("9")); err != nil || s != (types.NullSnowflake{ID: 9, Valid: true}) {
 		t.Fatalf("NullSnowflake.UnmarshalGQL = %+v, %v", s, err)
 	}
-	if err := s.UnmarshalGQL("-1"); !errors.Is(err, types.ErrInvalidSnowflake) || s != types.NewNullSnowflake(9) {
+	if err := s.UnmarshalGQL("-1"); !errors.Is(err, types.ErrInvalidSnowflake) || s != (types.NullSnowflake{ID: 9, Valid: true}) {
 		t.Fatalf("NullSnowflake.UnmarshalGQL(bad) = %+v, %v", s, err)
 	}
 }

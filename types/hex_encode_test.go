@@ -21,9 +21,9 @@ func TestHexMatchesEncodingHex(t *testing.T) {
 			if got := id.Hex(); got != want {
 				t.Fatalf("%x: Hex() = %s, want %s", id[:], got, want)
 			}
-			text, err := id.AppendText([]byte("x"))
-			if err != nil || string(text) != "x"+want {
-				t.Fatalf("%x: AppendText = %q, %v", id[:], text, err)
+			text, err := id.MarshalText()
+			if err != nil || string(text) != want {
+				t.Fatalf("%x: MarshalText = %q, %v", id[:], text, err)
 			}
 		}
 	}

@@ -29,9 +29,6 @@ type NullObjectID struct {
 	Valid bool     `gorm:"-"`
 }
 
-// NewNullObjectID returns a valid NullObjectID holding id.
-func NewNullObjectID(id ObjectID) NullObjectID { return NullObjectID{ID: id, Valid: true} }
-
 // IsZero reports whether n is NULL, for the json omitzero and bson omitempty
 // options.
 func (n NullObjectID) IsZero() bool { return !n.Valid }
@@ -47,7 +44,9 @@ func (n *NullObjectID) Scan(src any) error { return nullable.Scan(&n.ID, &n.Vali
 
 // MarshalJSON implements [encoding/json.Marshaler]: null when not valid, else
 // the hex string.
-func (n NullObjectID) MarshalJSON() ([]byte, error) { return nullable.MarshalJSON(n.ID, n.Valid) }
+func (n NullObjectID) MarshalJSON() ([]byte, error) {
+	return nullable.MarshalJSON(n.ID, n.Valid, appendObjectIDText)
+}
 
 // UnmarshalJSON implements [encoding/json.Unmarshaler]: null and "" (with
 // any JSON whitespace around them) set n to NULL; anything else is decoded

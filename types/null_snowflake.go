@@ -29,9 +29,6 @@ type NullSnowflake struct {
 	Valid bool      `gorm:"-"`
 }
 
-// NewNullSnowflake returns a valid NullSnowflake holding id.
-func NewNullSnowflake(id Snowflake) NullSnowflake { return NullSnowflake{ID: id, Valid: true} }
-
 // IsZero reports whether n is NULL, for the json omitzero and bson omitempty
 // options.
 func (n NullSnowflake) IsZero() bool { return !n.Valid }
@@ -47,7 +44,9 @@ func (n *NullSnowflake) Scan(src any) error { return nullable.Scan(&n.ID, &n.Val
 
 // MarshalJSON implements [encoding/json.Marshaler]: null when not valid, else
 // the decimal string.
-func (n NullSnowflake) MarshalJSON() ([]byte, error) { return nullable.MarshalJSON(n.ID, n.Valid) }
+func (n NullSnowflake) MarshalJSON() ([]byte, error) {
+	return nullable.MarshalJSON(n.ID, n.Valid, appendSnowflakeText)
+}
 
 // UnmarshalJSON implements [encoding/json.Unmarshaler]: null and "" (with
 // any JSON whitespace around them) set n to NULL; anything else is decoded

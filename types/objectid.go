@@ -15,11 +15,8 @@ import (
 // Its underlying type is [12]byte, so it converts directly to and from the
 // MongoDB drivers' ObjectID types (primitive.ObjectID in v1, bson.ObjectID in
 // v2). Byte order is creation order to the second, so sorting by ObjectID
-// sorts by creation time. The zero value, [NilObjectID], means "no ID".
+// sorts by creation time. The zero value, ObjectID{}, means "no ID".
 type ObjectID [12]byte
-
-// NilObjectID is the zero ObjectID.
-var NilObjectID ObjectID
 
 // NewObjectID returns a new ObjectID from the process-wide default generator.
 // It never fails and is safe for concurrent use. Within one process the IDs
@@ -45,7 +42,7 @@ func ObjectIDFromTime(t time.Time) ObjectID {
 func ObjectIDFromBytes(b []byte) (ObjectID, error) {
 	var id ObjectID
 	if len(b) != len(id) {
-		return NilObjectID, fmt.Errorf("%w: %d bytes, want 12", ErrInvalidObjectID, len(b))
+		return ObjectID{}, fmt.Errorf("%w: %d bytes, want 12", ErrInvalidObjectID, len(b))
 	}
 	copy(id[:], b)
 	return id, nil
@@ -66,14 +63,8 @@ func (id ObjectID) Counter() uint32 {
 	return uint32(id[9])<<16 | uint32(id[10])<<8 | uint32(id[11])
 }
 
-// Bytes returns a copy of the 12 bytes of id.
-func (id ObjectID) Bytes() []byte {
-	b := id
-	return b[:]
-}
-
-// IsZero reports whether id is [NilObjectID].
-func (id ObjectID) IsZero() bool { return id == NilObjectID }
+// IsZero reports whether id is the zero ObjectID, ObjectID{}.
+func (id ObjectID) IsZero() bool { return id == ObjectID{} }
 
 // Compare returns -1, 0 or +1 as id sorts before, equal to or after other.
 // The order is that of the bytes, and so of creation seconds.

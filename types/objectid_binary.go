@@ -7,15 +7,8 @@ import (
 
 var (
 	_ encoding.BinaryMarshaler   = ObjectID{}
-	_ encoding.BinaryAppender    = ObjectID{}
 	_ encoding.BinaryUnmarshaler = (*ObjectID)(nil)
 )
-
-// AppendBinary implements [encoding.BinaryAppender]: it appends the 12 raw
-// bytes of id to b. It never fails.
-func (id ObjectID) AppendBinary(b []byte) ([]byte, error) {
-	return append(b, id[:]...), nil
-}
 
 // MarshalBinary implements [encoding.BinaryMarshaler]: the 12 raw bytes, for
 // protobuf bytes fields and caches. Byte order is ID order. The zero ID is
@@ -26,7 +19,7 @@ func (id ObjectID) MarshalBinary() ([]byte, error) {
 }
 
 // UnmarshalBinary implements [encoding.BinaryUnmarshaler]: it reads exactly
-// 12 bytes; empty data (an unset protobuf bytes field) gives [NilObjectID].
+// 12 bytes; empty data (an unset protobuf bytes field) gives the zero ID.
 // Other lengths return an error wrapping [ErrInvalidObjectID] and leave id
 // unchanged. The bytes are copied.
 func (id *ObjectID) UnmarshalBinary(data []byte) error {
@@ -35,7 +28,7 @@ func (id *ObjectID) UnmarshalBinary(data []byte) error {
 		copy(id[:], data)
 		return nil
 	case 0:
-		*id = NilObjectID
+		*id = ObjectID{}
 		return nil
 	default:
 		return fmt.Errorf("%w: binary of %d bytes, want 12", ErrInvalidObjectID, len(data))

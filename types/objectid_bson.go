@@ -2,17 +2,14 @@ package types
 
 import "fmt"
 
-// MarshalBSONValue encodes id as a BSON ObjectId (type 0x07), so MongoDB
-// stores a real ObjectId, not binary data. [NilObjectID] is never written,
-// as in [ObjectID.Value]: it returns an error wrapping [ErrZeroID], wherever
-// the driver meets it (a document's _id or another field, a filter, an
-// update). Fill zero _id fields before inserting (mongocompat's Filler and
-// Insert helpers do), leave a field out with the bson tag omitempty, or
-// store null with an invalid [NullObjectID]. The signature is that of
-// go.mongodb.org/mongo-driver/v2/bson.ValueMarshaler; the v1 driver needs
-// the codecs of the mongocompat/mongov1 package, which follow the same rule.
+// MarshalBSONValue encodes id as a BSON ObjectId (type 0x07). The zero ID is
+// never written: it returns an error wrapping [ErrZeroID], wherever the
+// driver meets it. Fill zero _id fields before inserting (mongocompat does),
+// leave a field out with bson omitempty, or store null with an invalid
+// [NullObjectID]. The signature is that of mongo-driver v2's
+// bson.ValueMarshaler; the v1 driver needs mongocompat/mongov1's codecs.
 func (id ObjectID) MarshalBSONValue() (typ byte, data []byte, err error) {
-	if id == NilObjectID {
+	if id.IsZero() {
 		return 0, nil, errZeroObjectIDBSON
 	}
 	b := id
@@ -20,7 +17,7 @@ func (id ObjectID) MarshalBSONValue() (typ byte, data []byte, err error) {
 }
 
 // UnmarshalBSONValue decodes a BSON ObjectId, a string of 24 hex digits, or
-// null (which gives [NilObjectID]). Unlike the driver's own ObjectID decoder
+// null (which gives the zero ID). Unlike the driver's own ObjectID decoder
 // it never reads a 12-character string as raw bytes (a string is text, as in
 // [ObjectID.Scan]) and rejects undefined. Other types and malformed data
 // return an error wrapping [ErrInvalidObjectID] and leave id unchanged. The
@@ -40,7 +37,7 @@ func (id *ObjectID) UnmarshalBSONValue(typ byte, data []byte) error {
 		}
 		return decodeHexBytes(id, s)
 	case bsonNull:
-		*id = NilObjectID
+		*id = ObjectID{}
 		return nil
 	default:
 		return fmt.Errorf("%w: cannot decode BSON %s", ErrInvalidObjectID, bsonTypeName(typ))

@@ -11,18 +11,13 @@ var (
 	_ sql.Scanner   = (*ObjectID)(nil)
 )
 
-// Value implements [database/sql/driver.Valuer]. The canonical SQL form of an
-// ObjectID is its 12 raw bytes (BYTEA, BINARY(12), BLOB). [NilObjectID] is
-// never written as a key: Value returns an error wrapping [ErrZeroID] that
-// names the usual causes (a key nobody filled, such as GORM without
-// gormplugin; a nullable column, which wants [NullObjectID]), together with
-// a non-nil value: GORM, which drops Value's error when it builds an inline
-// condition (db.First(&row, id)), then keeps the ID as the condition's
-// argument, so the statement fails with this error instead of GORM's
-// "unsupported data". Any other caller must ignore the value, as usual.
-// For columns that store 24-digit hex text, see the sqltypes package.
+// Value implements [database/sql/driver.Valuer]: the 12 raw bytes (BYTEA,
+// BINARY(12), BLOB). The zero ID is never written as a key: Value returns an
+// error wrapping [ErrZeroID], together with a non-nil value that keeps GORM,
+// which drops Value's error in inline conditions, from running the statement.
+// For columns of 24-digit hex text, see the sqltypes package.
 func (id ObjectID) Value() (driver.Value, error) {
-	if id == NilObjectID {
+	if id.IsZero() {
 		return refusedZeroObjectID, errZeroObjectID
 	}
 	return id[:], nil

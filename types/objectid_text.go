@@ -11,35 +11,30 @@ import (
 
 var (
 	_ encoding.TextMarshaler   = ObjectID{}
-	_ encoding.TextAppender    = ObjectID{}
 	_ encoding.TextUnmarshaler = (*ObjectID)(nil)
 	_ json.Unmarshaler         = (*ObjectID)(nil)
 )
 
-// AppendText implements [encoding.TextAppender]: it appends the 24-digit hex
-// form of id to b.
-func (id ObjectID) AppendText(b []byte) ([]byte, error) {
+// appendObjectIDText appends the 24-digit hex form of id to b.
+func appendObjectIDText(b []byte, id ObjectID) []byte {
 	b = slices.Grow(b, 24)
 	encodeHex(b[len(b):len(b)+24], &id)
-	return b[:len(b)+24], nil
+	return b[:len(b)+24]
 }
 
-// MarshalText implements [encoding.TextMarshaler]: the 24-digit hex form.
-// encoding/json uses it too, so an ObjectID is a JSON string of hex digits,
-// "632c6d93d65f74baeb22a2c9"; the zero ID is a string of zeros (use the
-// omitzero option or [NullObjectID] to leave it out). There is deliberately no
-// MarshalJSON method: encoding/json re-validates a MarshalJSON result, and
-// the text path is faster for the same output.
+// MarshalText implements [encoding.TextMarshaler]: the 24-digit hex form,
+// which encoding/json also writes as a JSON string. The zero ID is a string of
+// zeros (use the omitzero option or [NullObjectID] to leave it out).
 func (id ObjectID) MarshalText() ([]byte, error) {
-	return id.AppendText(make([]byte, 0, 24))
+	return appendObjectIDText(make([]byte, 0, 24), id), nil
 }
 
 // UnmarshalText implements [encoding.TextUnmarshaler]. It accepts exactly 24
-// hex digits; empty text sets id to [NilObjectID]. Other input returns an
+// hex digits; empty text sets id to the zero ID. Other input returns an
 // error wrapping [ErrInvalidObjectID] and leaves id unchanged.
 func (id *ObjectID) UnmarshalText(text []byte) error {
 	if len(text) == 0 {
-		*id = NilObjectID
+		*id = ObjectID{}
 		return nil
 	}
 	return decodeHexBytes(id, text)
@@ -47,7 +42,7 @@ func (id *ObjectID) UnmarshalText(text []byte) error {
 
 // UnmarshalJSON implements [encoding/json.Unmarshaler]. It accepts a
 // 24-digit hex string (JSON escapes included), MongoDB Extended JSON
-// {"$oid": "<hex>"}, and null or "" for [NilObjectID], as mongo-driver's
+// {"$oid": "<hex>"}, and null or "" for the zero ID, as mongo-driver's
 // ObjectID does, with JSON whitespace around any of them. Other input
 // returns an error wrapping [ErrInvalidObjectID] and leaves id unchanged.
 func (id *ObjectID) UnmarshalJSON(data []byte) error {
@@ -56,7 +51,7 @@ func (id *ObjectID) UnmarshalJSON(data []byte) error {
 	case len(data) == 26 && data[0] == '"' && data[25] == '"':
 		return decodeHexBytes(id, data[1:25])
 	case string(data) == "null" || string(data) == `""`:
-		*id = NilObjectID
+		*id = ObjectID{}
 		return nil
 	case len(data) > 0 && data[0] == '{':
 		var ext struct {

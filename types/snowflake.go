@@ -8,17 +8,14 @@ import (
 )
 
 // Snowflake is a 63-bit, time-ordered ID stored as a signed 64-bit integer.
-//
 // Its bit layout (time, node and sequence fields, epoch and time unit) is not
 // part of the value: decode it with a layout from the generator package. The
-// zero value means "no ID" and is what [Snowflake.IsZero] reports.
+// zero value means "no ID".
 //
-// A Snowflake is never negative: every decoder (text, JSON, SQL, BSON,
-// binary, GraphQL) rejects a negative number with an error wrapping
-// [ErrInvalidSnowflake] that says "negative", and the encoders that can fail
-// ([Snowflake.Value], [Snowflake.MarshalBSONValue], [Snowflake.AppendBinary],
-// [Snowflake.MarshalBinary]) refuse one. String and the text encoders write
-// a negative value with its sign, for display only.
+// A Snowflake is never negative: every decoder rejects a negative number with
+// an error wrapping [ErrInvalidSnowflake] that says "negative", and the
+// encoders that can fail refuse one. String and the text encoders write a
+// negative value with its sign, for display only.
 type Snowflake int64
 
 // IsZero reports whether s is the zero (unset) Snowflake.

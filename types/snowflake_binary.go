@@ -8,25 +8,17 @@ import (
 
 var (
 	_ encoding.BinaryMarshaler   = Snowflake(0)
-	_ encoding.BinaryAppender    = Snowflake(0)
 	_ encoding.BinaryUnmarshaler = (*Snowflake)(nil)
 )
-
-// AppendBinary implements [encoding.BinaryAppender]: it appends s as 8 bytes,
-// big-endian, so byte order is ID order. A negative s returns b unchanged
-// and an error wrapping [ErrInvalidSnowflake].
-func (s Snowflake) AppendBinary(b []byte) ([]byte, error) {
-	if s < 0 {
-		return b, errNegative(int64(s))
-	}
-	return binary.BigEndian.AppendUint64(b, uint64(s)), nil
-}
 
 // MarshalBinary implements [encoding.BinaryMarshaler]: 8 bytes, big-endian,
 // for protobuf bytes fields and caches. Zero is 8 zero bytes. A negative s
 // returns an error wrapping [ErrInvalidSnowflake].
 func (s Snowflake) MarshalBinary() ([]byte, error) {
-	return s.AppendBinary(make([]byte, 0, 8))
+	if s < 0 {
+		return nil, errNegative(int64(s))
+	}
+	return binary.BigEndian.AppendUint64(make([]byte, 0, 8), uint64(s)), nil
 }
 
 // UnmarshalBinary implements [encoding.BinaryUnmarshaler]: it reads exactly 8

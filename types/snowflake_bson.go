@@ -6,12 +6,10 @@ import (
 	"math"
 )
 
-// MarshalBSONValue encodes s as a BSON int64 (type 0x12), which MongoDB sorts
-// numerically. Zero is never written, as in [Snowflake.Value]: it returns an
-// error wrapping [ErrZeroID] (see [ObjectID.MarshalBSONValue] for the ways
-// around it). A negative s returns an error wrapping [ErrInvalidSnowflake],
-// since [Snowflake.UnmarshalBSONValue] could not read it back. The signature
-// is that of go.mongodb.org/mongo-driver/v2/bson.ValueMarshaler.
+// MarshalBSONValue encodes s as a BSON int64 (type 0x12). Zero returns an
+// error wrapping [ErrZeroID] (see [ObjectID.MarshalBSONValue]) and a negative s
+// one wrapping [ErrInvalidSnowflake]. The signature is that of mongo-driver
+// v2's bson.ValueMarshaler.
 func (s Snowflake) MarshalBSONValue() (typ byte, data []byte, err error) {
 	if s <= 0 {
 		if s == 0 {

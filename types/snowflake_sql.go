@@ -12,14 +12,10 @@ var (
 	_ sql.Scanner   = (*Snowflake)(nil)
 )
 
-// Value implements [database/sql/driver.Valuer]. The canonical SQL form of a
-// Snowflake is a BIGINT (int64), which sorts in creation order. A zero
-// Snowflake is never written as a key: Value returns an error wrapping
-// [ErrZeroID] that names the usual causes (a key nobody filled, such as GORM
-// without gormplugin; a nullable column, which wants [NullSnowflake]). A
-// negative one returns an error wrapping [ErrInvalidSnowflake], since Scan
-// could not read it back. With either error Value also returns a non-nil
-// value, for GORM's sake, as [ObjectID.Value] explains.
+// Value implements [database/sql/driver.Valuer]: a BIGINT (int64). A zero
+// Snowflake returns an error wrapping [ErrZeroID] and a negative one an error
+// wrapping [ErrInvalidSnowflake], each with a non-nil value for GORM's sake,
+// as [ObjectID.Value] explains.
 func (s Snowflake) Value() (driver.Value, error) {
 	if s <= 0 {
 		if s == 0 {

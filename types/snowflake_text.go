@@ -12,23 +12,20 @@ import (
 
 var (
 	_ encoding.TextMarshaler   = Snowflake(0)
-	_ encoding.TextAppender    = Snowflake(0)
 	_ encoding.TextUnmarshaler = (*Snowflake)(nil)
 	_ json.Unmarshaler         = (*Snowflake)(nil)
 )
 
-// AppendText implements [encoding.TextAppender]: it appends the decimal form.
-func (s Snowflake) AppendText(b []byte) ([]byte, error) {
-	return strconv.AppendInt(b, int64(s), 10), nil
+// appendSnowflakeText appends the decimal form of s to b.
+func appendSnowflakeText(b []byte, s Snowflake) []byte {
+	return strconv.AppendInt(b, int64(s), 10)
 }
 
-// MarshalText implements [encoding.TextMarshaler]: the decimal form.
-// encoding/json uses it too, so a Snowflake is a JSON string of digits,
-// "1541815603606036480", because JavaScript numbers lose precision above
-// 2^53. There is deliberately no MarshalJSON method: encoding/json
-// re-validates a MarshalJSON result, and the text path is faster.
+// MarshalText implements [encoding.TextMarshaler]: the decimal form, which
+// encoding/json writes as a JSON string, since JavaScript numbers lose
+// precision above 2^53.
 func (s Snowflake) MarshalText() ([]byte, error) {
-	return s.AppendText(make([]byte, 0, 20))
+	return appendSnowflakeText(make([]byte, 0, 20), s), nil
 }
 
 // UnmarshalText implements [encoding.TextUnmarshaler] with the rules of

@@ -31,22 +31,22 @@ func TestObjectIDScan(t *testing.T) {
 		wantErr  bool
 	}{
 		{"raw bytes", id[:], id, false, false},
-		{"12-character string (text, never raw)", string(id[:]), types.NilObjectID, false, true},
-		{"12 hex digits", seedHex[:12], types.NilObjectID, false, true},
+		{"12-character string (text, never raw)", string(id[:]), types.ObjectID{}, false, true},
+		{"12 hex digits", seedHex[:12], types.ObjectID{}, false, true},
 		{"hex bytes (postgres text as []byte)", []byte(seedHex), id, false, false},
 		{"hex string", seedHex, id, false, false},
 		{"upper hex", "632C6D93D65F74BAEB22A2C9", id, false, false},
-		{"nil", nil, types.NilObjectID, true, true},
-		{"short bytes", []byte{1, 2, 3}, types.NilObjectID, false, true},
-		{"empty bytes", []byte{}, types.NilObjectID, false, true},
-		{"empty string", "", types.NilObjectID, false, true},
-		{"13 bytes", make([]byte, 13), types.NilObjectID, false, true},
-		{"24 bytes not hex", make([]byte, 24), types.NilObjectID, false, true},
-		{"zero raw bytes", make([]byte, 12), types.NilObjectID, false, false},
-		{"23 hex", seedHex[:23], types.NilObjectID, false, true},
-		{"bad hex", "g32c6d93d65f74baeb22a2c9", types.NilObjectID, false, true},
-		{"int64", int64(5), types.NilObjectID, false, true},
-		{"time", time.Now(), types.NilObjectID, false, true},
+		{"nil", nil, types.ObjectID{}, true, true},
+		{"short bytes", []byte{1, 2, 3}, types.ObjectID{}, false, true},
+		{"empty bytes", []byte{}, types.ObjectID{}, false, true},
+		{"empty string", "", types.ObjectID{}, false, true},
+		{"13 bytes", make([]byte, 13), types.ObjectID{}, false, true},
+		{"24 bytes not hex", make([]byte, 24), types.ObjectID{}, false, true},
+		{"zero raw bytes", make([]byte, 12), types.ObjectID{}, false, false},
+		{"23 hex", seedHex[:23], types.ObjectID{}, false, true},
+		{"bad hex", "g32c6d93d65f74baeb22a2c9", types.ObjectID{}, false, true},
+		{"int64", int64(5), types.ObjectID{}, false, true},
+		{"time", time.Now(), types.ObjectID{}, false, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -142,8 +142,8 @@ func TestNullSQL(t *testing.T) {
 	if err := n.Scan(nil); err != nil || n.Valid || !n.ID.IsZero() {
 		t.Fatalf("Scan(nil) = %+v, %v", n, err)
 	}
-	n = types.NewNullObjectID(id)
-	if err := n.Scan(int64(3)); !errors.Is(err, types.ErrInvalidObjectID) || n != types.NewNullObjectID(id) {
+	n = types.NullObjectID{ID: id, Valid: true}
+	if err := n.Scan(int64(3)); !errors.Is(err, types.ErrInvalidObjectID) || n != (types.NullObjectID{ID: id, Valid: true}) {
 		t.Fatalf("Scan(bad) = %+v, %v", n, err)
 	}
 
@@ -160,8 +160,8 @@ func TestNullSQL(t *testing.T) {
 	if err := s.Scan(nil); err != nil || s.Valid {
 		t.Fatalf("Scan(nil) = %+v, %v", s, err)
 	}
-	s = types.NewNullSnowflake(5)
-	if err := s.Scan("x"); !errors.Is(err, types.ErrInvalidSnowflake) || s != types.NewNullSnowflake(5) {
+	s = types.NullSnowflake{ID: 5, Valid: true}
+	if err := s.Scan("x"); !errors.Is(err, types.ErrInvalidSnowflake) || s != (types.NullSnowflake{ID: 5, Valid: true}) {
 		t.Fatalf("Scan(bad) = %+v, %v", s, err)
 	}
 	if !(types.NullSnowflake{}).IsZero() || s.IsZero() {

@@ -76,7 +76,7 @@ func testClient(t *testing.T, client *ent.Client, db *sql.DB, hexExpr string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b2, err := client.Book.Create().SetTitle("two").SetAuthorID(ann.ID).SetEditorID(types.NewNullObjectID(ed.ID)).Save(ctx)
+	b2, err := client.Book.Create().SetTitle("two").SetAuthorID(ann.ID).SetEditorID(types.NullObjectID{ID: ed.ID, Valid: true}).Save(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func testClient(t *testing.T, client *ent.Client, db *sql.DB, hexExpr string) {
 		t.Errorf("book two's author = %v, %v", owner, err)
 	}
 	got2, err := client.Book.Get(ctx, b2.ID)
-	if err != nil || got2.EditorID != types.NewNullObjectID(ed.ID) || got2.AuthorID != ann.ID {
+	if err != nil || got2.EditorID != (types.NullObjectID{ID: ed.ID, Valid: true}) || got2.AuthorID != ann.ID {
 		t.Errorf("Get(book two) = %+v, %v", got2, err)
 	}
 	if got1, err := client.Book.Get(ctx, b1.ID); err != nil || got1.EditorID.Valid {

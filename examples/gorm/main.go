@@ -138,7 +138,7 @@ func run(driver, dsn string, node int64, keep bool) (err error) {
 		defer func() { err = errors.Join(err, db.Migrator().DropTable(models...)) }()
 	}
 
-	ann := Customer{Name: "ann", Orders: []Order{{Item: "book"}, {Item: "pen", Coupon: types.NewNullSnowflake(42)}}}
+	ann := Customer{Name: "ann", Orders: []Order{{Item: "book"}, {Item: "pen", Coupon: types.NullSnowflake{ID: 42, Valid: true}}}}
 	bob := Customer{Name: "bob", Orders: []Order{{Item: "lamp"}}}
 	if err := db.Create([]*Customer{&ann, &bob}).Error; err != nil {
 		return err

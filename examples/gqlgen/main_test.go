@@ -166,7 +166,7 @@ func TestGraphQL(t *testing.T) {
 	var second post
 	field(t, r, "createPost", &second)
 	if second.ID.Compare(first.ID) <= 0 || second.AuthorID != big || second.ParentID == nil || *second.ParentID != first.ID ||
-		second.EditorID != types.NewNullSnowflake(9007199254740993) {
+		second.EditorID != (types.NullSnowflake{ID: 9007199254740993, Valid: true}) {
 		t.Fatalf("created %+v from %s", second, r.raw)
 	}
 	if !strings.Contains(string(r.Data), `"editorID":"9007199254740993"`) {
@@ -222,7 +222,7 @@ func TestGraphQL(t *testing.T) {
 	// A nullable argument: set, then clear with null.
 	var edited post
 	field(t, s.ok(fmt.Sprintf(`mutation { setEditor(id: %q, editorID: "12") `+fields+` }`, first.ID), ""), "setEditor", &edited)
-	if edited.EditorID != types.NewNullSnowflake(12) {
+	if edited.EditorID != (types.NullSnowflake{ID: 12, Valid: true}) {
 		t.Errorf("setEditor 12: %+v", edited)
 	}
 	field(t, s.ok(`mutation($id: ObjectID!) { setEditor(id: $id, editorID: null) `+fields+` }`,

@@ -68,10 +68,8 @@ func run(driver, dsn, table, addr string) error {
 	if err != nil {
 		return err
 	}
-	lease, err := node.NewLease(ctx, store, node.LeaseOptions{
-		TTL:    2 * time.Second, // short, to see a heal quickly
-		Logger: logger,
-	})
+	const ttl = 2 * time.Second // short, to see a heal quickly
+	lease, err := node.NewLease(ctx, store, node.LeaseOptions{TTL: ttl, Logger: logger})
 	if err != nil {
 		return err
 	}
@@ -93,7 +91,7 @@ func run(driver, dsn, table, addr string) error {
 		return err
 	}
 	// Keep issuing, as a service would; Next fails fast during the gap.
-	deadline := time.Now().Add(2 * lease.Options().TTL)
+	deadline := time.Now().Add(2 * ttl)
 	for lease.Stats().Reclaims == 0 {
 		if time.Now().After(deadline) {
 			return errors.New("the lease did not heal")

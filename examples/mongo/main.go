@@ -126,7 +126,7 @@ func run(ctx context.Context) error {
 		if _, err := mongov2.InsertOne(ctx, filler, events, e); err != nil {
 			return err
 		}
-		prev = types.NewNullObjectID(e.ID)
+		prev = types.NullObjectID{ID: e.ID, Valid: true}
 	}
 
 	// The ObjectID's timestamp makes "created in this window" a range scan

@@ -12,7 +12,7 @@
 //	  string name = 4;
 //	}
 //
-// would be. Write a field with MarshalBinary or AppendBinary and read it with
+// would be. Write a field with MarshalBinary and read it with
 // UnmarshalBinary:
 //
 //	go run ./examples/protobuf
@@ -102,9 +102,9 @@ func Marshal(e Event) ([]byte, error) {
 	m.Set(field("author_id"), protoreflect.ValueOfBytes(author))
 	refs := m.Mutable(field("refs")).List()
 	for _, r := range e.Refs {
-		// AppendBinary writes into a slice the caller owns: a fresh one per
-		// element here, since the message keeps the slice it is given.
-		b, err := r.AppendBinary(make([]byte, 0, 12))
+		// MarshalBinary returns a fresh slice per element, as the message
+		// keeps the slice it is given.
+		b, err := r.MarshalBinary()
 		if err != nil {
 			return nil, err
 		}

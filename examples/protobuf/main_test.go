@@ -141,17 +141,14 @@ func TestUnsetFields(t *testing.T) {
 }
 
 // The well-known wrapper google.protobuf.BytesValue carries an ID the same
-// way, and AppendBinary can build a prefixed cache key without a copy.
+// way, and the binary forms build a prefixed cache key.
 func TestBytesValue(t *testing.T) {
 	sf := types.Snowflake(1541815603606036480)
-	key, err := sf.AppendBinary([]byte("user:"))
+	sfb, err := sf.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	key, err = oidA.AppendBinary(append(key, ':'))
-	if err != nil {
-		t.Fatal(err)
-	}
+	key := append(append(append([]byte("user:"), sfb...), ':'), oidA[:]...)
 	b, err := proto.Marshal(wrapperspb.Bytes(key))
 	if err != nil {
 		t.Fatal(err)
@@ -198,7 +195,6 @@ func TestSortOrder(t *testing.T) {
 	}
 	checkOrder(t, "ObjectID", oids, types.ObjectID.Compare, func(id types.ObjectID) ([]byte, error) { return id.MarshalBinary() })
 	checkOrder(t, "Snowflake", sfs, types.Snowflake.Compare, func(s types.Snowflake) ([]byte, error) { return s.MarshalBinary() })
-	checkOrder(t, "Snowflake AppendBinary", sfs, types.Snowflake.Compare, func(s types.Snowflake) ([]byte, error) { return s.AppendBinary(nil) })
 }
 
 func checkOrder[T any](t *testing.T, name string, ids []T, compare func(T, T) int, enc func(T) ([]byte, error)) {
@@ -301,14 +297,12 @@ func TestBadBytes(t *testing.T) {
 		}
 	}
 
-	// A negative Snowflake is refused when writing, and AppendBinary
-	// leaves the buffer as it was.
+	// A negative Snowflake is refused when writing.
 	if _, err := Marshal(Event{AuthorID: -1}); !errors.Is(err, types.ErrInvalidSnowflake) {
 		t.Errorf("Marshal of a negative Snowflake: %v", err)
 	}
-	buf := []byte("k:")
-	if got, err := types.Snowflake(-1).AppendBinary(buf); !errors.Is(err, types.ErrInvalidSnowflake) || string(got) != "k:" {
-		t.Errorf("AppendBinary(-1) = %q, %v", got, err)
+	if got, err := types.Snowflake(-1).MarshalBinary(); !errors.Is(err, types.ErrInvalidSnowflake) || got != nil {
+		t.Errorf("MarshalBinary(-1) = %q, %v", got, err)
 	}
 }
 

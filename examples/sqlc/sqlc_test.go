@@ -87,8 +87,8 @@ func TestPostgres(t *testing.T) {
 		}
 	}
 	b1 := pgdb.CreateBookParams{ID: sf.MustNext(), AuthorID: author, Title: "one"}
-	b2 := pgdb.CreateBookParams{ID: sf.MustNext(), AuthorID: author, EditorID: types.NewNullObjectID(editor),
-		SeriesID: types.NewNullSnowflake(b1.ID), Title: "two"}
+	b2 := pgdb.CreateBookParams{ID: sf.MustNext(), AuthorID: author, EditorID: types.NullObjectID{ID: editor, Valid: true},
+		SeriesID: types.NullSnowflake{ID: b1.ID, Valid: true}, Title: "two"}
 	for _, b := range []pgdb.CreateBookParams{b1, b2} {
 		if err := q.CreateBook(ctx, b); err != nil {
 			t.Fatal(err)
@@ -176,8 +176,8 @@ func TestMariaDB(t *testing.T) {
 		}
 	}
 	b1 := mydb.CreateBookParams{ID: sf.MustNext(), AuthorID: author, Title: "one"}
-	b2 := mydb.CreateBookParams{ID: sf.MustNext(), AuthorID: author, EditorID: types.NewNullObjectID(editor),
-		SeriesID: types.NewNullSnowflake(b1.ID), Title: "two"}
+	b2 := mydb.CreateBookParams{ID: sf.MustNext(), AuthorID: author, EditorID: types.NullObjectID{ID: editor, Valid: true},
+		SeriesID: types.NullSnowflake{ID: b1.ID, Valid: true}, Title: "two"}
 	for _, b := range []mydb.CreateBookParams{b1, b2} {
 		if err := q.CreateBook(ctx, b); err != nil {
 			t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 )
 
 func BenchmarkMeteorNext(b *testing.B) {
-	g, _ := meteor.New(1)
+	g, _ := meteor.New(1, meteor.Default())
 	b.ReportAllocs()
 	for b.Loop() {
 		_, _ = g.Next()
@@ -16,7 +16,7 @@ func BenchmarkMeteorNext(b *testing.B) {
 }
 
 func BenchmarkMeteorNextParallel(b *testing.B) {
-	g, _ := meteor.New(1)
+	g, _ := meteor.New(1, meteor.Default())
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
@@ -26,7 +26,7 @@ func BenchmarkMeteorNextParallel(b *testing.B) {
 }
 
 func BenchmarkMeteorNextParallelPerCPUBlocks(b *testing.B) {
-	g, _ := meteor.New(1, meteor.WithPerCPUBlocks(64))
+	g, _ := meteor.New(1, meteor.Default(), generator.WithPerCPUBlocks(64))
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {

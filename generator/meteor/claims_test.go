@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/generatortest"
 	"github.com/idkit-go/idkit/generator/meteor"
 	"github.com/idkit-go/idkit/types"
@@ -26,7 +27,7 @@ func counterOf(t *testing.T, l meteor.Layout, id int64) int64 {
 
 func TestCountIsReadableFromTwoIDs(t *testing.T) {
 	t.Parallel()
-	g, err := meteor.New(77)
+	g, err := meteor.New(77, meteor.Default())
 	require.NoError(t, err)
 	first := g.MustNext()
 	var last int64
@@ -38,7 +39,7 @@ func TestCountIsReadableFromTwoIDs(t *testing.T) {
 
 func TestConsecutiveGapsWithinBounds(t *testing.T) {
 	t.Parallel()
-	g, err := meteor.New(1, meteor.WithSeed(3))
+	g, err := meteor.NewSeeded(1, meteor.Default(), 3)
 	require.NoError(t, err)
 	l := g.Layout()
 	maxGap := int64(1)<<(l.Spec().RandomBits+1) - 1
@@ -64,20 +65,20 @@ func TestDefaultLayoutClaims(t *testing.T) {
 	assert.Equal(t, int64(262143), l.MaxNode())
 	assert.Equal(t, int64(2048), l.PerSecond())
 	assert.Equal(t, "meteor(31/18/11/3, epoch 2025-01-01T00:00:00Z)", l.String())
-	g, err := meteor.New(1, meteor.WithClock(generatortest.NewFakeClock(l.Spec().Epoch.Add(time.Hour))))
+	g, err := meteor.New(1, l, generator.WithClock(generatortest.NewFakeClock(l.Spec().Epoch.Add(time.Hour))))
 	require.NoError(t, err)
-	assert.Equal(t, l, g.Layout(), "New's default layout")
+	assert.Equal(t, l, g.Layout())
 }
 
 func TestNextDoesNotAllocate(t *testing.T) {
-	g, err := meteor.New(1)
+	g, err := meteor.New(1, meteor.Default())
 	require.NoError(t, err)
 	assert.Zero(t, testing.AllocsPerRun(1000, func() { g.MustNext() }))
 }
 
 func TestNilOptionIgnored(t *testing.T) {
 	t.Parallel()
-	g, err := meteor.New(1, nil)
+	g, err := meteor.New(1, meteor.Default(), nil)
 	require.NoError(t, err)
 	_, err = g.Next()
 	require.NoError(t, err)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/generatortest"
 	"github.com/idkit-go/idkit/generator/meteor"
 )
@@ -12,7 +13,7 @@ func Example() {
 	// In production the node ID comes from node.Disposable (new on every
 	// start); the clock is read here, once.
 	clk := generatortest.NewFakeClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
-	g, err := meteor.New(9, meteor.WithClock(clk))
+	g, err := meteor.New(9, meteor.Default(), generator.WithClock(clk))
 	if err != nil {
 		panic(err)
 	}

@@ -8,25 +8,17 @@ import (
 	"github.com/idkit-go/idkit/types"
 )
 
-// Layout is the bit layout of a Meteor ID, from the top: a sign bit (always
-// 0), the time part (whole seconds since Epoch), the node ID, the sequence
-// and a few random bits:
-//
-//	0 | time | node | sequence | random
-//
-// The time part is the generator's start second, advanced by one each time
-// the sequence wraps, so it is the start time plus issued/2^SequenceBits
-// seconds, not the time of issue. A Layout is an immutable value, safe for
-// concurrent use. The zero Layout is not usable.
+// Layout is the bit layout of a Meteor ID, from the top: 0 | time | node |
+// sequence | random. The time part counts seconds since Epoch: the start
+// second plus issued/2^SequenceBits. The zero Layout is not usable.
 type Layout struct {
 	timeBits, nodeBits, seqBits, randBits uint8
 	epoch                                 time.Time
 }
 
-// LayoutSpec describes a [Layout] for [NewLayout]. TimeBits, NodeBits and
-// SequenceBits must be at least 1 and RandomBits at most 8; the four must
-// sum to at most 63. TimeBits must be at most 40. Epoch must not be the
-// zero time.
+// LayoutSpec describes a [Layout]: TimeBits (at most 40), NodeBits and
+// SequenceBits at least 1, RandomBits at most 8, at most 63 in all, and a
+// non-zero Epoch.
 type LayoutSpec struct {
 	TimeBits, NodeBits, SequenceBits, RandomBits uint8
 	Epoch                                        time.Time
@@ -35,13 +27,9 @@ type LayoutSpec struct {
 var defaultLayout = mustLayout(LayoutSpec{TimeBits: 31, NodeBits: 18, SequenceBits: 11, RandomBits: 3,
 	Epoch: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)})
 
-// Default returns the Meteor scheme's layout, [New]'s default: 31 bits of seconds
-// since 2025-01-01T00:00:00Z (68 years, until 2093-01-19T03:14:08Z), an
-// 18-bit node ID (262,143 starts, IDs 1..2^18-1 from a
-// [github.com/idkit-go/idkit/generator/node.Disposable] source), an 11-bit
-// sequence (2048 IDs per second of the time part) and 3 random bits. It is a
-// function rather than a package variable so that no caller can change what
-// every other caller gets.
+// Default returns the Meteor scheme's layout: 31 bits of seconds since
+// 2025-01-01 (until 2093-01-19), an 18-bit node, an 11-bit sequence (2048
+// IDs a second) and 3 random bits.
 func Default() Layout { return defaultLayout }
 
 func mustLayout(s LayoutSpec) Layout {
@@ -52,8 +40,8 @@ func mustLayout(s LayoutSpec) Layout {
 	return l
 }
 
-// NewLayout validates spec and returns its [Layout], or an error wrapping
-// [generator.ErrInvalidLayout] naming the broken rule.
+// NewLayout returns spec's [Layout], or an error wrapping
+// [generator.ErrInvalidLayout].
 func NewLayout(spec LayoutSpec) (Layout, error) {
 	switch {
 	case spec.TimeBits < 1 || spec.NodeBits < 1 || spec.SequenceBits < 1:
@@ -71,8 +59,7 @@ func NewLayout(spec LayoutSpec) (Layout, error) {
 	return Layout{spec.TimeBits, spec.NodeBits, spec.SequenceBits, spec.RandomBits, spec.Epoch.Truncate(time.Second).UTC()}, nil
 }
 
-// Spec returns the [LayoutSpec] of l: its field widths and its epoch (time
-// part 0, in UTC).
+// Spec returns the [LayoutSpec] of l (epoch in UTC).
 func (l Layout) Spec() LayoutSpec {
 	return LayoutSpec{l.timeBits, l.nodeBits, l.seqBits, l.randBits, l.epoch}
 }
@@ -83,15 +70,13 @@ func (l Layout) IsZero() bool { return l.timeBits == 0 }
 // MaxNode returns the largest node ID, 2^NodeBits-1.
 func (l Layout) MaxNode() int64 { return 1<<l.nodeBits - 1 }
 
-// PerSecond returns how many IDs one second of the time part holds,
-// 2^SequenceBits: above this sustained rate a generator's time part runs
-// ahead of real time.
+// PerSecond returns 2^SequenceBits, the IDs one second of time part holds.
 func (l Layout) PerSecond() int64 { return 1 << l.seqBits }
 
 // End returns the first second the time part cannot hold.
 func (l Layout) End() time.Time { return l.epoch.Add(time.Duration(1<<l.timeBits) * time.Second) }
 
-// String describes l, for example "meteor(31/18/11/3, epoch 2025-01-01T00:00:00Z)".
+// String describes l, as "meteor(31/18/11/3, epoch 2025-01-01T00:00:00Z)".
 func (l Layout) String() string {
 	return fmt.Sprintf("meteor(%d/%d/%d/%d, epoch %s)", l.timeBits, l.nodeBits, l.seqBits, l.randBits, l.epoch.Format(time.RFC3339))
 }
@@ -105,9 +90,8 @@ type Parts struct {
 	Random   int64
 }
 
-// Decompose splits id into its fields under l. A negative id or one with
-// bits above the layout's fields gives an error wrapping [generator.ErrInvalidID]; the
-// zero Layout one wrapping [generator.ErrInvalidLayout].
+// Decompose splits id into its fields, or returns an error wrapping
+// [generator.ErrInvalidID] for an id that does not fit.
 func (l Layout) Decompose(id types.Snowflake) (Parts, error) {
 	if l.IsZero() {
 		return Parts{}, fmt.Errorf("%w: zero layout", generator.ErrInvalidLayout)

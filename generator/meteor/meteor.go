@@ -1,7 +1,6 @@
 package meteor
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
@@ -9,38 +8,16 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/internal/hook"
 	"github.com/idkit-go/idkit/internal/procpin"
 	"github.com/idkit-go/idkit/types"
 )
 
-// Generator issues Meteor IDs for one node. It reads its clock once, in
-// [New], and never again: the time part starts at that second and advances
-// by one whenever the sequence wraps, so a clock stepped backwards (or
-// forwards) while it runs changes nothing. Next is lock-free (one atomic
-// add) and does not allocate; a Generator is safe for concurrent use.
-//
-// IDs from one Generator are unique and strictly increasing in the order
-// Next takes effect, unless [WithPerCPUBlocks] trades that order for
-// throughput on many cores. IDs of consecutive counter values differ by a
-// pseudo-random amount (1 to 2^(RandomBits+1)-1 within one second of the
-// time part), so the next ID is not the previous one plus one; the random
-// bits are a keyed hash, not a cryptographic secret. The count is not
-// hidden: [Parts.Seconds]*[Layout.PerSecond] + [Parts.Sequence] is the
-// counter value an ID was made from, so two IDs tell how many IDs the
-// generator issued between them (with [WithPerCPUBlocks], how many values
-// it reserved). Uniqueness across generators needs a node
-// ID that is never used twice, not even by a restart of the same process:
-// use [github.com/idkit-go/idkit/generator/node.Disposable] (a database
-// auto-increment) through
-// [NewFromSource].
-//
-// Limits: one generator issues at most 2^SequenceBits IDs per second of
-// its time part (2048 with [Default]) before that part runs ahead of real
-// time; IDs stay unique, but their time then overstates their age, and at
-// sustained rates the time part reaches [Layout.End] early, when Next fails
-// with [generator.ErrTimeOverflow]. A process restart that starts a new node resets
-// the time part to the real clock. The node field bounds the number of
-// starts over the layout's lifetime (2^18-1 with [Default]).
+// Generator issues Meteor IDs for one node, lock-free and safe for
+// concurrent use. IDs are unique and increase in the order Next takes
+// effect (see [generator.WithPerCPUBlocks]). Consecutive IDs differ by a
+// keyed pseudo-random amount, but two IDs tell how many the generator
+// issued between them.
 type Generator struct {
 	_   [64]byte
 	ctr atomic.Uint64 // next seconds<<seqBits | sequence
@@ -61,73 +38,34 @@ type Generator struct {
 	blocks    *procpin.Blocks // nil: one atomic add per ID
 }
 
-// Option configures [New]. Options are applied in order; a later option
-// overrides an earlier one of the same kind. A nil option is ignored. An
-// option never fails nor panics: New validates the values and returns an
-// error wrapping [generator.ErrInvalidConfig] (or the more specific sentinel the
-// option names) for an unusable one. Meteor has its own Option type because
-// its layout is a [Layout] of this package, not a [generator.Layout].
-type Option func(*config)
-
-type config struct {
-	layout Layout
-	clock  generator.Clock
-	seed   *uint64
-	block  int
+// New returns a generator for nodeID under layout (usually [Default]),
+// reading the clock once. It takes [generator.WithClock] and
+// [generator.WithPerCPUBlocks]. It returns an error wrapping
+// [generator.ErrNodeOutOfRange] for a node outside [0, MaxNode],
+// [generator.ErrInvalidLayout] for the zero Layout,
+// [generator.ErrTimeOverflow] for a clock outside the layout, and the
+// errors the options name.
+func New(nodeID int64, layout Layout, opts ...generator.SharedOption) (*Generator, error) {
+	return newGenerator(nodeID, layout, nil, opts)
 }
 
-// WithLayout sets the layout; the default is [Default]. The zero Layout is
-// rejected with [generator.ErrInvalidLayout].
-func WithLayout(l Layout) Option { return func(c *config) { c.layout = l } }
-
-// WithClock sets the clock read once at start; the default is
-// [generator.SystemClock]. A nil clock is rejected with [generator.ErrInvalidConfig].
-func WithClock(clk generator.Clock) Option { return func(c *config) { c.clock = clk } }
-
-// withSeed fixes the key of the random low bits, for this package's
-// reproducible tests (export_test.go); by default it comes from crypto/rand.
-func withSeed(seed uint64) Option { return func(c *config) { c.seed = &seed } }
-
-// WithPerCPUBlocks makes each P (the Go scheduler's processor, one per core
-// at the default GOMAXPROCS) take n counter values at a time instead of one,
-// so Next on many cores does not contend on one atomic counter: Next then
-// touches memory of its own P only, except once every n IDs. A P created
-// after the generator (GOMAXPROCS grew) takes one value at a time. It has
-// the meaning of [generator.WithPerCPUBlocks].
-//
-// IDs stay unique, but are increasing only within a block: an ID can be
-// smaller than one returned earlier from another P's block (also to the same
-// goroutine, after it moved to another P). Values left in a P's block wait
-// there until that P makes IDs again, however long that is, and the time
-// part reads from the counter, so such IDs can also carry an older time
-// part. n = 1 keeps the default; n outside [1, generator.MaxPerCPUBlock] is rejected
-// with [generator.ErrInvalidConfig].
-func WithPerCPUBlocks(n int) Option { return func(c *config) { c.block = n } }
-
-// New returns a generator for nodeID, reading the clock once. It returns an
-// error wrapping [generator.ErrNodeOutOfRange] for a node outside [0, MaxNode],
-// [generator.ErrInvalidLayout] for the zero Layout, [generator.ErrInvalidConfig] for a nil
-// clock, and [generator.ErrTimeOverflow] when the clock reads before the epoch or at
-// or after the layout's end.
-func New(nodeID int64, opts ...Option) (*Generator, error) {
-	c := config{layout: defaultLayout, clock: generator.SystemClock(), block: 1}
-	for _, o := range opts {
-		if o != nil {
-			o(&c)
-		}
-	}
-	l := c.layout
+// newGenerator is New with the key of the random low bits fixed by seed,
+// for this package's reproducible tests (export_test.go); a nil seed takes
+// the key from crypto/rand.
+func newGenerator(nodeID int64, l Layout, seed *uint64, opts []generator.SharedOption) (*Generator, error) {
+	c, block := hook.Shared(opts)
+	clk, _ := c.(generator.Clock)
 	switch {
 	case l.IsZero():
 		return nil, fmt.Errorf("%w: zero layout", generator.ErrInvalidLayout)
-	case c.clock == nil:
+	case clk == nil:
 		return nil, fmt.Errorf("%w: nil clock", generator.ErrInvalidConfig)
-	case c.block < 1 || c.block > generator.MaxPerCPUBlock:
-		return nil, fmt.Errorf("%w: per-CPU block of %d not in [1, %d]", generator.ErrInvalidConfig, c.block, generator.MaxPerCPUBlock)
+	case block < 1 || block > generator.MaxPerCPUBlock:
+		return nil, fmt.Errorf("%w: per-CPU block of %d not in [1, %d]", generator.ErrInvalidConfig, block, generator.MaxPerCPUBlock)
 	case nodeID < 0 || nodeID > l.MaxNode():
 		return nil, fmt.Errorf("%w: node %d not in [0, %d]", generator.ErrNodeOutOfRange, nodeID, l.MaxNode())
 	}
-	now := c.clock.Now()
+	now := clk.Now()
 	if now.Before(l.epoch) || !now.Before(l.End()) {
 		return nil, fmt.Errorf("%w: clock %s outside [%s, %s)", generator.ErrTimeOverflow,
 			now.UTC().Format(time.RFC3339), l.epoch.Format(time.RFC3339), l.End().Format(time.RFC3339))
@@ -145,15 +83,15 @@ func New(nodeID int64, opts ...Option) (*Generator, error) {
 		randMask:  1<<l.randBits - 1,
 		max:       1<<(l.timeBits+l.seqBits) - 1,
 	}
-	if c.seed != nil {
-		g.key = *c.seed
+	if seed != nil {
+		g.key = *seed
 	} else {
 		var b [8]byte
 		_, _ = rand.Read(b[:])
 		g.key = binary.LittleEndian.Uint64(b[:])
 	}
-	if c.block > 1 {
-		g.blocks = procpin.NewBlocks(uint64(c.block))
+	if block > 1 {
+		g.blocks = procpin.NewBlocks(uint64(block))
 	}
 	first := secs << l.seqBits
 	if first == 0 && nodeID == 0 {
@@ -163,23 +101,9 @@ func New(nodeID int64, opts ...Option) (*Generator, error) {
 	return g, nil
 }
 
-// NewFromSource takes a node ID from src (normally
-// [github.com/idkit-go/idkit/generator/node.Disposable], new on
-// every start) and returns [New] for it. Errors are src's, wrapped, or
-// New's.
-func NewFromSource(ctx context.Context, src generator.NodeSource, opts ...Option) (*Generator, error) {
-	id, err := src.NodeID(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("meteor: node id: %w", err)
-	}
-	return New(id, opts...)
-}
-
-// Next returns a new ID. It never reads the clock, never blocks and does
-// not allocate. It fails only when the time part has reached the end of
-// the layout, with an error wrapping [generator.ErrTimeOverflow]; every later call
-// fails too (with [WithPerCPUBlocks], once the values Ps still hold in their
-// blocks are used). It is safe for concurrent use.
+// Next returns a new ID without reading the clock or blocking. Once the
+// time part reaches the layout's end it fails with an error wrapping
+// [generator.ErrTimeOverflow].
 func (g *Generator) Next() (types.Snowflake, error) {
 	var v uint64
 	if g.blocks == nil {
@@ -195,8 +119,7 @@ func (g *Generator) Next() (types.Snowflake, error) {
 	return types.Snowflake(secs<<g.timeShift | g.nodePart | seq<<g.randBits | r), nil
 }
 
-// MustNext is like Next but panics when Next fails. It is safe for
-// concurrent use.
+// MustNext is like Next but panics when Next fails.
 func (g *Generator) MustNext() types.Snowflake {
 	id, err := g.Next()
 	if err != nil {
@@ -214,11 +137,8 @@ func (g *Generator) Layout() Layout { return g.layout }
 // Start returns the second the clock read at start, the first time part.
 func (g *Generator) Start() time.Time { return g.start }
 
-// Position returns the time part the next ID will carry: Start plus the
-// seconds the sequence has wrapped. Compare it with the clock to see how
-// far a busy generator runs ahead. With [WithPerCPUBlocks] it counts the
-// values the Ps hold in their blocks as issued. It is safe for concurrent
-// use.
+// Position returns the time part the next ID will carry: compare it with
+// the clock to see how far a busy generator runs ahead.
 func (g *Generator) Position() time.Time {
 	return g.layout.epoch.Add(time.Duration(g.ctr.Load()>>g.seqBits) * time.Second)
 }

@@ -34,11 +34,11 @@ func (c *countingClock) Now() time.Time {
 func TestNextUniqueConcurrent(t *testing.T) {
 	t.Parallel()
 	const block = 64
-	for name, opts := range map[string][]meteor.Option{
+	for name, opts := range map[string][]generator.SharedOption{
 		"strict":  nil,
-		"per-CPU": {meteor.WithPerCPUBlocks(block)},
+		"per-CPU": {generator.WithPerCPUBlocks(block)},
 	} {
-		g, err := meteor.New(42, opts...)
+		g, err := meteor.New(42, meteor.Default(), opts...)
 		require.NoError(t, err)
 		start := g.Position()
 		const workers, per = 8, 20000
@@ -82,7 +82,7 @@ func TestPerCPUBlocksStopAtLayoutEnd(t *testing.T) {
 	small, err := meteor.NewLayout(meteor.LayoutSpec{TimeBits: 2, NodeBits: 4, SequenceBits: 3, RandomBits: 1, Epoch: meteor.Default().Spec().Epoch})
 	require.NoError(t, err)
 	clk := generatortest.NewFakeClock(meteor.Default().Spec().Epoch.Add(2 * time.Second))
-	g, err := meteor.New(3, meteor.WithLayout(small), meteor.WithClock(clk), meteor.WithPerCPUBlocks(5))
+	g, err := meteor.New(3, small, generator.WithClock(clk), generator.WithPerCPUBlocks(5))
 	require.NoError(t, err)
 	seen := map[types.Snowflake]bool{}
 	for range 100 {
@@ -104,7 +104,7 @@ func TestClockReadOnceAndRollbackIgnored(t *testing.T) {
 	t.Parallel()
 	start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	clk := &countingClock{FakeClock: generatortest.NewFakeClock(start)}
-	g, err := meteor.New(7, meteor.WithClock(clk), meteor.WithSeed(1))
+	g, err := meteor.NewSeeded(7, meteor.Default(), 1, generator.WithClock(clk))
 	require.NoError(t, err)
 	prev := g.MustNext()
 	clk.Set(start.Add(-time.Hour)) // the clock steps back an hour
@@ -125,7 +125,7 @@ func TestClockReadOnceAndRollbackIgnored(t *testing.T) {
 
 func TestRandomBitsSpreadIDs(t *testing.T) {
 	t.Parallel()
-	g, err := meteor.New(1, meteor.WithSeed(99))
+	g, err := meteor.NewSeeded(1, meteor.Default(), 99)
 	require.NoError(t, err)
 	gaps := map[int64]int{}
 	prev := g.MustNext()
@@ -145,7 +145,7 @@ func TestLimits(t *testing.T) {
 	small, err := meteor.NewLayout(meteor.LayoutSpec{TimeBits: 2, NodeBits: 4, SequenceBits: 3, RandomBits: 1, Epoch: meteor.Default().Spec().Epoch})
 	require.NoError(t, err)
 	clk := generatortest.NewFakeClock(meteor.Default().Spec().Epoch.Add(2 * time.Second))
-	g, err := meteor.New(3, meteor.WithLayout(small), meteor.WithClock(clk))
+	g, err := meteor.New(3, small, generator.WithClock(clk))
 	require.NoError(t, err)
 	for range 2 * 8 { // seconds 2 and 3 of a 2-bit time part
 		_, err := g.Next()
@@ -155,23 +155,29 @@ func TestLimits(t *testing.T) {
 	require.ErrorIs(t, err, generator.ErrTimeOverflow)
 
 	cases := []struct {
-		name string
-		opts []meteor.Option
-		node int64
-		want error
+		name   string
+		layout meteor.Layout
+		opts   []generator.SharedOption
+		node   int64
+		want   error
 	}{
-		{"node too big", nil, meteor.Default().MaxNode() + 1, generator.ErrNodeOutOfRange},
-		{"negative node", nil, -1, generator.ErrNodeOutOfRange},
-		{"nil clock", []meteor.Option{meteor.WithClock(nil)}, 1, generator.ErrInvalidConfig},
-		{"zero per-CPU block", []meteor.Option{meteor.WithPerCPUBlocks(0)}, 1, generator.ErrInvalidConfig},
-		{"per-CPU block too big", []meteor.Option{meteor.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)}, 1, generator.ErrInvalidConfig},
-		{"zero layout", []meteor.Option{meteor.WithLayout(meteor.Layout{})}, 1, generator.ErrInvalidLayout},
-		{"before epoch", []meteor.Option{meteor.WithClock(generatortest.NewFakeClock(meteor.Default().Spec().Epoch.Add(-time.Second)))}, 1, generator.ErrTimeOverflow},
-		{"after end", []meteor.Option{meteor.WithClock(generatortest.NewFakeClock(meteor.Default().End()))}, 1, generator.ErrTimeOverflow},
+		{"node too big", meteor.Default(), nil, meteor.Default().MaxNode() + 1, generator.ErrNodeOutOfRange},
+		{"negative node", meteor.Default(), nil, -1, generator.ErrNodeOutOfRange},
+		{"nil clock", meteor.Default(), []generator.SharedOption{generator.WithClock(nil)}, 1, generator.ErrInvalidConfig},
+		{"nil option ignored", meteor.Default(), []generator.SharedOption{nil}, 1, nil},
+		{"zero per-CPU block", meteor.Default(), []generator.SharedOption{generator.WithPerCPUBlocks(0)}, 1, generator.ErrInvalidConfig},
+		{"per-CPU block too big", meteor.Default(), []generator.SharedOption{generator.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)}, 1, generator.ErrInvalidConfig},
+		{"zero layout", meteor.Layout{}, nil, 1, generator.ErrInvalidLayout},
+		{"before epoch", meteor.Default(), []generator.SharedOption{generator.WithClock(generatortest.NewFakeClock(meteor.Default().Spec().Epoch.Add(-time.Second)))}, 1, generator.ErrTimeOverflow},
+		{"after end", meteor.Default(), []generator.SharedOption{generator.WithClock(generatortest.NewFakeClock(meteor.Default().End()))}, 1, generator.ErrTimeOverflow},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := meteor.New(c.node, c.opts...)
+			_, err := meteor.New(c.node, c.layout, c.opts...)
+			if c.want == nil {
+				require.NoError(t, err)
+				return
+			}
 			require.ErrorIs(t, err, c.want)
 		})
 	}
@@ -208,7 +214,7 @@ func TestNewLayoutRules(t *testing.T) {
 
 func TestDecompose(t *testing.T) {
 	t.Parallel()
-	g, err := meteor.New(12345, meteor.WithSeed(5))
+	g, err := meteor.NewSeeded(12345, meteor.Default(), 5)
 	require.NoError(t, err)
 	id := g.MustNext()
 	p, err := meteor.Default().Decompose(id)
@@ -221,17 +227,17 @@ func TestDecompose(t *testing.T) {
 	require.ErrorIs(t, err, generator.ErrInvalidLayout)
 }
 
-func TestNewFromDisposableSource(t *testing.T) {
+func TestNewOnDisposableSource(t *testing.T) {
 	t.Parallel()
 	db := testdb.SQLite(t)
 	src := node.Disposable(db, node.DisposableOptions{MaxNode: meteor.Default().MaxNode()})
 	seen := map[int64]bool{}
 	for range 3 { // three "starts" get three node IDs
-		g, err := meteor.NewFromSource(context.Background(), src)
+		id, err := src.NodeID(context.Background())
+		require.NoError(t, err)
+		g, err := meteor.New(id, meteor.Default())
 		require.NoError(t, err)
 		require.False(t, seen[g.Node()])
 		seen[g.Node()] = true
 	}
-	_, err := meteor.NewFromSource(context.Background(), node.FromEnv("IDKIT_TEST_UNSET_VARIABLE"))
-	require.ErrorIs(t, err, node.ErrNoNodeID)
 }

@@ -3,6 +3,7 @@ package node
 import (
 	"net"
 	"testing"
+	"time"
 )
 
 // SetInterfaceAddrs makes FromPrivateIP read f instead of the host's
@@ -27,3 +28,9 @@ var HostnameOrdinal = hostnameOrdinal
 // PrivateIPNode is privateIPNode, the rule of FromPrivateIP, for its table
 // and fuzz tests.
 var PrivateIPNode = privateIPNode
+
+// Options, NotBefore and CloseTimeout expose the lease's settings with
+// defaults filled in, its floor and Close's bound, for the tests.
+func (l *Lease) Options() LeaseOptions       { return l.o }
+func (l *Lease) NotBefore() time.Time        { return l.notBefore() }
+func (l *Lease) CloseTimeout() time.Duration { return l.closeTimeout() }

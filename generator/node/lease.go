@@ -14,40 +14,27 @@ import (
 	"github.com/idkit-go/idkit/internal/coarseclock"
 )
 
-// Store keeps lease records: the SQL table of [NewSQLStore], or the Redis
-// hash of package redislease. [NewLease] runs a [Lease] on any Store. Times
-// and marks are Unix nanoseconds of the holder's generator clock; expiry is
-// computed by the store's own clock. Each method must be atomic with
-// respect to the others, also across processes, and honour ctx.
-//
-// A Store is safe for one process's leases only if it keeps these rules;
-// the SQL and Redis stores of this module do.
+// Store keeps lease records, for [NewLease]: [NewSQLStore], or package
+// redislease's. Marks are Unix nanoseconds of the holder's clock; expiry is
+// by the store's own clock. Each method must be atomic with respect to the
+// others, also across processes, and honour ctx.
 type Store interface {
-	// Claim takes a node in [0, maxNode] for owner, until ttl from now:
-	// node prefer if it is in range and has no record, its lease has
-	// expired, or owner holds it; otherwise (and for prefer < 0) any node
-	// that has no record or whose lease has expired. It records bound as
-	// the node's high-water mark, keeping a larger recorded one, and
-	// returns the node and the mark recorded before the claim (0 if none).
-	// With every node held it returns an error wrapping [ErrExhausted].
-	// A [Lease] passes prefer -1 at start and its lost node when it
-	// re-claims.
+	// Claim takes for owner, until ttl from now, node prefer if it is in
+	// [0, maxNode] and free, expired or owner's, else (and for prefer < 0)
+	// any free or expired node of [0, maxNode]. It raises the node's mark
+	// to bound and returns the node and its mark before the claim (0 if
+	// none), or an error wrapping [ErrExhausted].
 	Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, prefer, bound int64) (node, floor int64, err error)
-	// Renew extends the lease to ttl from now if owner still holds node,
-	// raising the mark to bound; otherwise it returns an error wrapping
-	// [ErrLeaseLost].
+	// Renew extends owner's lease of node to ttl from now, raising the
+	// mark to bound, or returns an error wrapping [ErrLeaseLost].
 	Renew(ctx context.Context, node int64, owner string, ttl time.Duration, bound int64) error
-	// Release frees node at once if owner holds it, setting the mark to hwm
-	// when exact, raising it to hwm otherwise; if owner does not hold it,
-	// it changes nothing.
+	// Release frees owner's node, setting its mark to hwm (exact) or
+	// raising it to hwm; it changes nothing if owner does not hold node.
 	Release(ctx context.Context, node int64, owner string, hwm int64, exact bool) error
 }
 
-// Lease is one process's hold on a node ID, kept alive by a background
-// renewal goroutine until Close. Create one with [NewSQLLease], package
-// redislease, or [NewLease]. If the lease is lost or lapses, the goroutine
-// heals it when it can (see the package documentation). Its methods are
-// safe for concurrent use.
+// Lease is one process's hold on a node ID, renewed and healed in the
+// background until Close. Its methods are safe for concurrent use.
 type Lease struct {
 	b     Store
 	o     LeaseOptions
@@ -64,7 +51,7 @@ type Lease struct {
 	coarse  bool // o.Clock is the system clock, which the coarse clock follows
 	failed  atomic.Pointer[error]
 	lastErr atomic.Pointer[error]
-	track   atomic.Pointer[func() time.Time]
+	tracked atomic.Pointer[func() time.Time]
 	fence   func() error // Fence's body
 
 	timerMu sync.Mutex
@@ -84,9 +71,7 @@ type Lease struct {
 	st leaseCounters
 }
 
-// NewLease claims a node ID in s and returns the [Lease], renewed in the
-// background until Close. It is how other lease stores plug in;
-// [NewSQLLease] and package redislease call it with theirs. It returns an
+// NewLease claims a node ID in s and returns the [Lease]. It returns an
 // error wrapping [ErrInvalidConfig] for bad options or a nil s, and s's
 // claim error otherwise.
 func NewLease(ctx context.Context, s Store, opts LeaseOptions) (*Lease, error) {
@@ -114,7 +99,7 @@ func startLease(ctx context.Context, b Store, o LeaseOptions) (*Lease, error) {
 	l.node.Store(node)
 	l.floor.Store(max(floor, 0))
 	l.st.lastOK.Store(c0.UnixNano())
-	l.logf(slog.LevelInfo, "lease claimed", "node", node, "floor", l.NotBefore())
+	l.logf(slog.LevelInfo, "lease claimed", "node", node, "floor", l.notBefore())
 	l.ctx, l.cancel = context.WithCancel(context.Background())
 	// fence is Fence as a closure, which a generator calls directly.
 	l.fence = func() error {
@@ -186,46 +171,27 @@ func (l *Lease) endFast() {
 	}
 }
 
-// Node returns the node ID the lease holds, or held last while it heals;
-// it changes when the lease heals on another node. It is safe for
-// concurrent use.
+// Node returns the node ID the lease holds, or held last while it heals.
 func (l *Lease) Node() int64 { return l.node.Load() }
 
 // Owner returns the owner string recorded with the lease.
 func (l *Lease) Owner() string { return l.o.Owner }
 
-// Options returns the lease's options with defaults filled in.
-func (l *Lease) Options() LeaseOptions { return l.o }
-
-// NotBefore returns the high-water mark recorded by earlier holders of the
-// node ID ([Lease.Node]) when this lease claimed it (the zero time if
-// none): a generator using the ID must issue only IDs with later times. See
-// [generator.WithNotBefore]. It is safe for concurrent use.
-func (l *Lease) NotBefore() time.Time {
+// notBefore returns the high-water mark recorded by earlier holders of the
+// node ID when this lease claimed it (the zero time if none): a generator
+// using the ID must issue only IDs with later times.
+func (l *Lease) notBefore() time.Time {
 	if f := l.floor.Load(); f > 0 {
 		return time.Unix(0, f)
 	}
 	return time.Time{}
 }
 
-// Fence returns nil while the lease can be trusted, and otherwise an error:
+// Fence returns nil while the lease can be trusted, and otherwise an error
 // wrapping [ErrLeaseClosed] after Close, [ErrLeaseLost] once another holder
-// took the ID (until the lease heals on a new claim), or [ErrLeaseExpired]
-// when the last successful renewal is too
-// old (its start + TTL - Margin has passed on the monotonic clock, or the
-// generator clock has passed its reading then + TTL - Margin). Pass it to
-// [generator.WithFence], or use [NewSnowflake], which does. It is safe for
-// concurrent use.
-//
-// It is cheap: with the system clock ([generator.SystemClock]), until
-// Margin/2 before those limits it reads only the process's shared coarse
-// millisecond clock (the clock a Snowflake generator on the system clock
-// reads: an atomic load while IDs come fast, one wall-clock read at lower
-// rates), and a timer ends that window at the monotonic limit less
-// Margin/2; after that, and with any other clock, it reads the monotonic
-// clock and the generator clock. The coarse clock may
-// lag the wall clock while the process is not scheduled, a stall that
-// Margin must cover anyway (see [LeaseOptions].Margin).
+// took the ID, or [ErrLeaseExpired] when TTL - Margin has passed since the
+// last successful renewal started. The generator of [NewSnowflake] checks
+// it for every ID; it is cheap enough for any other work to check.
 func (l *Lease) Fence() error { return l.fence() }
 
 // check is Fence's exact test, kept out of line so that Fence inlines.
@@ -251,32 +217,26 @@ func (l *Lease) expired(why string) error {
 	return fmt.Errorf("%w: node %d %s", ErrLeaseExpired, l.node.Load(), why)
 }
 
-// Track sets the function Close calls for the exact high-water mark to
-// record, normally a generator's LastTime ([generator.Snowflake.LastTime]).
-// Without it Close keeps the last recorded upper bound. [NewSnowflake]
-// calls Track. It is safe for concurrent use.
-func (l *Lease) Track(lastTime func() time.Time) { l.track.Store(&lastTime) }
+// track sets the function Close calls for the exact high-water mark to
+// record: the last issued time of the generator of [NewSnowflake]. Without
+// one Close keeps the last recorded upper bound.
+func (l *Lease) track(lastTime func() time.Time) { l.tracked.Store(&lastTime) }
 
-// CloseTimeout returns how long [Lease.Close] may take at most:
+// closeTimeout is how long [Lease.Close] may take at most:
 // max(RenewEvery, 1 s).
-func (l *Lease) CloseTimeout() time.Duration { return max(l.o.RenewEvery, time.Second) }
+func (l *Lease) closeTimeout() time.Duration { return max(l.o.RenewEvery, time.Second) }
 
-// Close stops issuing (Fence fails with [ErrLeaseClosed] from now on),
-// stops renewal or a heal (cancelling a request in flight), records the
-// high-water mark and releases the node ID so another process can claim it
-// at once. A lost lease has nothing to release; a node a heal claimed but
-// had not yet put to use is released by the heal itself.
-// Callers should stop calling the generator's Next before Close.
+// Close stops the lease (Fence fails with [ErrLeaseClosed] from now on),
+// records its generator's last issued time and releases the node ID. Stop
+// calling the generator's Next first.
 //
-// Close returns within [Lease.CloseTimeout] (max(RenewEvery, 1 s)), or
-// when ctx ends if sooner, even with the store unreachable: it returns the
-// release error, if any, then wrapping [context.DeadlineExceeded] or
-// ctx.Err() when it gave up waiting. A lease not released expires after its
-// TTL, and its last renewal's high-water mark stands. Later calls return
-// the same result. It is safe for concurrent use.
+// Close returns within max(RenewEvery, 1 s), or when ctx ends, even with
+// the store unreachable: it returns the release error, wrapping
+// [context.DeadlineExceeded] or ctx.Err() if it gave up waiting. A lease
+// not released expires after its TTL. Later calls return the same result.
 func (l *Lease) Close(ctx context.Context) error {
 	l.closeOnce.Do(func() {
-		ctx, cancel := context.WithTimeout(ctx, l.CloseTimeout())
+		ctx, cancel := context.WithTimeout(ctx, l.closeTimeout())
 		defer cancel()
 		closed := fmt.Errorf("%w: node %d", ErrLeaseClosed, l.node.Load())
 		lost := l.failed.Swap(&closed)
@@ -302,10 +262,10 @@ func (l *Lease) Close(ctx context.Context) error {
 			l.closeErr = nil // nothing to release: someone else holds it
 			return
 		}
-		node, floor := l.node.Load(), l.NotBefore()
+		node, floor := l.node.Load(), l.notBefore()
 		var hwm int64
 		exact := false
-		if f := l.track.Load(); f != nil {
+		if f := l.tracked.Load(); f != nil {
 			// An ID issued concurrently with Close read the clock no later
 			// than now, so its time is at most now + borrow-ahead.
 			last := (*f)()

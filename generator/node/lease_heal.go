@@ -6,7 +6,7 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/idkit-go/idkit/generator/internal/rebind"
+	"github.com/idkit-go/idkit/generator/internal/hook"
 )
 
 // run is the lease's background goroutine: it renews every RenewEvery
@@ -175,7 +175,7 @@ func (l *Lease) adopt(old, node, floor int64, t0 time.Duration, c0 time.Time, lo
 	l.genMu.Lock()
 	defer l.genMu.Unlock()
 	for _, g := range l.gens {
-		if err := rebind.Snowflake(g, node, fl); err != nil {
+		if err := hook.Rebind(g, node, fl); err != nil {
 			l.logf(slog.LevelError, "lease re-claim: cannot move the generator", "node", node, "error", err)
 			l.releaseUnused(node, floor)
 			return adoptRetry
@@ -198,7 +198,7 @@ func (l *Lease) adopt(old, node, floor int64, t0 time.Duration, c0 time.Time, lo
 	l.st.lastOK.Store(c0.UnixNano())
 	l.st.state.Store(int32(LeaseHeld))
 	l.st.streak = false
-	l.logf(slog.LevelInfo, "lease re-claimed", "old_node", old, "node", node, "floor", l.NotBefore())
+	l.logf(slog.LevelInfo, "lease re-claimed", "old_node", old, "node", node, "floor", l.notBefore())
 	return adopted
 }
 
@@ -206,7 +206,7 @@ func (l *Lease) adopt(old, node, floor int64, t0 time.Duration, c0 time.Time, lo
 // (so no ID was issued on it), recording the later of its floor and the
 // clock as its mark.
 func (l *Lease) releaseUnused(node, floor int64) {
-	ctx, cancel := context.WithTimeout(context.Background(), l.CloseTimeout()/2)
+	ctx, cancel := context.WithTimeout(context.Background(), l.closeTimeout()/2)
 	defer cancel()
 	_ = l.b.Release(ctx, node, l.o.Owner, max(floor, l.o.Clock.Now().UnixNano()), true)
 }

@@ -9,55 +9,36 @@ import (
 	"github.com/idkit-go/idkit/generator"
 )
 
-// Default lease timings, used when the [LeaseOptions] field is zero.
-const (
-	DefaultTTL = 10 * time.Second
-)
+// DefaultTTL is the TTL of a lease whose [LeaseOptions].TTL is zero.
+const DefaultTTL = 10 * time.Second
 
-// LeaseOptions configures [NewSQLLease], [NewLease] and package
-// redislease: the settings common to every [Store]; a store's own settings
-// go to its constructor ([NewSQLStore], redislease.NewStore). The zero value
-// gives a Twitter-layout lease with a 10 s TTL, renewed every TTL/3, trusted
-// until TTL/4 before expiry.
+// LeaseOptions configures a lease on any [Store] and the generator of
+// [NewSnowflake]. The zero value gives a Twitter-layout lease with a 10 s
+// TTL, renewed every TTL/3, trusted until TTL/4 before expiry. Tuning:
+// https://github.com/idkit-go/idkit/blob/main/docs/leases.md#tuning
 type LeaseOptions struct {
-	// Layout bounds the node IDs claimed to [0, Layout.MaxNode()] and is the
-	// layout [NewSnowflake] uses. Default [generator.Twitter].
+	// Layout bounds the node IDs claimed. Default [generator.Twitter].
 	Layout generator.Layout
-
-	// TTL is how long a claim or renewal lasts, measured by the
-	// coordinator's clock. Default [DefaultTTL]; at least 100 ms.
+	// TTL is how long a claim or renewal lasts by the coordinator's clock.
+	// Default [DefaultTTL]; at least 100 ms.
 	TTL time.Duration
-
-	// RenewEvery is the renewal interval. Default TTL/3; it must be below
-	// TTL-Margin. After a failed renewal the next try comes sooner.
+	// RenewEvery is the renewal interval. Default TTL/3; below TTL-Margin.
 	RenewEvery time.Duration
-
-	// Margin is how long before the coordinator's expiry the holder stops
-	// trusting the lease. Default TTL/4; it must be positive and below TTL.
-	// It must exceed clock-rate drift over one TTL and the longest stall
-	// between a generator's fence check and its issuing of an ID. With the
-	// system clock, [Lease.Fence]'s fast window (the coarse clock only)
-	// ends Margin/2 before the limits.
+	// Margin is how long before expiry the holder stops trusting the lease:
+	// more than clock drift over a TTL and the longest stall while making
+	// an ID. Default TTL/4; in (0, TTL).
 	Margin time.Duration
-
-	// Clock is the clock of the generator that will use the lease; its
-	// readings bound the recorded high-water mark. Default
-	// [generator.SystemClock]. [NewSnowflake] passes it to the generator.
-	Clock generator.Clock
-
-	// BorrowAhead is the generator's borrow-ahead allowance (see
-	// [generator.WithBorrowAhead]), added to the recorded high-water mark.
-	// [NewSnowflake] passes it to the generator. Default 0.
-	BorrowAhead time.Duration
-
-	// Owner identifies this holder in the lease record. Default
-	// host-pid-random; it must be unique per lease, at most 128 bytes.
+	// Clock, BorrowAhead and PerCPUBlocks are the generator's (see
+	// [generator.WithClock], [generator.WithBorrowAhead] and
+	// [generator.WithPerCPUBlocks]); the lease bounds its high-water marks
+	// by the first two. Defaults [generator.SystemClock], 0 and 1.
+	Clock        generator.Clock
+	BorrowAhead  time.Duration
+	PerCPUBlocks int
+	// Owner names this holder in the record: unique per lease, at most
+	// 128 bytes. Default host-pid-random.
 	Owner string
-
-	// Logger receives one record per change of the lease's state: claimed
-	// and re-claimed (INFO), renewals failing (WARN, once per failing
-	// streak), renewed again (INFO), fenced and lost (WARN), closed
-	// (INFO). Nil logs nothing.
+	// Logger, if not nil, receives one record per change of state.
 	Logger *slog.Logger
 }
 
@@ -73,6 +54,9 @@ func (o LeaseOptions) withDefaults() (LeaseOptions, error) {
 	}
 	if o.RenewEvery == 0 {
 		o.RenewEvery = o.TTL / 3
+	}
+	if o.PerCPUBlocks == 0 {
+		o.PerCPUBlocks = 1
 	}
 	if o.Clock == nil {
 		o.Clock = generator.SystemClock()
@@ -93,6 +77,8 @@ func (o LeaseOptions) withDefaults() (LeaseOptions, error) {
 		return o, fmt.Errorf("%w: renew interval %v not in (0, ttl-margin %v)", ErrInvalidConfig, o.RenewEvery, o.TTL-o.Margin)
 	case o.BorrowAhead < 0:
 		return o, fmt.Errorf("%w: negative borrow-ahead %v", ErrInvalidConfig, o.BorrowAhead)
+	case o.PerCPUBlocks < 1 || o.PerCPUBlocks > generator.MaxPerCPUBlock:
+		return o, fmt.Errorf("%w: per-CPU block of %d not in [1, %d]", ErrInvalidConfig, o.PerCPUBlocks, generator.MaxPerCPUBlock)
 	case len(o.Owner) > 128:
 		return o, fmt.Errorf("%w: owner longer than 128 bytes", ErrInvalidConfig)
 	}

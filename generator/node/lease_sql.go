@@ -11,35 +11,25 @@ import (
 	"weak"
 
 	"github.com/idkit-go/idkit/generator/internal/sqldialect"
-	"github.com/idkit-go/idkit/internal/sqlcol"
+	"github.com/idkit-go/idkit/sqltypes/dialect"
 )
 
-// DefaultTable is the SQL lease table used when [SQLStoreOptions].Table is
-// empty, and by [NewSQLLease].
+// DefaultTable is the SQL lease table of [NewSQLLease].
 const DefaultTable = "idkit_node_leases"
 
 // SQLStoreOptions configures [NewSQLStore].
 type SQLStoreOptions struct {
-	// Table is the lease table (created if missing); a plain identifier.
-	// Default [DefaultTable].
+	// Table is the lease table, a plain identifier. Default [DefaultTable].
 	Table string
-
-	// Dialect of the database, a [github.com/idkit-go/idkit/sqltypes.Dialect]
-	// ("postgres", "mysql" for MySQL and MariaDB, "sqlite"); the zero value
-	// detects it from the driver (pgx, lib/pq, go-sql-driver/mysql,
-	// mattn/go-sqlite3, modernc.org/sqlite).
-	Dialect sqlcol.Dialect
+	// Dialect is [dialect.Postgres], [dialect.MySQL] or [dialect.SQLite];
+	// the zero value detects it from the driver.
+	Dialect dialect.Dialect
 }
 
-// NewSQLLease claims a node ID in the lease table [DefaultTable] of db
-// (created if missing) and returns the [Lease], renewed in the background
-// until Close. It is [NewLease] on [NewSQLStore] with the default options;
-// see NewSQLStore for how a claim picks its node.
-//
-// It returns an error wrapping [ErrInvalidConfig] for bad options, a nil db
-// or an undetectable dialect, [ErrExhausted] when every node ID is held,
-// and the database error (wrapped) when the table cannot be created or
-// the claim fails.
+// NewSQLLease is [NewLease] on [NewSQLStore] of db with the default
+// options. It returns an error wrapping [ErrInvalidConfig] for bad options,
+// a nil db or an undetectable dialect, [ErrExhausted] when every node ID is
+// held, and the database error otherwise.
 func NewSQLLease(ctx context.Context, db *sql.DB, opts LeaseOptions) (*Lease, error) {
 	if _, err := opts.withDefaults(); err != nil {
 		return nil, err
@@ -52,24 +42,11 @@ func NewSQLLease(ctx context.Context, db *sql.DB, opts LeaseOptions) (*Lease, er
 }
 
 // NewSQLStore returns the [Store] of the lease table opts.Table in db,
-// creating the table if missing; pass it to [NewLease]. One store may serve
-// any number of leases of a process.
-//
-// The table holds one row per node ID (node, owner, expiry by the
-// database's clock, high-water mark). A claim first adds the missing rows
-// of [0, maxNode] (once per store, unless rows go missing), then takes, in
-// one transaction under READ COMMITTED, the preferred node if it is free,
-// expired or already the owner's, and otherwise the lowest free or expired
-// node. On PostgreSQL and
-// MySQL/MariaDB the candidate row is read with FOR UPDATE SKIP LOCKED, so
-// concurrent claimers pass over each other's rows instead of waiting or
-// colliding (PostgreSQL does it in one statement); SQLite claims inside
-// BEGIN IMMEDIATE. Because locked rows are skipped, a claim may report
-// [ErrExhausted] while other claims are taking the last free IDs.
-//
-// It returns an error wrapping [ErrInvalidConfig] for a nil db, a table
-// name that is not a plain identifier or an undetectable dialect, and the
-// database error (wrapped) when the table cannot be created.
+// created if missing; a claim takes the lowest free or expired node with
+// FOR UPDATE SKIP LOCKED (BEGIN IMMEDIATE on SQLite). One store serves any
+// number of leases. It returns an error wrapping [ErrInvalidConfig] for a
+// nil db, a bad table name or an undetectable dialect, and the database
+// error otherwise.
 func NewSQLStore(ctx context.Context, db *sql.DB, opts SQLStoreOptions) (Store, error) {
 	if db == nil {
 		return nil, fmt.Errorf("%w: nil *sql.DB", ErrInvalidConfig)
@@ -134,7 +111,7 @@ func createTable(ctx context.Context, db *sql.DB, create, table string) error {
 
 type sqlBackend struct {
 	db *sql.DB
-	d  sqlcol.Dialect
+	d  dialect.Dialect
 	s  sqlStmts
 
 	t *tableState
@@ -245,7 +222,7 @@ func (b *sqlBackend) retry(ctx context.Context, f func() error) error {
 // by owner if it is prefer; found is false if there is none.
 func (b *sqlBackend) claimIn(ctx context.Context, owner string, ttl time.Duration, lo, hi, prefer, bound int64) (node, floor int64, found bool, err error) {
 	ttlArg := b.s.ttlArg(ttl)
-	if b.d == sqlcol.Postgres {
+	if b.d == dialect.Postgres {
 		err = b.db.QueryRowContext(ctx, b.s.claim, lo, hi, owner, prefer, ttlArg, bound).Scan(&node, &floor)
 		if errors.Is(err, sql.ErrNoRows) {
 			return 0, 0, false, nil
@@ -254,7 +231,7 @@ func (b *sqlBackend) claimIn(ctx context.Context, owner string, ttl time.Duratio
 	}
 	var q querier
 	var commit, rollback func() error
-	if b.d == sqlcol.SQLite {
+	if b.d == dialect.SQLite {
 		conn, err := b.db.Conn(ctx)
 		if err != nil {
 			return 0, 0, false, err

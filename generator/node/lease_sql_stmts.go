@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/generator/internal/sqldialect"
-	"github.com/idkit-go/idkit/internal/sqlcol"
+	"github.com/idkit-go/idkit/sqltypes/dialect"
 )
 
 // sqlStmts are the lease statements for one dialect and table. Expiry is
@@ -30,12 +30,12 @@ type sqlStmts struct {
 // held by the claimer itself.
 const candidate = `node >= %[1]s AND node <= %[2]s AND (expires_at < %[5]s OR owner = %[3]s AND node = %[4]s)`
 
-func leaseStmts(d sqlcol.Dialect, t string) sqlStmts {
+func leaseStmts(d dialect.Dialect, t string) sqlStmts {
 	var s sqlStmts
 	s.count = `SELECT COUNT(*) FROM ` + t + ` WHERE node >= 0 AND node <= ` + sqldialect.P(d, 1)
 	s.has = `SELECT COUNT(*) FROM ` + t + ` WHERE node = ` + sqldialect.P(d, 1)
 	switch d {
-	case sqlcol.Postgres:
+	case dialect.Postgres:
 		now, exp := "clock_timestamp()", "clock_timestamp() + $%d::bigint * interval '1 microsecond'"
 		gone := "clock_timestamp() - interval '1 second'"
 		s.create = `CREATE TABLE IF NOT EXISTS ` + t + ` (
@@ -54,7 +54,7 @@ FROM c WHERE ` + t + `.node = c.node RETURNING c.node, c.hwm_ns`
 		s.release = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = $1 WHERE node = $2 AND owner = $3`
 		s.raise = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = GREATEST(hwm_ns, $1) WHERE node = $2 AND owner = $3`
 		s.ttlArg = func(d time.Duration) int64 { return d.Microseconds() }
-	case sqlcol.MySQL:
+	case dialect.MySQL:
 		now, exp := "UTC_TIMESTAMP(6)", "UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND"
 		gone := "UTC_TIMESTAMP(6) - INTERVAL 1 SECOND"
 		s.create = `CREATE TABLE IF NOT EXISTS ` + t + ` (
@@ -69,7 +69,7 @@ FROM c WHERE ` + t + `.node = c.node RETURNING c.node, c.hwm_ns`
 		s.release = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = ? WHERE node = ? AND owner = ?`
 		s.raise = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = GREATEST(hwm_ns, ?) WHERE node = ? AND owner = ?`
 		s.ttlArg = func(d time.Duration) int64 { return d.Microseconds() }
-	case sqlcol.SQLite:
+	case dialect.SQLite:
 		now := "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"
 		exp, gone := "("+now+" + ?)", "0"
 		s.create = `CREATE TABLE IF NOT EXISTS ` + t + ` (
@@ -91,7 +91,7 @@ FROM c WHERE ` + t + `.node = c.node RETURNING c.node, c.hwm_ns`
 // seedStmt returns a function building the statement that inserts n free
 // rows (no owner, long expired, mark 0), nodes given as parameters, while
 // leaving existing rows alone.
-func seedStmt(d sqlcol.Dialect, insert, past, onConflict string) func(int) string {
+func seedStmt(d dialect.Dialect, insert, past, onConflict string) func(int) string {
 	return func(n int) string {
 		var b strings.Builder
 		b.WriteString(insert + " (node, owner, expires_at, hwm_ns) VALUES ")

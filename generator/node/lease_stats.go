@@ -8,26 +8,21 @@ import (
 // LeaseState is where a [Lease] stands; see [LeaseStats].
 type LeaseState int32
 
-// The states of a lease. Only in LeaseHeld and LeaseFailing does Fence
-// pass (LeaseFailing until TTL - Margin after the last successful renewal
-// started).
+// The states of a lease. Fence passes in LeaseHeld and LeaseFailing.
 const (
 	// LeaseHeld: the last renewal or claim succeeded.
 	LeaseHeld LeaseState = iota
 	// LeaseFailing: renewals are failing; the lease is still trusted.
 	LeaseFailing
-	// LeaseExpired: renewals did not succeed in time; Fence fails with
-	// [ErrLeaseExpired] until a renewal succeeds.
+	// LeaseExpired: renewals did not succeed in time.
 	LeaseExpired
-	// LeaseLost: another holder took the node; Fence fails with
-	// [ErrLeaseLost] while the lease claims a node again.
+	// LeaseLost: another holder took the node; the lease claims again.
 	LeaseLost
 	// LeaseClosed: Close was called.
 	LeaseClosed
 )
 
-// String returns the state's name: "held", "failing", "expired", "lost" or
-// "closed".
+// String returns "held", "failing", "expired", "lost" or "closed".
 func (s LeaseState) String() string {
 	switch s {
 	case LeaseHeld:
@@ -50,17 +45,14 @@ type LeaseStats struct {
 	Node int64
 	// State is where the lease stands.
 	State LeaseState
-	// LastRenewal is the generator clock's reading when the last
-	// successful renewal or claim started.
+	// LastRenewal is the clock when the last successful renewal started.
 	LastRenewal time.Time
-	// FenceIn is how long Fence will pass without another successful
-	// renewal; 0 while it fails.
+	// FenceIn is how long Fence passes without another renewal.
 	FenceIn time.Duration
 	// Renewals counts successful renewals; Failures failed renewals and
 	// failed claims while healing.
 	Renewals, Failures uint64
-	// Fences counts the times the lease stopped being trusted (it expired
-	// or was lost); Reclaims the heals by a new claim.
+	// Fences counts expiries and losses; Reclaims heals on a new claim.
 	Fences, Reclaims uint64
 }
 
@@ -73,8 +65,7 @@ type leaseCounters struct {
 	streak                               bool // a failing streak has been logged; the goroutine's own
 }
 
-// Stats returns the lease's state and counts. It is safe for concurrent
-// use and does not contact the store.
+// Stats returns the lease's state and counts, without contacting the store.
 func (l *Lease) Stats() LeaseStats {
 	s := LeaseStats{
 		Node:        l.node.Load(),

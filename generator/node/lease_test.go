@@ -18,7 +18,7 @@ import (
 	"github.com/idkit-go/idkit/generator/node/internal/testclock"
 	"github.com/idkit-go/idkit/generator/node/redislease"
 	"github.com/idkit-go/idkit/internal/testdb"
-	"github.com/idkit-go/idkit/sqltypes"
+	"github.com/idkit-go/idkit/sqltypes/dialect"
 )
 
 // store is one lease backend under test.
@@ -34,19 +34,19 @@ type store struct {
 	broken func(t *testing.T, o node.LeaseOptions) (*node.Lease, func())
 }
 
-func sqlStore(t *testing.T, name string, db *sql.DB, open func(t testing.TB) *sql.DB, d sqltypes.Dialect) store {
+func sqlStore(t *testing.T, name string, db *sql.DB, open func(t testing.TB) *sql.DB, d dialect.Dialect) store {
 	table := testdb.Name("lease")
 	t.Cleanup(func() { _, _ = db.Exec("DROP TABLE IF EXISTS " + table) })
 	p := func(i int) string {
-		if d == sqltypes.DialectPostgres {
+		if d == dialect.Postgres {
 			return fmt.Sprintf("$%d", i)
 		}
 		return "?"
 	}
-	past := map[sqltypes.Dialect]string{
-		sqltypes.DialectPostgres: "now() - interval '1 hour'",
-		sqltypes.DialectMySQL:    "UTC_TIMESTAMP(6) - INTERVAL 1 HOUR",
-		sqltypes.DialectSQLite:   "0",
+	past := map[dialect.Dialect]string{
+		dialect.Postgres: "now() - interval '1 hour'",
+		dialect.MySQL:    "UTC_TIMESTAMP(6) - INTERVAL 1 HOUR",
+		dialect.SQLite:   "0",
 	}[d]
 	exec := func(t *testing.T, q string, args ...any) {
 		t.Helper()
@@ -118,10 +118,10 @@ type storeMaker struct {
 func stores() []storeMaker {
 	return []storeMaker{
 		{"postgres", func(t *testing.T) store {
-			return sqlStore(t, "postgres", testdb.Postgres(t), testdb.Postgres, sqltypes.DialectPostgres)
+			return sqlStore(t, "postgres", testdb.Postgres(t), testdb.Postgres, dialect.Postgres)
 		}},
 		{"mariadb", func(t *testing.T) store {
-			return sqlStore(t, "mariadb", testdb.MySQL(t), testdb.MySQL, sqltypes.DialectMySQL)
+			return sqlStore(t, "mariadb", testdb.MySQL(t), testdb.MySQL, dialect.MySQL)
 		}},
 		{"sqlite", sqlite},
 		{"redis", redisStore},
@@ -136,7 +136,7 @@ func sqlite(t *testing.T) store {
 		t.Cleanup(func() { db.Close() })
 		return db
 	}
-	return sqlStore(t, "sqlite", open(t), open, sqltypes.DialectSQLite)
+	return sqlStore(t, "sqlite", open(t), open, dialect.SQLite)
 }
 
 // layout is a Twitter-like layout with the given node bits.

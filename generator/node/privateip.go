@@ -8,22 +8,17 @@ import (
 	"github.com/idkit-go/idkit/generator"
 )
 
-// FromPrivateIP returns a [generator.NodeSource] that derives the node ID from this
-// host's first private IPv4 address (10/8, 172.16/12, 192.168/16, or
-// 100.64/10), as sony/sonyflake does, but sized to the layout: the ID is the
-// low layout.Spec().NodeBits bits of the address (16 for [generator.Sonyflake]).
+// FromPrivateIP returns a source whose node ID is the low NodeBits bits of
+// this host's first private IPv4 address (10/8, 172.16/12, 192.168/16,
+// 100.64/10), as sony/sonyflake's.
 //
-// The ID is unique among hosts of one subnet only if no host bits are
-// dropped, so NodeID fails with an error wrapping
-// [generator.ErrNodeOutOfRange] when the address's host part (the bits
-// outside the interface's netmask) does not fit NodeBits; hosts in
-// different subnets may still collide, which check is for. If check is not
-// nil it is called with the ID (for example to add it to a Redis set, as
-// Sonyflake's CheckMachineID does) and an error from it is returned wrapped
-// in [ErrRejected]. No private address gives an error wrapping
-// [ErrNoNodeID]; so does a layout with no node bits.
+// NodeID fails with an error wrapping [generator.ErrNodeOutOfRange] when the
+// address's host part (outside its netmask) does not fit NodeBits, and
+// [ErrNoNodeID] without a private address or node bits. A non-nil check is
+// called with the ID (hosts of different subnets may collide); its error
+// is returned wrapped in [ErrRejected].
 func FromPrivateIP(layout generator.Layout, check func(ctx context.Context, id int64) error) generator.NodeSource {
-	return generator.NodeSourceFunc(func(ctx context.Context) (int64, error) {
+	return sourceFunc(func(ctx context.Context) (int64, error) {
 		addrs, err := interfaceAddrs()
 		if err != nil {
 			return 0, fmt.Errorf("%w: %w", ErrNoNodeID, err)

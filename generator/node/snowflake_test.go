@@ -2,7 +2,6 @@ package node_test
 
 import (
 	"context"
-	"errors"
 	"testing"
 	"time"
 
@@ -13,61 +12,22 @@ import (
 	"github.com/idkit-go/idkit/generator/node"
 )
 
-// TestNewSnowflakeRefusesLeaseOwnedOptions: the layout, clock and
-// borrow-ahead come from the lease alone. An option setting one of them is
-// refused, even with the lease's own value, naming the LeaseOptions field
-// to set; the refusal leaves the lease serving as before.
-func TestNewSnowflakeRefusesLeaseOwnedOptions(t *testing.T) {
+// TestNewSnowflakeTakesLeaseOptions: the generator's layout, clock,
+// borrow-ahead and per-CPU blocks come from the lease's options.
+func TestNewSnowflakeTakesLeaseOptions(t *testing.T) {
 	t.Parallel()
 	for _, sm := range stores() {
 		t.Run(sm.name, func(t *testing.T) {
 			t.Parallel()
 			s := sm.make(t)
 			ctx := context.Background()
-			l, err := s.lease(ctx, node.LeaseOptions{Layout: layout(t, 4), BorrowAhead: 2 * time.Millisecond})
+			start := time.Now().Add(time.Hour) // ahead of any recorded mark
+			clk := generatortest.NewFakeClock(start)
+			l, err := s.lease(ctx, node.LeaseOptions{Layout: layout(t, 4), Clock: clk, BorrowAhead: 2 * time.Millisecond})
 			require.NoError(t, err)
 			defer l.Close(ctx)
 			lo := l.Options()
 
-			for _, c := range []struct {
-				name  string
-				opts  []generator.SnowflakeOption
-				field string // "" = accepted
-			}{
-				{"other layout", []generator.SnowflakeOption{generator.WithLayout(generator.Twitter())}, "Layout"},
-				{"lease's layout", []generator.SnowflakeOption{generator.WithLayout(lo.Layout)}, "Layout"},
-				{"zero layout", []generator.SnowflakeOption{generator.WithLayout(generator.Layout{})}, "Layout"},
-				{"other clock", []generator.SnowflakeOption{generator.WithClock(generatortest.NewFakeClock(time.Now()))}, "Clock"},
-				{"lease's clock", []generator.SnowflakeOption{generator.WithClock(lo.Clock)}, "Clock"},
-				{"nil clock", []generator.SnowflakeOption{generator.WithClock(nil)}, "Clock"},
-				{"other borrow-ahead", []generator.SnowflakeOption{generator.WithBorrowAhead(time.Hour)}, "BorrowAhead"},
-				{"lease's borrow-ahead", []generator.SnowflakeOption{generator.WithBorrowAhead(lo.BorrowAhead)}, "BorrowAhead"},
-				{"after accepted ones", []generator.SnowflakeOption{nil, generator.WithPerCPUBlocks(4), generator.WithBorrowAhead(0)}, "BorrowAhead"},
-				{"accepted", []generator.SnowflakeOption{
-					nil,
-					generator.WithPerCPUBlocks(4),
-					generator.WithBackwardTolerance(time.Millisecond),
-					generator.WithRandomSequenceStart(),
-					generator.WithFence(func() error { return nil }),
-					generator.WithNotBefore(time.Unix(1, 0)),
-				}, ""},
-			} {
-				g, err := node.NewSnowflake(ctx, l, c.opts...)
-				if c.field == "" {
-					require.NoError(t, err, c.name)
-					id, err := g.Next()
-					require.NoError(t, err, c.name)
-					p, err := lo.Layout.Decompose(id)
-					require.NoError(t, err, c.name)
-					require.Equal(t, l.Node(), p.Node, c.name)
-					continue
-				}
-				require.ErrorIs(t, err, node.ErrInvalidConfig, c.name)
-				require.ErrorContains(t, err, "set LeaseOptions."+c.field+" instead", c.name)
-				require.Nil(t, g, c.name)
-			}
-
-			// The lease still serves a generator with its own settings.
 			g, err := node.NewSnowflake(ctx, l)
 			require.NoError(t, err)
 			require.Equal(t, lo.Layout, g.Layout())
@@ -76,13 +36,49 @@ func TestNewSnowflakeRefusesLeaseOwnedOptions(t *testing.T) {
 			p, err := lo.Layout.Decompose(id)
 			require.NoError(t, err)
 			require.Equal(t, l.Node(), p.Node)
+			require.Equal(t, start.UTC().Truncate(time.Millisecond), p.Time, "the lease's clock")
+
+			// The sequences of the clock's tick and of the two ticks
+			// borrowing allows are issued without waiting; the next ID waits.
+			for range 3*(lo.Layout.MaxSequence()+1) - 1 {
+				_, err := g.Next()
+				require.NoError(t, err)
+			}
+			st := g.Stats()
+			require.EqualValues(t, 2, st.BorrowedTicks, "the lease's borrow-ahead")
+			require.Zero(t, st.TickWaits)
+			_, err = g.Next()
+			require.NoError(t, err)
+			require.EqualValues(t, 1, g.Stats().TickWaits)
+
+			// PerCPUBlocks: the first Next reserves a block of 4.
+			l4, err := s.lease(ctx, node.LeaseOptions{Layout: layout(t, 4), PerCPUBlocks: 4})
+			require.NoError(t, err)
+			defer l4.Close(ctx)
+			require.Equal(t, 4, l4.Options().PerCPUBlocks)
+			g4, err := node.NewSnowflake(ctx, l4)
+			require.NoError(t, err)
+			_, err = g4.Next()
+			require.NoError(t, err)
+			require.EqualValues(t, 4, g4.Stats().Issued, "a P reserved a block of 4")
 		})
 	}
 }
 
-// TestNewSnowflakeCombinesFenceAndFloor: the caller's fence and floor are
-// kept beside the lease's, never replaced.
-func TestNewSnowflakeCombinesFenceAndFloor(t *testing.T) {
+// TestNewSnowflakeRefusesBadPerCPUBlocks: PerCPUBlocks is checked when the
+// lease is made, as generator.WithPerCPUBlocks is.
+func TestNewSnowflakeRefusesBadPerCPUBlocks(t *testing.T) {
+	t.Parallel()
+	s := stores()[0].make(t)
+	for _, n := range []int{-1, generator.MaxPerCPUBlock + 1} {
+		_, err := s.lease(context.Background(), node.LeaseOptions{Layout: layout(t, 4), PerCPUBlocks: n})
+		require.ErrorIs(t, err, node.ErrInvalidConfig, "PerCPUBlocks %d", n)
+	}
+}
+
+// TestNewSnowflakeFencedByLease: the lease's fence applies to the
+// generator's Next.
+func TestNewSnowflakeFencedByLease(t *testing.T) {
 	t.Parallel()
 	for _, sm := range stores() {
 		t.Run(sm.name, func(t *testing.T) {
@@ -93,42 +89,24 @@ func TestNewSnowflakeCombinesFenceAndFloor(t *testing.T) {
 			require.NoError(t, err)
 			defer l.Close(ctx)
 
-			stop := errors.New("caller says stop")
-			var closed bool
-			floor := time.Now().Add(5 * time.Millisecond) // within the backward tolerance: Next waits
-			g, err := node.NewSnowflake(ctx, l,
-				generator.WithFence(func() error {
-					if closed {
-						return stop
-					}
-					return nil
-				}),
-				generator.WithNotBefore(floor),
-			)
+			g, err := node.NewSnowflake(ctx, l)
 			require.NoError(t, err)
-
 			id, err := g.Next()
 			require.NoError(t, err)
 			p, err := l.Options().Layout.Decompose(id)
 			require.NoError(t, err)
-			require.True(t, p.Time.After(floor.Truncate(time.Millisecond)), "first id %v not after the caller's floor %v", p.Time, floor)
 			require.Equal(t, l.Node(), p.Node)
 
-			closed = true
-			_, err = g.Next()
-			require.ErrorIs(t, err, generator.ErrFenced)
-			require.ErrorIs(t, err, stop, "the caller's fence still applies")
-
-			closed = false
 			require.NoError(t, l.Close(ctx))
 			_, err = g.Next()
-			require.ErrorIs(t, err, node.ErrLeaseClosed, "the lease's fence applies too")
+			require.ErrorIs(t, err, generator.ErrFenced)
+			require.ErrorIs(t, err, node.ErrLeaseClosed, "the lease's fence applies")
 		})
 	}
 }
 
-// TestNewSnowflakeLeaseFloorWins: a caller floor earlier than the lease's
-// does not lower it.
+// TestNewSnowflakeLeaseFloorWins: a new holder of a node issues above the
+// last ID of the previous holder.
 func TestNewSnowflakeLeaseFloorWins(t *testing.T) {
 	t.Parallel()
 	for _, sm := range stores() {
@@ -156,7 +134,7 @@ func TestNewSnowflakeLeaseFloorWins(t *testing.T) {
 			require.NoError(t, err)
 			defer b.Close(ctx)
 			require.Equal(t, a.Node(), b.Node(), "the only free node")
-			gb, err := node.NewSnowflake(ctx, b, generator.WithNotBefore(time.Unix(1, 0)))
+			gb, err := node.NewSnowflake(ctx, b)
 			require.NoError(t, err)
 			id, err := gb.Next()
 			require.NoError(t, err)

@@ -10,23 +10,16 @@ import (
 	"github.com/idkit-go/idkit/generator"
 )
 
-// Static returns a [generator.NodeSource] that always yields id. A negative id gives an
-// error wrapping [ErrNoNodeID]; range against a layout is checked by the
-// generator (generator.ErrNodeOutOfRange).
-func Static(id int64) generator.NodeSource {
-	return generator.NodeSourceFunc(func(context.Context) (int64, error) {
-		if id < 0 {
-			return 0, fmt.Errorf("%w: negative static id %d", ErrNoNodeID, id)
-		}
-		return id, nil
-	})
-}
+// sourceFunc adapts a function to [generator.NodeSource].
+type sourceFunc func(ctx context.Context) (int64, error)
 
-// FromEnv returns a [generator.NodeSource] that parses the environment variable name as a
-// non-negative decimal integer each time NodeID is called. An unset, empty,
-// unparsable or negative value gives an error wrapping [ErrNoNodeID].
+func (f sourceFunc) NodeID(ctx context.Context) (int64, error) { return f(ctx) }
+
+// FromEnv returns a source that parses the environment variable name as a
+// non-negative decimal integer on each NodeID call; anything else gives an
+// error wrapping [ErrNoNodeID].
 func FromEnv(name string) generator.NodeSource {
-	return generator.NodeSourceFunc(func(context.Context) (int64, error) {
+	return sourceFunc(func(context.Context) (int64, error) {
 		v, ok := os.LookupEnv(name)
 		v = strings.TrimSpace(v)
 		if !ok || v == "" {

@@ -15,7 +15,7 @@ import (
 	"github.com/idkit-go/idkit/internal/testdb"
 )
 
-func TestStaticAndEnv(t *testing.T) {
+func TestFromEnv(t *testing.T) {
 	ctx := context.Background()
 	cases := []struct {
 		name string
@@ -24,8 +24,6 @@ func TestStaticAndEnv(t *testing.T) {
 		want int64
 		err  error
 	}{
-		{"static", nil, node.Static(5), 5, nil},
-		{"static negative", nil, node.Static(-1), 0, node.ErrNoNodeID},
 		{"env", ptr("17"), node.FromEnv("IDKIT_TEST_NODE"), 17, nil},
 		{"env spaces", ptr(" 3 "), node.FromEnv("IDKIT_TEST_NODE"), 3, nil},
 		{"env empty", ptr(""), node.FromEnv("IDKIT_TEST_NODE"), 0, node.ErrNoNodeID},

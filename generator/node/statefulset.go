@@ -13,45 +13,26 @@ import (
 
 // StatefulSetOptions configures [FromStatefulSet].
 type StatefulSetOptions struct {
-	// IndexEnv names an environment variable holding the pod's ordinal,
-	// typically the apps.kubernetes.io/pod-index label exposed through the
-	// downward API. When it is empty or the variable is unset, the ordinal
-	// is the hostname's "-N" suffix (a StatefulSet pod's hostname is its
-	// name, <set>-<ordinal>).
+	// IndexEnv names a variable holding the pod's ordinal (such as the
+	// apps.kubernetes.io/pod-index label through the downward API).
 	IndexEnv string
-
-	// Offset is added to the ordinal, so that several StatefulSets can
-	// share one layout's node IDs: give each a range of its own, for
-	// example offsets 0 and 16 for two sets of at most 16 pods. It must not
-	// be negative.
+	// Offset is added to the ordinal, so that StatefulSets can share a
+	// layout's node IDs. Not negative.
 	Offset int64
-
-	// Size, if positive, is the number of node IDs reserved for this
-	// StatefulSet, [Offset, Offset+Size): an ordinal of Size or more is an
-	// error rather than a node ID of the next set's range. It must not be
-	// negative; 0 means no limit.
+	// Size, if positive, bounds the ordinal: IDs [Offset, Offset+Size).
 	Size int64
 }
 
-// FromStatefulSet returns a [generator.NodeSource] that yields a Kubernetes StatefulSet
+// FromStatefulSet returns a source that yields a Kubernetes StatefulSet
 // pod's ordinal plus opts.Offset, read on each NodeID call from the
-// environment variable opts.IndexEnv if set, or else from the hostname's
-// "-N" suffix. Kubernetes runs at most one pod per ordinal of a
-// StatefulSet at a time (unless a pod is force-deleted), so, unlike
-// addresses, ordinals need no coordination. A replacement pod reuses its
-// predecessor's node ID and does not know its last issued time: on a host
-// whose clock is behind it could repeat IDs of the predecessor's last
-// moments. Where force deletion or clock steps are possible, use a lease
-// ([NewSQLLease]), whose high-water mark covers both.
+// variable opts.IndexEnv if set, else from the hostname's "-N" suffix. A
+// replacement pod reuses its predecessor's ID without its last issued
+// time; where force deletion or clock steps are possible, use a lease.
 //
 // NodeID returns an error wrapping [ErrInvalidConfig] for a negative Offset
-// or Size, and one wrapping [ErrNoNodeID] when the variable is not a
-// non-negative decimal integer, the hostname has no "-N" suffix, the
-// ordinal is not below a positive Size, or the sum overflows. Range against
-// a layout is checked by the generator (generator.ErrNodeOutOfRange). It is
-// safe for concurrent use.
+// or Size, and [ErrNoNodeID] when no ordinal below a positive Size is found.
 func FromStatefulSet(opts StatefulSetOptions) generator.NodeSource {
-	return generator.NodeSourceFunc(func(context.Context) (int64, error) {
+	return sourceFunc(func(context.Context) (int64, error) {
 		if opts.Offset < 0 || opts.Size < 0 {
 			return 0, fmt.Errorf("%w: negative offset %d or size %d", ErrInvalidConfig, opts.Offset, opts.Size)
 		}

@@ -18,14 +18,9 @@ type seg struct {
 	trigger int64 // handing out this ID or a later one starts a prefetch
 }
 
-// Allocator hands out int64 IDs for one business tag from segments taken
-// from a database row (the 号段 scheme of Meituan Leaf). It keeps two
-// segments: the current one, handed out with one atomic add, and the next,
-// fetched in the background once PrefetchAt of the current one is used.
-// The step adapts to the rate (see [Options]). IDs from one allocator are
-// unique and increase within a segment; across allocators and restarts they
-// are unique, not ordered, and IDs of segments unused at a crash are
-// skipped, never reissued. It is safe for concurrent use.
+// Allocator hands out int64 IDs for one tag, safe for concurrent use. IDs
+// are unique, and increase within a segment; across allocators and
+// restarts they are not ordered, and a crash skips IDs, never reissues them.
 type Allocator struct {
 	db   *sql.DB
 	s    stmts
@@ -52,15 +47,11 @@ type Allocator struct {
 	segments   atomic.Int64
 }
 
-// New prepares an allocator for tag: it creates the table if missing,
-// inserts the tag's row (max_id = opts.Start) if missing, and fetches the
-// first segment. Fetching takes one statement: UPDATE ... RETURNING on
-// PostgreSQL and SQLite, UPDATE ... SET max_id = LAST_INSERT_ID(max_id +
-// step) on MySQL/MariaDB (the new value comes back in the same reply).
-//
-// It returns an error wrapping [ErrInvalidConfig] for bad options, an empty
-// tag or one over 128 bytes, a nil db or an unknown dialect; and the
-// database error, wrapped, if setup or the first fetch fails.
+// New returns the allocator of tag, creating the table and the tag's row
+// (max_id = opts.Start) if missing, and fetches the first segment. It
+// returns an error wrapping [ErrInvalidConfig] for bad options, an empty
+// tag or one over 128 bytes, a nil db or an unknown dialect, and the
+// database error otherwise.
 func New(ctx context.Context, db *sql.DB, tag string, opts Options) (*Allocator, error) {
 	o, err := opts.withDefaults()
 	if err != nil {
@@ -110,15 +101,10 @@ func (a *Allocator) newSeg(max, step int64) *seg {
 	return s
 }
 
-// Next returns a new ID. It is safe for concurrent use and does not
-// allocate while the current segment lasts.
-//
-// When both segments are used up, Next waits for the fetch in flight (or
-// starts one) instead of failing, so a small step under load costs latency,
-// not errors. It returns an error wrapping [ErrUnavailable] and the
-// database error when that fetch fails with nothing buffered, ctx.Err() if
-// ctx ends while waiting, and [ErrClosed] after Close or when Close runs
-// while it waits.
+// Next returns a new ID, waiting for a fetch when both segments are used
+// up. It returns an error wrapping [ErrUnavailable] and the database error
+// when that fetch fails, ctx.Err() if ctx ends first, and [ErrClosed] after
+// Close.
 func (a *Allocator) Next(ctx context.Context) (int64, error) {
 	for {
 		if a.closed.Load() {
@@ -229,7 +215,7 @@ type Stats struct {
 	Buffered   int64 // IDs left in the current and next segments
 }
 
-// Stats returns the allocator's counters. It is safe for concurrent use.
+// Stats returns the allocator's counters.
 func (a *Allocator) Stats() Stats {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -243,12 +229,10 @@ func (a *Allocator) Stats() Stats {
 	return st
 }
 
-// Close stops the allocator: later Next calls fail with [ErrClosed], as do
-// calls waiting for a fetch when Close runs; a fetch in flight is cancelled
-// and waited for, and none starts after Close. A Next running concurrently
-// with Close may still return an ID from the current segment. Unused IDs
-// are skipped. It returns nil and is safe to call more than once and
-// concurrently.
+// Close stops the allocator: Next then fails with [ErrClosed] (a Next
+// running concurrently may still return an ID), and a fetch in flight is
+// cancelled. Unused IDs are skipped. It returns nil and may be called
+// again.
 func (a *Allocator) Close() error {
 	a.mu.Lock()
 	first := a.closed.CompareAndSwap(false, true)

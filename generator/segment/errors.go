@@ -3,22 +3,21 @@ package segment
 import (
 	"errors"
 
-	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/internal/sentinel"
 )
 
-// Sentinel errors returned by this package. Errors carry detail by wrapping
-// one of these; test for them with [errors.Is].
+// Errors returned by this package wrap one of these; test with [errors.Is].
 var (
-	// ErrInvalidConfig reports an unusable option: an empty or too long
-	// tag, a bad table name, step bounds out of order, a nil database or an
-	// undetectable dialect.
-	ErrInvalidConfig = generator.ErrInvalidConfig
-
-	// ErrUnavailable reports that both buffered segments are used up and a
-	// new segment could not be fetched from the database; the database
-	// error is wrapped too. Later calls retry.
+	// ErrInvalidConfig is generator.ErrInvalidConfig (named here without
+	// importing package generator, which compiles GORM).
+	ErrInvalidConfig = errInvalidConfig
+	// ErrUnavailable reports that no ID is buffered and a fetch failed; the
+	// database error is wrapped. Later calls retry.
 	ErrUnavailable = errors.New("segment: no ids buffered and database unavailable")
-
 	// ErrClosed reports use of an allocator after Close.
 	ErrClosed = errors.New("segment: allocator closed")
 )
+
+// errInvalidConfig is generator.ErrInvalidConfig, named without importing
+// package generator, which would make this package compile GORM.
+var errInvalidConfig = sentinel.InvalidConfig

@@ -5,40 +5,31 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/generator/internal/sqldialect"
-	"github.com/idkit-go/idkit/internal/sqlcol"
+	"github.com/idkit-go/idkit/sqltypes/dialect"
 )
 
 // Options configures [New]. Zero fields take the defaults shown.
 type Options struct {
-	// Table is the segment table, created if missing; a plain identifier.
-	// Default "idkit_segments".
+	// Table is the segment table, a plain identifier. Default
+	// "idkit_segments".
 	Table string
-	// Dialect of the database, a [github.com/idkit-go/idkit/sqltypes.Dialect]
-	// ("postgres", "mysql" for MySQL and MariaDB, "sqlite"); the zero
-	// value detects it from the driver.
-	Dialect sqlcol.Dialect
-	// Step is the first and smallest segment size. Default 1000.
-	Step int64
-	// MaxStep is the largest segment size. Default 1,000,000 (at least Step).
-	MaxStep int64
-	// Start is max_id for a tag row that does not exist yet: its first ID is
-	// Start+1. Default 0. Ignored when the row exists.
+	// Dialect is [dialect.Postgres], [dialect.MySQL] or [dialect.SQLite];
+	// the zero value detects it from the driver.
+	Dialect dialect.Dialect
+	// Step is the first and smallest segment size (default 1000); MaxStep
+	// the largest (default 1,000,000, at least Step).
+	Step, MaxStep int64
+	// Start is max_id of a new tag row: its first ID is Start+1. Default 0.
 	Start int64
-	// PrefetchAt is the fraction of the current segment consumed when the
-	// next one is fetched in the background. Default 0.1; in (0, 1).
+	// PrefetchAt is the fraction of a segment used when the next is
+	// fetched. Default 0.1; in (0, 1).
 	PrefetchAt float64
-	// Grow: a segment used up faster than this doubles the next step (up to
-	// MaxStep). Default 15 minutes.
-	Grow time.Duration
-	// Shrink: a segment that lasted longer than this halves the next step
-	// (down to Step). Default 30 minutes; at least Grow.
-	Shrink time.Duration
-	// Timeout bounds one fetch statement. Default 5 s.
-	Timeout time.Duration
-	// RetryAfter is how long a failed background fetch waits before the
-	// next one is tried. Default 100 ms. Callers with no IDs left never
-	// wait for it: they fetch at once.
-	RetryAfter time.Duration
+	// A segment used up in less than Grow doubles the next step; one that
+	// lasted more than Shrink halves it. Defaults 15 and 30 minutes.
+	Grow, Shrink time.Duration
+	// Timeout bounds one fetch (default 5 s); RetryAfter spaces background
+	// fetches after a failure (default 100 ms).
+	Timeout, RetryAfter time.Duration
 }
 
 func (o Options) withDefaults() (Options, error) {

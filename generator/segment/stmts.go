@@ -5,21 +5,21 @@ import (
 	"database/sql"
 	"errors"
 
-	"github.com/idkit-go/idkit/internal/sqlcol"
+	"github.com/idkit-go/idkit/sqltypes/dialect"
 )
 
 // stmts are one dialect's statements for one table.
 type stmts struct {
-	d      sqlcol.Dialect
+	d      dialect.Dialect
 	create string
 	seed   string // (tag, start, step): insert the row if missing
 	take   string // (step, tag): advance max_id, giving the new value
 }
 
-func newStmts(d sqlcol.Dialect, t string) stmts {
+func newStmts(d dialect.Dialect, t string) stmts {
 	s := stmts{d: d}
 	switch d {
-	case sqlcol.Postgres:
+	case dialect.Postgres:
 		s.create = `CREATE TABLE IF NOT EXISTS ` + t + ` (
 	biz_tag VARCHAR(128) PRIMARY KEY,
 	max_id BIGINT NOT NULL,
@@ -27,7 +27,7 @@ func newStmts(d sqlcol.Dialect, t string) stmts {
 	updated TIMESTAMPTZ NOT NULL DEFAULT now())`
 		s.seed = `INSERT INTO ` + t + ` (biz_tag, max_id, step) VALUES ($1, $2, $3) ON CONFLICT (biz_tag) DO NOTHING`
 		s.take = `UPDATE ` + t + ` SET max_id = max_id + $1, step = $1, updated = now() WHERE biz_tag = $2 RETURNING max_id`
-	case sqlcol.MySQL:
+	case dialect.MySQL:
 		s.create = `CREATE TABLE IF NOT EXISTS ` + t + ` (
 	biz_tag VARCHAR(128) NOT NULL PRIMARY KEY,
 	max_id BIGINT NOT NULL,
@@ -37,7 +37,7 @@ func newStmts(d sqlcol.Dialect, t string) stmts {
 		// LAST_INSERT_ID(expr) makes the new value the statement's insert
 		// ID, returned in the same reply: one atomic statement.
 		s.take = `UPDATE ` + t + ` SET max_id = LAST_INSERT_ID(max_id + ?), step = ?, updated = CURRENT_TIMESTAMP(6) WHERE biz_tag = ?`
-	case sqlcol.SQLite:
+	case dialect.SQLite:
 		s.create = `CREATE TABLE IF NOT EXISTS ` + t + ` (
 	biz_tag TEXT NOT NULL PRIMARY KEY,
 	max_id INTEGER NOT NULL,
@@ -57,7 +57,7 @@ var errNoRow = errors.New("segment: tag row missing")
 func (s stmts) takeStep(ctx context.Context, db *sql.DB, tag string, step int64) (int64, error) {
 	var max int64
 	switch s.d {
-	case sqlcol.MySQL:
+	case dialect.MySQL:
 		res, err := db.ExecContext(ctx, s.take, step, step, tag)
 		if err != nil {
 			return 0, err

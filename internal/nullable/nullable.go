@@ -45,17 +45,13 @@ func Scan[T any, P interface {
 	return nil
 }
 
-// MarshalJSON returns null when not valid, else id's text as a JSON string.
-func MarshalJSON[T interface {
-	AppendText(b []byte) ([]byte, error)
-}](id T, valid bool) ([]byte, error) {
+// MarshalJSON returns null when not valid, else id's text, as appendText
+// appends it, as a JSON string.
+func MarshalJSON[T any](id T, valid bool, appendText func(b []byte, id T) []byte) ([]byte, error) {
 	if !valid {
 		return []byte("null"), nil
 	}
-	b, err := id.AppendText(append(make([]byte, 0, 26), '"'))
-	if err != nil {
-		return nil, err
-	}
+	b := appendText(append(make([]byte, 0, 26), '"'), id)
 	return append(b, '"'), nil
 }
 

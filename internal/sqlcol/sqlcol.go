@@ -1,21 +1,20 @@
-// Package sqlcol holds the SQL dialect type and the SQL column types of
-// the idkit ID types per dialect, in one place for package types (GORM's
-// AutoMigrate), package sqltypes (hand-written DDL, where the type is
-// exported as sqltypes.Dialect) and the SQL-backed generators. It imports
-// nothing, so that the generators name the dialect without compiling GORM.
+// Package sqlcol holds the SQL column types of the idkit ID types per
+// dialect, in one place for package types (GORM's AutoMigrate), package
+// sqltypes (hand-written DDL) and the SQL-backed generators. It imports
+// only package dialect, so that the generators compile no GORM.
 package sqlcol
 
-// Dialect is an SQL dialect, named as GORM's dialectors name themselves
-// (Dialector.Name()). The zero value means "detect from the driver" where
-// a driver is at hand.
-type Dialect string
+import "github.com/idkit-go/idkit/sqltypes/dialect"
 
-// The dialects.
+// Dialect is [dialect.Dialect], under a short name for this module's code.
+type Dialect = dialect.Dialect
+
+// The dialects, as in package dialect.
 const (
-	Postgres  Dialect = "postgres"
-	MySQL     Dialect = "mysql" // also MariaDB
-	SQLite    Dialect = "sqlite"
-	SQLServer Dialect = "sqlserver"
+	Postgres  = dialect.Postgres
+	MySQL     = dialect.MySQL
+	SQLite    = dialect.SQLite
+	SQLServer = dialect.SQLServer
 )
 
 // ObjectID returns the column type of a raw 12-byte ObjectID: bytea

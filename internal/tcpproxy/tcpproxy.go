@@ -64,7 +64,7 @@ func Start(t testing.TB, target string) *Proxy {
 func New(target string) (*Proxy, error) { return NewFor(target, Lifetime) }
 
 // NewFor is [New] with a lifetime other than [Lifetime], for a harness
-// that runs longer than a test (cmd/fleetsim).
+// that runs longer than a test (tools/fleetsim).
 func NewFor(target string, lifetime time.Duration) (*Proxy, error) {
 	host, _, err := net.SplitHostPort(target)
 	if err != nil {

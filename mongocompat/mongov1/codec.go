@@ -21,22 +21,12 @@ var idTypes = idcodec.Types{
 	NullSnowflake: reflect.TypeFor[types.NullSnowflake](),
 }
 
-// Registry returns a new registry for the v1 driver: the driver's default
-// registry (bson.NewRegistry) with encoders and decoders for
-// [types.ObjectID], [types.Snowflake], [types.NullObjectID] and
-// [types.NullSnowflake] (pointers to them are handled by the driver's
-// pointer codec). They encode as the types' MarshalBSONValue methods do (an
-// ObjectID as a BSON ObjectId, a Snowflake as an int64, an invalid Null form
-// as null; a zero ID is an error wrapping [types.ErrZeroID]) and decode
-// what the types' UnmarshalBSONValue methods accept; a value they do not
-// accept gives an error wrapping [types.ErrInvalidObjectID] or
-// [types.ErrInvalidSnowflake].
-//
-// Use it with options.Client().SetRegistry, or the database or collection
-// options, and with bson.MarshalWithRegistry and bson.UnmarshalWithRegistry.
-// BSON ObjectIds decoded into interface values (bson.M, bson.D) stay
-// primitive.ObjectID unless [MapObjectIDs] is also applied. Each call
-// returns a new registry; a registry is safe for concurrent use once built.
+// Registry returns a new v1 driver registry: the driver's default registry
+// with codecs for [types.ObjectID], [types.Snowflake] and their Null forms,
+// which encode and decode as the types' BSON methods do (a zero ID is an error
+// wrapping [types.ErrZeroID]). Pass it to options.Client().SetRegistry (or
+// the database or collection options). A registry is safe for concurrent use
+// once built.
 func Registry() *bsoncodec.Registry {
 	reg := bson.NewRegistry()
 	for _, c := range idcodec.Codecs(idTypes, raw) {
@@ -62,11 +52,10 @@ func raw(r idcodec.Reader[bsontype.Type, primitive.ObjectID]) (byte, []byte, err
 	return byte(t), data, err
 }
 
-// MapObjectIDs makes reg, a v1 driver registry made by [Registry], decode
-// BSON ObjectIds into [types.ObjectID] where the destination is an interface
-// (bson.M, bson.D, interface{} fields) instead of primitive.ObjectID. Code
-// that type-asserts primitive.ObjectID on such values must then assert
-// types.ObjectID. It must not be called while reg is in use.
+// MapObjectIDs makes reg, made by [Registry], decode BSON ObjectIds into
+// [types.ObjectID] instead of primitive.ObjectID where the destination is an
+// interface (bson.M, bson.D, interface{} fields). It must not be called while
+// reg is in use.
 func MapObjectIDs(reg *bsoncodec.Registry) {
 	reg.RegisterTypeMapEntry(bsontype.ObjectID, idTypes.ObjectID)
 }

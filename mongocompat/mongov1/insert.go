@@ -12,17 +12,13 @@ import (
 )
 
 // InsertOne fills doc's zero _id with f (nil means the zero
-// [mongocompat.Filler]) as [mongocompat.Filler.FillID] does
-// and inserts it into coll, a v1 driver collection. doc keeps the filled
-// key, so the application has it whether or not the insert succeeds.
-// Filling errors are returned before anything is sent; otherwise the
-// driver's result and error are returned (check a duplicate key with
-// mongo.IsDuplicateKeyError); unlike the driver's own, a marshalling error
-// (such as a zero ID in another field, [types.ErrZeroID]) is seen through by
-// errors.Is. When doc has an idkit _id, the result's
-// InsertedID is that key as the document holds it (a [types.ObjectID], not
-// primitive.ObjectID). The collection needs the codecs of [Registry] to
-// store idkit types as BSON ObjectId and int64.
+// [mongocompat.Filler]) and inserts doc into coll. Filling errors are returned
+// before anything is sent, and doc keeps the filled key whether or not the
+// insert succeeds; otherwise the driver's result and error are returned. The
+// result's InsertedID is the idkit key as doc holds it (a [types.ObjectID],
+// not primitive.ObjectID).
+// The collection needs the codecs of [Registry]. A marshalling error (such as
+// [types.ErrZeroID] in another field) is seen through by errors.Is.
 func InsertOne(ctx context.Context, f *mongocompat.Filler, coll *mongo.Collection, doc any, opts ...*options.InsertOneOptions) (*mongo.InsertOneResult, error) {
 	if f == nil {
 		f = new(mongocompat.Filler)
@@ -39,13 +35,9 @@ func InsertOne(ctx context.Context, f *mongocompat.Filler, coll *mongo.Collectio
 }
 
 // InsertMany fills the zero _id of each of docs with f (nil means the zero
-// [mongocompat.Filler]) as
-// [mongocompat.Filler.FillIDs] does and inserts them into coll, a v1 driver
-// collection. Filling errors are returned before anything is sent;
-// otherwise the driver's result and error are returned, with InsertedIDs
-// holding, for each document with an idkit _id, that key as the document
-// holds it; other documents keep the driver's value. See [InsertOne] for the registry the
-// collection needs.
+// [mongocompat.Filler]), as [mongocompat.Filler.FillIDs] does, and inserts
+// them into coll, as [InsertOne] does for one document. The result's
+// InsertedIDs hold each idkit key as its document holds it.
 func InsertMany(ctx context.Context, f *mongocompat.Filler, coll *mongo.Collection, docs []any, opts ...*options.InsertManyOptions) (*mongo.InsertManyResult, error) {
 	if f == nil {
 		f = new(mongocompat.Filler)

@@ -17,23 +17,12 @@ var idTypes = idcodec.Types{
 	NullSnowflake: reflect.TypeFor[types.NullSnowflake](),
 }
 
-// Registry returns a new registry for the v2 driver: the driver's default
-// registry (bson.NewRegistry) with encoders and decoders for
-// [types.ObjectID], [types.Snowflake], [types.NullObjectID] and
-// [types.NullSnowflake] that read and write the values directly.
-//
-// The v2 driver handles idkit types without it, through their
-// MarshalBSONValue and UnmarshalBSONValue methods; for each such value it
-// checks the type's method set by reflection several times and copies the
-// bytes, which the registry's codecs skip (see docs/mongodb.md for the
-// measured cost). They encode and decode exactly as those methods do: a
-// zero ID is an error wrapping [types.ErrZeroID], and a value the methods
-// do not accept gives an error wrapping [types.ErrInvalidObjectID] or
-// [types.ErrInvalidSnowflake].
-//
-// Use it with options.Client().SetRegistry (or the database or collection
-// options), or with a bson.Encoder/Decoder. Each call returns a new
-// registry; a registry is safe for concurrent use once built.
+// Registry returns a new v2 driver registry: the driver's default registry
+// with codecs for [types.ObjectID], [types.Snowflake] and their Null forms
+// that encode and decode exactly as the types' BSON methods do, faster (a zero
+// ID is an error wrapping [types.ErrZeroID]). The driver needs no registry for
+// the types. Pass it to options.Client().SetRegistry (or the database or
+// collection options). A registry is safe for concurrent use once built.
 func Registry() *bson.Registry {
 	reg := bson.NewRegistry()
 	rawDecoder, err := reg.LookupDecoder(reflect.TypeFor[bson.RawValue]())
@@ -62,11 +51,9 @@ func Registry() *bson.Registry {
 	return reg
 }
 
-// MapObjectIDs makes reg, a v2 driver registry, decode BSON ObjectIds into
-// [types.ObjectID] where the destination is an interface (bson.M, bson.D,
-// any fields) instead of bson.ObjectID. Code that type-asserts
-// bson.ObjectID on such values must then assert types.ObjectID. Decoding
-// into typed fields is unchanged. It must not be called while reg is in use.
+// MapObjectIDs makes reg decode BSON ObjectIds into [types.ObjectID] instead
+// of bson.ObjectID where the destination is an interface (bson.M, bson.D, any
+// fields). It must not be called while reg is in use.
 func MapObjectIDs(reg *bson.Registry) {
 	reg.RegisterTypeMapEntry(bson.TypeObjectID, idTypes.ObjectID)
 }

@@ -5,7 +5,6 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/idkit-go/idkit/mongocompat/mongov2"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -19,9 +18,11 @@ func Example() {
 	// Output: objectID 6592008029c8c3e4dc76256c
 }
 
-func ExampleToObjectID() {
+// types.ObjectID and the driver's bson.ObjectID are both [12]byte: convert
+// with a type conversion.
+func Example_conversion() {
 	id := types.MustParseObjectID("6592008029c8c3e4dc76256c")
-	oid := mongov2.ToObjectID(id)
-	fmt.Println(oid.Hex(), mongov2.FromObjectID(oid) == id)
+	oid := bson.ObjectID(id)
+	fmt.Println(oid.Hex(), types.ObjectID(oid) == id)
 	// Output: 6592008029c8c3e4dc76256c true
 }

@@ -44,7 +44,6 @@ func targets(parallel string) []target {
 		{"ObjectID sustained 2 s, all cores, strict order (default)", sustained("idkit"), sustained("mongo-v2"), "ids/s", false, 1.0, true},
 		{"ObjectID sustained 2 s, all cores, per-CPU blocks", sustained("idkit-percpu"), sustained("mongo-v2"), "ids/s", false, 1.0, true},
 		{"`Hex()`", oid("HexEncode", "idkit"), oid("HexEncode", "mongo-v2"), "ns/op", true, 0.9, false},
-		{"`AppendText` (vs mongo-driver's `Hex()`)", oid("HexEncode", "idkit-AppendText"), oid("HexEncode", "mongo-v2"), "ns/op", true, 0.5, false},
 		{"hex decode", oid("HexDecode", "idkit"), oid("HexDecode", "mongo-v2"), "ns/op", true, 0.6, false},
 		{"JSON marshal of `{id, name}`, ObjectID", oid("JSONMarshal", "idkit"), oid("JSONMarshal", "mongo-v2"), "ns/op", true, 0.75, false},
 		{"JSON marshal of `{id, name}`, Snowflake", ref{"JSONMarshal", "Snowflake", "idkit", ""}, ref{"JSONMarshal", "Snowflake", "bwmarrin", ""}, "ns/op", true, 0.75, false},

@@ -113,7 +113,7 @@ func (r mutationResolver) SetEditor(_ context.Context, id types.ObjectID, editor
 	}
 	r.posts[i].EditorID = types.NullSnowflake{}
 	if editor != nil {
-		r.posts[i].EditorID = types.NewNullSnowflake(*editor)
+		r.posts[i].EditorID = types.NullSnowflake{ID: *editor, Valid: true}
 	}
 	c := *r.posts[i]
 	return &c, nil

@@ -1,7 +1,7 @@
 // Package sqldialect holds what the SQL-backed generators (node leases and
 // segments) need to know about a database: which dialect it speaks and
 // whether a table name is safe to splice into SQL. The dialect type itself
-// is [sqlcol.Dialect], exported as sqltypes.Dialect.
+// is [dialect.Dialect].
 package sqldialect
 
 import (
@@ -12,16 +12,16 @@ import (
 	"strings"
 	"time"
 
-	"github.com/idkit-go/idkit/internal/sqlcol"
+	"github.com/idkit-go/idkit/sqltypes/dialect"
 )
 
 // Resolve returns d, or for the zero Dialect the dialect detected from db's
 // driver type name (pgx, lib/pq, go-sql-driver/mysql, mattn/go-sqlite3,
 // modernc.org/sqlite). ok is false when it cannot tell, or when d is not
 // one the generators speak (PostgreSQL, MySQL/MariaDB, SQLite).
-func Resolve(db *sql.DB, d sqlcol.Dialect) (sqlcol.Dialect, bool) {
+func Resolve(db *sql.DB, d dialect.Dialect) (dialect.Dialect, bool) {
 	switch d {
-	case sqlcol.Postgres, sqlcol.MySQL, sqlcol.SQLite:
+	case dialect.Postgres, dialect.MySQL, dialect.SQLite:
 		return d, true
 	case "":
 	default:
@@ -30,19 +30,19 @@ func Resolve(db *sql.DB, d sqlcol.Dialect) (sqlcol.Dialect, bool) {
 	name := strings.ToLower(fmt.Sprintf("%T", db.Driver()))
 	switch {
 	case strings.Contains(name, "pgx"), strings.Contains(name, "stdlib"), strings.Contains(name, "pq."):
-		return sqlcol.Postgres, true
+		return dialect.Postgres, true
 	case strings.Contains(name, "mysql"):
-		return sqlcol.MySQL, true
+		return dialect.MySQL, true
 	case strings.Contains(name, "sqlite"):
-		return sqlcol.SQLite, true
+		return dialect.SQLite, true
 	}
 	return "", false
 }
 
 // P returns the placeholder of the i-th statement argument in d: $i on
 // PostgreSQL, ? elsewhere.
-func P(d sqlcol.Dialect, i int) string {
-	if d == sqlcol.Postgres {
+func P(d dialect.Dialect, i int) string {
+	if d == dialect.Postgres {
 		return fmt.Sprintf("$%d", i)
 	}
 	return "?"

@@ -1,14 +1,10 @@
-// Package redislease keeps [node.Lease] records in Redis: [New] claims a
-// node ID in one Redis hash and returns an ordinary [*node.Lease], to use
-// with [node.NewSnowflake] as an SQL lease is. It lives apart from package
-// node so that only programs using it compile go-redis.
-//
-// Redis keeps a lease only as well as it keeps its writes. A failover that
-// loses acknowledged writes (replication is asynchronous) can hand one node
-// ID to two holders, as with any Redis lock; [StoreOptions].Replicas makes
-// every claim and renewal wait for replicas to acknowledge it (WAIT), which
-// narrows that window to a failover that loses writes already on those
-// replicas.
+// Package redislease keeps [node.Lease] records in one Redis hash:
+// [NewLease] returns a lease to use with [node.NewSnowflake] as an SQL
+// lease is. It lives apart from package node so that only its users compile
+// go-redis. A Redis failover can lose acknowledged writes and give one node
+// to two holders, as with any Redis lock; [StoreOptions].Replicas narrows
+// that window. See
+// https://github.com/idkit-go/idkit/blob/main/docs/leases.md
 package redislease
 
 import (
@@ -23,14 +19,11 @@ import (
 	"github.com/idkit-go/idkit/generator/node"
 )
 
-// DefaultKey is the Redis hash used when [StoreOptions].Key is empty, and
-// by [New].
+// DefaultKey is the Redis hash of [NewLease].
 const DefaultKey = "idkit:node_leases"
 
-// ErrNotReplicated reports a claim or renewal that fewer replicas than
-// [StoreOptions].Replicas acknowledged in time. The lease is not trusted on
-// its strength: a claim fails (and releases the node it took), a renewal
-// counts as failed.
+// ErrNotReplicated reports a claim or renewal that fewer than
+// [StoreOptions].Replicas replicas acknowledged in time; it fails.
 var ErrNotReplicated = errors.New("redislease: not acknowledged by enough replicas")
 
 // The Redis lease lives in one hash: fields o:N (owner), e:N (expiry, Unix
@@ -114,14 +107,11 @@ redis.call('ZADD', F, n, n)
 return 1
 `)
 
-// New claims a node ID in the Redis hash [DefaultKey] and returns the
-// [node.Lease], renewed in the background until Close. It is
-// [node.NewLease] on [NewStore] with the default options.
-//
-// It returns an error wrapping [node.ErrInvalidConfig] for bad options or a
-// nil client, [node.ErrExhausted] when every node ID is held, and the Redis
-// error (wrapped) when the claim fails.
-func New(ctx context.Context, client redis.Scripter, opts node.LeaseOptions) (*node.Lease, error) {
+// NewLease is [node.NewLease] on [NewStore] of client with the default
+// options. It returns an error wrapping [node.ErrInvalidConfig] for bad
+// options or a nil client, [node.ErrExhausted] when every node ID is held,
+// and the Redis error otherwise.
+func NewLease(ctx context.Context, client redis.Scripter, opts node.LeaseOptions) (*node.Lease, error) {
 	if client == nil {
 		return nil, fmt.Errorf("%w: nil redis client", node.ErrInvalidConfig)
 	}
@@ -130,37 +120,21 @@ func New(ctx context.Context, client redis.Scripter, opts node.LeaseOptions) (*n
 
 // StoreOptions configures [NewStore].
 type StoreOptions struct {
-	// Key is the Redis hash that holds the leases. Default [DefaultKey].
-	// The store also keeps two sorted sets as its index, "{Key}:held" and
-	// "{Key}:free" (Key + ":held" and Key + ":free" if Key already has a
-	// cluster hash tag), in the hash's cluster slot. Never delete the hash
-	// while leases may be held: it keeps each node's high-water mark after
-	// release. The index is rebuilt from the hash if both sets are lost.
+	// Key is the Redis hash of the leases, also the cluster slot of its
+	// two index sets. Default [DefaultKey]. Never delete it.
 	Key string
-
-	// Replicas, when positive, makes every claim and renewal wait (Redis
-	// WAIT) until that many replicas acknowledge it, and fail with
-	// [ErrNotReplicated] if fewer do within ReplicaTimeout. It needs a
-	// client that can pipeline (*redis.Client, *redis.ClusterClient,
-	// *redis.Ring); with another client, or a negative value, claims and
-	// renewals fail with [node.ErrInvalidConfig]. Default 0: no waiting.
-	Replicas int
-
-	// ReplicaTimeout bounds each wait for replicas. Default TTL/10 of the
-	// lease, at least 1 ms.
+	// Replicas, if positive, makes each claim and renewal wait (WAIT) for
+	// that many replicas, up to ReplicaTimeout (default TTL/10, at least
+	// 1 ms). With a negative value or a client that cannot pipeline,
+	// claims and renewals fail with [node.ErrInvalidConfig].
+	Replicas       int
 	ReplicaTimeout time.Duration
 }
 
-// NewStore returns the [node.Store] of the Redis hash opts.Key; pass it to
-// [node.NewLease]. One store may serve any number of leases.
-//
-// A claim takes the preferred node if it is free, expired or already the
-// owner's, and otherwise the lowest free or expired node, found through the
-// index in O(log n) (plus the expiries it files): one Lua script, atomic,
-// with nothing to retry. The first claim on a hash indexes the nodes up to
-// maxNode once. Expiry is by the Redis server's clock;
-// renewal and release act only if the lease still has the same owner.
-// High-water marks are kept in microseconds, rounded up.
+// NewStore returns the [node.Store] of the Redis hash opts.Key, for
+// [node.NewLease]; one store serves any number of leases. Each claim,
+// renewal and release is one atomic Lua script; expiry is by the Redis
+// server's clock.
 func NewStore(client redis.Scripter, opts StoreOptions) node.Store {
 	if opts.Key == "" {
 		opts.Key = DefaultKey

@@ -16,13 +16,13 @@ import (
 
 func TestNewNilClient(t *testing.T) {
 	t.Parallel()
-	_, err := redislease.New(context.Background(), nil, node.LeaseOptions{})
+	_, err := redislease.NewLease(context.Background(), nil, node.LeaseOptions{})
 	require.ErrorIs(t, err, node.ErrInvalidConfig)
 }
 
-// TestNew claims, issues and releases through the Redis hash, checking the
+// TestNewLease claims, issues and releases through the Redis hash, checking the
 // hash's fields.
-func TestNew(t *testing.T) {
+func TestNewLease(t *testing.T) {
 	t.Parallel()
 	c := redis.NewClient(&redis.Options{Addr: testdb.RequireRedis(t)})
 	defer c.Close()
@@ -61,7 +61,7 @@ func TestNewDefaultKey(t *testing.T) {
 	c := redis.NewClient(&redis.Options{Addr: testdb.RequireRedis(t)})
 	defer c.Close()
 	ctx := context.Background()
-	l, err := redislease.New(ctx, c, node.LeaseOptions{Layout: generator.Twitter()})
+	l, err := redislease.NewLease(ctx, c, node.LeaseOptions{Layout: generator.Twitter()})
 	require.NoError(t, err)
 	defer l.Close(ctx)
 	n := itoa(l.Node())

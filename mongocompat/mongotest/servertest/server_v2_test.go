@@ -70,8 +70,8 @@ func TestServerV2ObjectID(t *testing.T) {
 			ID bson.ObjectID `bson:"_id"`
 		}
 		require.NoError(t, coll.FindOne(ctx, bson.M{"_id": ids[5]}).Decode(&got))
-		assert.Equal(t, mongov2.ToObjectID(ids[5]), got.ID)
-		assert.Equal(t, ids[5], mongov2.FromObjectID(got.ID))
+		assert.Equal(t, bson.ObjectID(ids[5]), got.ID)
+		assert.Equal(t, ids[5], types.ObjectID(got.ID))
 	})
 	t.Run("read as bson.M and raw", func(t *testing.T) {
 		var m bson.M
@@ -212,12 +212,12 @@ func TestServerV2Null(t *testing.T) {
 	alias := types.NewObjectID()
 	docs := []nullDoc{
 		{ID: types.NewObjectID()},
-		{ID: types.NewObjectID(), Parent: types.NewNullObjectID(alias), Ref: types.NewNullSnowflake(7), Alias: &alias},
+		{ID: types.NewObjectID(), Parent: types.NullObjectID{ID: alias, Valid: true}, Ref: types.NullSnowflake{ID: 7, Valid: true}, Alias: &alias},
 	}
 	_, err := coll.InsertMany(ctx, docs)
 	require.NoError(t, err)
 	for _, want := range docs {
-		got := nullDoc{Parent: types.NewNullObjectID(types.NewObjectID()), Ref: types.NewNullSnowflake(9)}
+		got := nullDoc{Parent: types.NullObjectID{ID: types.NewObjectID(), Valid: true}, Ref: types.NullSnowflake{ID: 9, Valid: true}}
 		require.NoError(t, coll.FindOne(ctx, bson.M{"_id": want.ID}).Decode(&got))
 		assert.Equal(t, want, got)
 

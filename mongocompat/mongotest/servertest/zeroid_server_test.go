@@ -193,7 +193,7 @@ func TestServerV1MarshalError(t *testing.T) {
 // Insert helpers fill the key first and the document holds what is stored.
 func TestServerZeroIDNeverStored(t *testing.T) {
 	ctx := context.Background()
-	zero := types.NilObjectID
+	zero := types.ObjectID{}
 	type refDoc struct {
 		ID     types.ObjectID  `bson:"_id"`
 		Parent types.ObjectID  `bson:"parent"`
@@ -219,8 +219,8 @@ func TestServerZeroIDNeverStored(t *testing.T) {
 					&objDoc{Name: "no key"},
 					objDoc{Name: "by value"},
 					&snowDoc{Name: "no key"},
-					&nullIDDoc{ID: types.NewNullObjectID(zero)},
-					&nullSnowKey{ID: types.NewNullSnowflake(0)},
+					&nullIDDoc{ID: types.NullObjectID{ID: zero, Valid: true}},
+					&nullSnowKey{ID: types.NullSnowflake{ID: 0, Valid: true}},
 					&ptrKey{ID: &zero},
 				} {
 					for range 2 { // the second insert used to fail with E11000

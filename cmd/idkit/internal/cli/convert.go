@@ -238,7 +238,7 @@ func fromBytes(b []byte, orig string) (parse.ID, error) {
 // idBytes returns the raw bytes of id.
 func idBytes(id parse.ID) []byte {
 	if id.Kind == parse.KindObjectID {
-		return id.ObjectID.Bytes()
+		return id.ObjectID[:]
 	}
 	return binary.BigEndian.AppendUint64(nil, uint64(id.Snowflake))
 }

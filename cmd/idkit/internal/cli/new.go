@@ -11,6 +11,7 @@ import (
 
 	"github.com/idkit-go/idkit/cmd/idkit/internal/parse"
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/internal/objectidgen"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -75,8 +76,8 @@ func runNew(e *Env, args []string) int {
 		var buf [24]byte
 		for i := 0; i < *n; i++ {
 			id := types.NewObjectID()
-			b, _ := id.AppendText(buf[:0])
-			out.Write(b)
+			objectidgen.EncodeHex(buf[:], (*[12]byte)(&id))
+			out.Write(buf[:])
 			out.WriteByte('\n')
 			bar.update(i + 1)
 		}
@@ -108,6 +109,7 @@ func newSnowflakes(e *Env, out *bufio.Writer, bar *progress, n int, nodeFlag, la
 		return usageError(e, "new", fmt.Sprintf("%s %q: %s", from, nodeText, message(err)))
 	}
 	var buf [20]byte
+	var last types.Snowflake
 	for i := 0; i < n; i++ {
 		id, err := g.Next()
 		if err != nil {
@@ -116,6 +118,7 @@ func newSnowflakes(e *Env, out *bufio.Writer, bar *progress, n int, nodeFlag, la
 			fmt.Fprintf(e.Stderr, "idkit new: after %d IDs: %s\n", i, message(err))
 			return ExitInvalid
 		}
+		last = id
 		out.Write(strconv.AppendInt(buf[:0], int64(id), 10))
 		out.WriteByte('\n')
 		bar.update(i + 1)
@@ -125,8 +128,10 @@ func newSnowflakes(e *Env, out *bufio.Writer, bar *progress, n int, nodeFlag, la
 	if n > 0 {
 		// Let the clock pass the last tick, so that the next run with this
 		// node starts in a later tick.
-		if d := g.LastTime().Add(layout.Spec().Unit).Sub(time.Now()); d > 0 {
-			time.Sleep(d)
+		if p, err := layout.Decompose(last); err == nil {
+			if d := p.Time.Add(layout.Spec().Unit).Sub(time.Now()); d > 0 {
+				time.Sleep(d)
+			}
 		}
 	}
 	return code

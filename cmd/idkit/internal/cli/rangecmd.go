@@ -149,11 +149,15 @@ func oidRange(from, to time.Time) (lo, hi bound, err error) {
 // tick when to is zero, through the range rules sqltypes uses.
 func sfRange(l generator.Layout, from, to time.Time) (lo, hi bound, err error) {
 	if to.IsZero() {
-		tick, err := l.TickOf(from)
+		first, err := l.MinID(from)
 		if err != nil {
 			return lo, hi, err
 		}
-		to = l.TimeOf(tick + 1)
+		p, err := l.Decompose(first)
+		if err != nil {
+			return lo, hi, err
+		}
+		to = p.Time.Add(l.Spec().Unit)
 	}
 	r, err := sqltypes.NewSnowflakeRange(l, from, to)
 	if err != nil {

@@ -124,7 +124,7 @@ func hold(ctx context.Context, c config, db *sql.DB, lease *node.Lease) error {
 		}
 		return fmt.Errorf("record holder: %w", err)
 	}
-	fmt.Printf("claimed node=%d holder=%d floor=%s\n", lease.Node(), holder, lease.NotBefore().Format(time.RFC3339Nano))
+	fmt.Printf("claimed node=%d holder=%d\n", lease.Node(), holder)
 	g, err := node.NewSnowflake(ctx, lease)
 	if err != nil {
 		if ctx.Err() != nil {

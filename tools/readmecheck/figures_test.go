@@ -14,7 +14,7 @@ var generated = regexp.MustCompile(`(?s)<!-- generated from ([^ ]+) -->\n(.*?)<!
 
 // TestGeneratedBlocks checks that every generated block of README.md and
 // docs/*.md holds its file exactly (docs/generated is written by
-// internal/docgen, bench/results/summary.md by bench/cmd/benchreport).
+// tools/docgen, bench/results/summary.md by bench/cmd/benchreport).
 func TestGeneratedBlocks(t *testing.T) {
 	for name, text := range docFiles(t) {
 		for _, m := range generated.FindAllStringSubmatch(text, -1) {

@@ -12,6 +12,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/meteor"
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/generator/node/redislease"
 	"github.com/idkit-go/idkit/gormplugin"
@@ -90,7 +91,7 @@ func lease2(ctx context.Context, gormDB *gorm.DB, orders []Order) {
 }
 
 func lease3(ctx context.Context, redisClient *redis.Client) {
-	lease, err := redislease.New(ctx, redisClient, node.LeaseOptions{TTL: 10 * time.Second})
+	lease, err := redislease.NewLease(ctx, redisClient, node.LeaseOptions{TTL: 10 * time.Second})
 	_, _ = lease, err
 	store := redislease.NewStore(redisClient, redislease.StoreOptions{Key: "myapp:node_leases"})
 	lease, err = node.NewLease(ctx, store, node.LeaseOptions{})
@@ -101,6 +102,12 @@ func sts(ctx context.Context) {
 	src := node.FromStatefulSet(node.StatefulSetOptions{IndexEnv: "POD_INDEX", Offset: 32, Size: 32}) // this set: IDs 32..63
 	id, err := src.NodeID(ctx)                                                                        // errors wrap node.ErrNoNodeID (for example a hostname without "-N")
 	g, err := generator.NewSnowflake(id)
+	_, _ = g, err
+}
+
+func meteorSnip(ctx context.Context, db *sql.DB) {
+	id, err := node.Disposable(db, node.DisposableOptions{MaxNode: meteor.Default().MaxNode()}).NodeID(ctx)
+	g, err := meteor.New(id, meteor.Default())
 	_, _ = g, err
 }
 

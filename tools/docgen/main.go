@@ -1,7 +1,8 @@
 // Command docgen writes the figures the documentation quotes about what
 // idkit compiles, so that no figure is copied by hand: run
-// `go run ./internal/docgen` from the repository root after a dependency
-// change and commit docs/generated. Its test fails when the files are stale.
+// `go run ./docgen` in tools/ (or `go -C tools run ./docgen` from the
+// root) after a dependency change and commit docs/generated. Its test
+// fails when the files are stale.
 //
 // It writes docs/generated/packages.md (for each package, the packages
 // `go list -deps` lists and the modules besides idkit and the standard
@@ -23,6 +24,8 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+
+	"github.com/idkit-go/idkit/tools/internal/repo"
 )
 
 // pkg is a package whose imports the table lists, and the module directory
@@ -36,13 +39,13 @@ var pkgs = []pkg{
 	{"mongocompat/mongotest", "mongocompat/mongotest"}, {".", "cmd/idkit"},
 }
 
-const modulePath = "github.com/idkit-go/idkit"
+const modulePath = repo.Module
 
 // grouped names module families that the table shows as one entry.
 var grouped = regexp.MustCompile(`^(go\.opentelemetry\.io|google\.golang\.org|github\.com/prometheus|github\.com/jackc|modernc\.org|golang\.org/x|github\.com/FerretDB)/.*`)
 
 func main() {
-	root, err := repoRoot()
+	root, err := repo.Root()
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -107,23 +110,6 @@ func generate(root string) (map[string]string, error) {
 		return nil, err
 	}
 	return map[string]string{"docs/generated/packages.md": p, "docs/generated/nogorm.md": n}, nil
-}
-
-// repoRoot is the directory above internal/docgen, found from the working
-// directory (the root or internal/docgen itself).
-func repoRoot() (string, error) {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for d := wd; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "internal", "docgen")); err == nil {
-			return d, nil
-		}
-		if filepath.Dir(d) == d {
-			return "", fmt.Errorf("docgen: no internal/docgen above %s", wd)
-		}
-	}
 }
 
 // The platform the figures are for: the package lists depend on the target
@@ -192,7 +178,8 @@ func packagesTable(root string) (string, error) {
 	return b.String(), nil
 }
 
-// nogormTable builds internal/docgen/objectidonly with and without the
+// nogormTable builds tools/docgen/objectidonly (in the tools module, whose
+// replace makes it build the checkout's idkit) with and without the
 // idkit_nogorm tag (-trimpath, no VCS stamp) and gives its packages and
 // binary sizes, plain and stripped, in MB of 10^6 bytes.
 func nogormTable(root string) (string, error) {
@@ -201,19 +188,20 @@ func nogormTable(root string) (string, error) {
 		return "", err
 	}
 	defer os.RemoveAll(tmp)
-	const prog = modulePath + "/internal/docgen/objectidonly"
+	const prog = modulePath + "/tools/docgen/objectidonly"
+	tools := filepath.Join(root, "tools")
 	var b strings.Builder
 	fmt.Fprintf(&b, "A program that only prints `types.NewObjectID()` (%s):\n\n", platform())
 	fmt.Fprintf(&b, "| build | packages compiled | binary | stripped (`-ldflags=-s -w`) |\n|---|---:|---:|---:|\n")
 	for _, tags := range []string{"", "idkit_nogorm"} {
-		n, _, err := deps(root, prog, tags)
+		n, _, err := deps(tools, prog, tags)
 		if err != nil {
 			return "", err
 		}
 		var sizes [2]float64
 		for i, ldflags := range []string{"", "-s -w"} {
 			bin := filepath.Join(tmp, fmt.Sprint("bin", i, tags))
-			if _, err := goCmd(root, "build", "-trimpath", "-buildvcs=false", "-tags", tags, "-ldflags", ldflags, "-o", bin, prog); err != nil {
+			if _, err := goCmd(tools, "build", "-trimpath", "-buildvcs=false", "-tags", tags, "-ldflags", ldflags, "-o", bin, prog); err != nil {
 				return "", err
 			}
 			fi, err := os.Stat(bin)

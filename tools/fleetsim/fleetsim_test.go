@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/idkit-go/idkit/internal/testdb"
+	"github.com/idkit-go/idkit/tools/internal/repo"
 )
 
 func TestMain(m *testing.M) {
@@ -70,7 +72,11 @@ func (w testWriter) Write(p []byte) (int, error) {
 // TestDocsTable: the results table in docs/fleet.md is the one
 // "fleetsim -table docs/fleet/results" prints from the committed reports.
 func TestDocsTable(t *testing.T) {
-	doc, err := os.ReadFile("../../docs/fleet.md")
+	root, err := repo.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile(filepath.Join(root, "docs", "fleet.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,10 +87,10 @@ func TestDocsTable(t *testing.T) {
 		t.Fatalf("docs/fleet.md lacks the table markers %q ... %q", begin, end)
 	}
 	var want strings.Builder
-	if err := printTable(&want, "../../docs/fleet/results"); err != nil {
+	if err := printTable(&want, filepath.Join(root, "docs", "fleet", "results")); err != nil {
 		t.Fatal(err)
 	}
 	if got := s[i+len(begin) : j]; got != want.String() {
-		t.Errorf("docs/fleet.md's table is not the generated one; run go run ./cmd/fleetsim -table docs/fleet/results\ngot:\n%s\nwant:\n%s", got, want.String())
+		t.Errorf("docs/fleet.md's table is not the generated one; run go run ./fleetsim -table ../docs/fleet/results in tools/\ngot:\n%s\nwant:\n%s", got, want.String())
 	}
 }

@@ -1,5 +1,6 @@
 // Command apicount prints, for each public idkit package, how many exported
-// declarations `go doc -all` shows for it: every exported package-level
+// declarations `go doc -all` shows for it (the packages are those
+// repo.PublicPackages lists): every exported package-level
 // constant, variable, function and type (each name in a grouped const or var
 // declaration counts once), plus every exported method of an exported type,
 // including methods go doc lists as promoted from an unexported embedded
@@ -7,7 +8,12 @@
 // fields column; they are not declarations. Test files, main packages and
 // internal packages are skipped: they are not API.
 //
-// Run it from the module root: go run ./internal/apicount (or .ci/api-count).
+// For each package it also prints the lines `go doc -all` prints and those
+// lines per declaration (the doc column divided by the decls column), and
+// the same over all the packages together.
+//
+// It is in the tools module: run it with go run ./apicount in tools/ (or
+// go -C tools run ./apicount, or .ci/api-count, from the root).
 package main
 
 import (
@@ -18,67 +24,87 @@ import (
 	"go/token"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
+
+	"github.com/idkit-go/idkit/tools/internal/repo"
 )
 
-const module = "github.com/idkit-go/idkit"
+const module = repo.Module
 
-type count struct{ consts, vars, funcs, types, methods, fields int }
+type count struct{ consts, vars, funcs, types, methods, fields, doc int }
 
 func (c count) decls() int { return c.consts + c.vars + c.funcs + c.types + c.methods }
 
 func main() {
-	counts := map[string]count{}
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() {
-			return nil
-		}
-		name := d.Name()
-		if path != "." && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") ||
-			name == "testdata" || name == "internal" || name == "examples" || name == "bench") {
-			return filepath.SkipDir
-		}
-		if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil && path != "." {
-			return filepath.SkipDir // another module
-		}
-		c, ok, err := countDir(path)
-		if err != nil {
-			return err
-		}
-		if ok {
-			counts[filepath.ToSlash(path)] = c
-		}
-		return nil
-	})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "apicount:", err)
 		os.Exit(1)
 	}
-	paths := make([]string, 0, len(counts))
-	for p := range counts {
-		paths = append(paths, p)
+}
+
+func run() error {
+	root, err := repo.Root()
+	if err != nil {
+		return err
 	}
-	sort.Strings(paths)
+	if err := os.Chdir(root); err != nil {
+		return err
+	}
+	paths, err := repo.PublicPackages(root)
+	if err != nil {
+		return err
+	}
+	counts := map[string]count{}
+	for _, p := range paths {
+		c, _, err := countDir(p)
+		if err != nil {
+			return err
+		}
+		if c.doc, err = docLines(p); err != nil {
+			return err
+		}
+		counts[p] = c
+	}
 	var total count
-	fmt.Println("| package | decls | const | var | func | type | method | fields |")
-	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Println("| package | decls | const | var | func | type | method | fields | doc lines | doc lines/decl |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, p := range paths {
 		c := counts[p]
-		fmt.Printf("| %s | %d | %d | %d | %d | %d | %d | %d |\n", p, c.decls(), c.consts, c.vars, c.funcs, c.types, c.methods, c.fields)
+		fmt.Printf("| %s | %d | %d | %d | %d | %d | %d | %d | %d | %s |\n", p, c.decls(), c.consts, c.vars, c.funcs, c.types, c.methods, c.fields, c.doc, perDecl(c))
 		total.consts += c.consts
 		total.vars += c.vars
 		total.funcs += c.funcs
 		total.types += c.types
 		total.methods += c.methods
 		total.fields += c.fields
+		total.doc += c.doc
 	}
-	fmt.Printf("| total (%d packages) | %d | %d | %d | %d | %d | %d | %d |\n", len(paths), total.decls(),
-		total.consts, total.vars, total.funcs, total.types, total.methods, total.fields)
+	fmt.Printf("| total (%d packages) | %d | %d | %d | %d | %d | %d | %d | %d | %s |\n", len(paths), total.decls(),
+		total.consts, total.vars, total.funcs, total.types, total.methods, total.fields, total.doc, perDecl(total))
+	return nil
+}
+
+// perDecl formats c's doc lines per declaration with two decimals.
+func perDecl(c count) string {
+	if c.decls() == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", float64(c.doc)/float64(c.decls()))
+}
+
+// docLines returns the number of lines `go doc -all` prints for the package
+// in dir, a directory relative to the root module's directory (the working
+// directory).
+func docLines(dir string) (int, error) {
+	cmd := exec.Command("go", "doc", "-all", "./"+filepath.ToSlash(dir))
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return 0, fmt.Errorf("go doc -all ./%s: %w", filepath.ToSlash(dir), err)
+	}
+	return strings.Count(string(out), "\n"), nil
 }
 
 // countDir counts the exported declarations of the non-main package in dir;

@@ -14,9 +14,11 @@
 // proxy drops or refuses traffic for longer than the TTL). At the end it
 // checks every ID written for duplicates and writes a report.
 //
-//	go run ./cmd/fleetsim -store postgres -duration 5m -out docs/fleet/results
-//	go run ./cmd/fleetsim -store redis -short
-//	go run ./cmd/fleetsim -table docs/fleet/results   # the summary table
+// It lives in the tools module; from the repository's tools directory:
+//
+//	go run ./fleetsim -store postgres -duration 5m -out ../docs/fleet/results
+//	go run ./fleetsim -store redis -short
+//	go run ./fleetsim -table ../docs/fleet/results   # the summary table
 //
 // Servers and names come from internal/testdb (IDKIT_POSTGRES_DSN,
 // IDKIT_MYSQL_DSN, IDKIT_REDIS_ADDR); each run uses a table or key of its

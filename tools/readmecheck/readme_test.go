@@ -7,10 +7,18 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/idkit-go/idkit/tools/internal/repo"
 )
 
-// root is the repository root, seen from this package's directory.
-const root = "../.."
+// root is the repository root.
+var root = func() string {
+	r, err := repo.Root()
+	if err != nil {
+		panic(err)
+	}
+	return r
+}()
 
 // docFiles returns README.md and every Markdown file under docs/, but
 // docs/generated (which the docs include).

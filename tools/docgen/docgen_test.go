@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/idkit-go/idkit/tools/internal/repo"
 )
 
 // TestGeneratedFilesCurrent regenerates docs/generated and compares: the
@@ -16,7 +18,7 @@ func TestGeneratedFilesCurrent(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list and go build")
 	}
-	root, err := repoRoot()
+	root, err := repo.Root()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +36,7 @@ func TestGeneratedFilesCurrent(t *testing.T) {
 			continue
 		}
 		if string(have) != want {
-			t.Errorf("%s is stale: run go run ./internal/docgen\nhave:\n%s\nwant:\n%s", name, have, want)
+			t.Errorf("%s is stale: run go run ./docgen in tools/\nhave:\n%s\nwant:\n%s", name, have, want)
 		}
 	}
 }
