@@ -2,6 +2,7 @@ package etcdlease_test
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sync"
 	"testing"
@@ -18,20 +19,23 @@ import (
 // starting a fleet would; each gets a node of its own, the lowest 1,000.
 // Without the race detector, the claims' p99 stays at or below 1 s in at
 // least one of three herds (the members share the test's CPU, which other
-// processes may be using).
+// processes may be using); with it, 200 claim and the p99 is only logged.
 func TestHerd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("1,000 claims")
 	}
 	c := shared(t).client(t)
+	if raceEnabled {
+		// The detector slows the members several times over: 1,000
+		// claims, then their renewals, would outrun them.
+		p99 := herd(t, c, 200)
+		t.Logf("race detector on: 200 claims, p99 %v not checked", p99)
+		return
+	}
 	var p99s []time.Duration
 	for run := range 3 {
 		p99 := herd(t, c, 1000)
 		p99s = append(p99s, p99)
-		if raceEnabled {
-			t.Logf("race detector on: the p99 of %v is not checked", p99)
-			return
-		}
 		if p99 <= time.Second {
 			return
 		}
@@ -66,12 +70,13 @@ func herd(t *testing.T, c *clientv3.Client, n int) time.Duration {
 	all := time.Since(t0)
 	defer func() {
 		var wg sync.WaitGroup
-		for _, l := range leases {
+		for i, l := range leases {
 			if l != nil {
-				wg.Go(func() { require.NoError(t, l.Close(ctx)) })
+				wg.Go(func() { errs[i] = l.Close(ctx) })
 			}
 		}
 		wg.Wait()
+		require.NoError(t, errors.Join(errs...), "close")
 	}()
 	slices.Sort(took)
 	p50, p99 := took[n/2], took[n*99/100]
