@@ -50,9 +50,9 @@ type StoreOptions struct {
 // candidates.
 //
 // A claim grants an etcd lease of the TTL rounded up to whole seconds (or
-// the server's minimum, if longer), then takes, in one transaction that
-// compares the owner key's create revision, the preferred node if it is
-// free or already the owner's, and otherwise the lowest free node. A node
+// the server's minimum, if longer), then takes, in a transaction that
+// compares the owner key's revision, the preferred node if it is free or
+// already the owner's, and otherwise the lowest free node. A node
 // is free once its owner key is gone: released, or deleted by etcd when
 // its lease expired. Renewal raises the mark and keeps the etcd lease
 // alive; renewal and release act only if the owner key still names the

@@ -192,3 +192,41 @@ func TestStoreRenewLongerTTL(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, int64(-1), old.TTL, "the old etcd lease was revoked")
 }
+
+// TestHealAfterRevoke: when the claim's etcd lease goes (revoked here, as
+// etcd does at expiry), the renewal finds the node lost, and the lease
+// heals by a new claim: its generator issues again, after every ID it
+// issued before.
+func TestHealAfterRevoke(t *testing.T) {
+	t.Parallel()
+	c := shared(t).client(t)
+	p := prefix(t)
+	ctx := context.Background()
+	l, err := node.NewLease(ctx, etcdlease.NewStore(c, etcdlease.StoreOptions{Prefix: p}), node.LeaseOptions{TTL: 3 * time.Second})
+	require.NoError(t, err)
+	defer l.Close(ctx)
+	g, err := node.NewSnowflake(ctx, l)
+	require.NoError(t, err)
+	before, err := g.Next()
+	require.NoError(t, err)
+
+	r, err := c.Get(ctx, p+"o/"+strconv.FormatInt(l.Node(), 10))
+	require.NoError(t, err)
+	require.Len(t, r.Kvs, 1)
+	_, err = c.Revoke(ctx, clientv3.LeaseID(r.Kvs[0].Lease))
+	require.NoError(t, err)
+
+	// The next renewal, within RenewEvery (1 s), finds the node lost; the
+	// heal claims at once.
+	deadline := time.Now().Add(30 * time.Second)
+	for l.Stats().Reclaims == 0 {
+		require.True(t, time.Now().Before(deadline), "the lease never healed: %v", l.Fence())
+		time.Sleep(20 * time.Millisecond)
+	}
+	after, err := g.Next()
+	require.NoError(t, err)
+	require.Greater(t, after, before)
+	parts, err := generator.Twitter().Decompose(after)
+	require.NoError(t, err)
+	require.Equal(t, l.Node(), parts.Node)
+}
