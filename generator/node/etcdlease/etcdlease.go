@@ -368,33 +368,59 @@ func (s *store) took(n, rev int64) {
 	s.mine[n] = rev
 }
 
-// retry runs f, a request that is safe to repeat, with a deadline of
-// its own (a sixth of ttl, at least 200 ms, doubled at each attempt) and
-// failing at once on a member without a leader, and again after either
-// or a [transient] error, until f returns otherwise or ctx ends. A request that a member
-// which has died holds, or that was proposed to a leader which has died,
-// would otherwise wait for ctx, and the next one may reach a live member
-// or a new leader.
-func retry(ctx context.Context, ttl time.Duration, f func(context.Context) error) error {
-	each := max(ttl/6, 200*time.Millisecond)
-	for ; ; each *= 2 {
-		actx, cancel := context.WithTimeout(clientv3.WithRequireLeader(ctx), each)
-		err := f(actx)
-		timedOut := actx.Err() != nil
-		cancel()
-		switch {
-		case err == nil || ctx.Err() != nil:
-			return err
-		case transient(err):
-			t := time.NewTimer(each / 8)
+// retry runs f, a request that is safe to repeat, until it succeeds,
+// returns an error other than a [transient] one, or ctx ends. Each
+// attempt fails at once on a member without a leader. While no attempt
+// has answered, another starts after a sixth of ttl (at least 200 ms),
+// then after twice that, and so on, beside those still running: a
+// request that a member which has died holds, or that was proposed to a
+// leader which has died, would wait for ctx, and a later one may reach a
+// live member or a new leader. After a transient error with no attempt
+// running, the next starts after an eighth of that interval.
+func retry[T any](ctx context.Context, ttl time.Duration, f func(context.Context) (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // ends the attempts still running
+	res := make(chan result)
+	running := 0
+	launch := func() {
+		running++
+		go func() {
+			v, err := f(clientv3.WithRequireLeader(ctx))
 			select {
+			case res <- result{v, err}:
 			case <-ctx.Done():
-				t.Stop()
-				return err
-			case <-t.C:
 			}
-		case !timedOut:
-			return err
+		}()
+	}
+	each := max(ttl/6, 200*time.Millisecond)
+	launch()
+	t := time.NewTimer(each)
+	defer t.Stop()
+	var last result
+	for {
+		select {
+		case r := <-res:
+			running--
+			if r.err == nil || !transient(r.err) {
+				return r.v, r.err
+			}
+			last = r
+			if running == 0 {
+				t.Reset(each / 8)
+			}
+		case <-t.C:
+			launch()
+			each *= 2
+			t.Reset(each)
+		case <-ctx.Done():
+			if last.err == nil {
+				last.err = ctx.Err()
+			}
+			return last.v, last.err
 		}
 	}
 }
@@ -416,15 +442,13 @@ func (s *store) Renew(ctx context.Context, n int64, owner string, ttl time.Durat
 		return err
 	}
 	ok := s.key(s.owners, n)
-	var r *clientv3.TxnResponse
-	err := retry(ctx, ttl, func(ctx context.Context) (err error) {
-		r, err = s.c.Txn(ctx).If(
+	r, err := retry(ctx, ttl, func(ctx context.Context) (*clientv3.TxnResponse, error) {
+		return s.c.Txn(ctx).If(
 			clientv3.Compare(clientv3.Value(ok), "=", owner),
 		).Then(
 			clientv3.OpGet(ok),
 			raise(s.key(s.marks, n), bound),
 		).Commit()
-		return err
 	})
 	if err != nil {
 		return fmt.Errorf("etcdlease: renew node %d: %w", n, err)
@@ -433,10 +457,8 @@ func (s *store) Renew(ctx context.Context, n int64, owner string, ttl time.Durat
 		return fmt.Errorf("%w: node %d is no longer held by %s", node.ErrLeaseLost, n, owner)
 	}
 	id := clientv3.LeaseID(kvs(r.Responses[0])[0].Lease)
-	var ka *clientv3.LeaseKeepAliveResponse
-	err = retry(ctx, ttl, func(ctx context.Context) (err error) {
-		ka, err = s.c.KeepAliveOnce(ctx, id)
-		return err
+	ka, err := retry(ctx, ttl, func(ctx context.Context) (*clientv3.LeaseKeepAliveResponse, error) {
+		return s.c.KeepAliveOnce(ctx, id)
 	})
 	switch {
 	case errors.Is(err, rpctypes.ErrLeaseNotFound):
