@@ -39,8 +39,8 @@ type StoreOptions struct {
 	// Prefix starts every key the store writes: Prefix+"o/N" holds node
 	// N's owner, attached to the etcd lease of its claim, and Prefix+"h/N"
 	// its high-water mark, kept without a lease after release or expiry.
-	// Default "idkit/node_leases/". Never delete the h/ keys while leases
-	// may be held.
+	// Default "idkit/node_leases/". Never delete the h/ keys: a new
+	// holder of a node issues only after its mark.
 	Prefix string
 }
 
@@ -52,12 +52,13 @@ type StoreOptions struct {
 // A claim grants an etcd lease of the TTL rounded up to whole seconds (or
 // the server's minimum, if longer), then takes, in a transaction that
 // compares the owner key's revision, the preferred node if it is free or
-// already the owner's, and otherwise the lowest free node. A node
-// is free once its owner key is gone: released, or deleted by etcd when
-// its lease expired. Renewal raises the mark and keeps the etcd lease
-// alive; renewal and release act only if the owner key still names the
-// owner. With a nil client every method returns an error wrapping
-// [node.ErrInvalidConfig].
+// already the owner's, and otherwise the lowest free node. A node is free
+// once its owner key is gone: released, or deleted by etcd when its lease
+// expired. Renewal raises the mark and keeps the etcd lease alive; renewal
+// and release act only if the owner key still names the owner. With a nil
+// client every method returns an error wrapping [node.ErrInvalidConfig].
+// The client settings that keep renewals going when a member fails:
+// https://github.com/idkit-go/idkit/blob/main/docs/leases.md#etcd.
 func NewStore(client *clientv3.Client, opts StoreOptions) node.Store {
 	p := opts.Prefix
 	if p == "" {
