@@ -80,7 +80,7 @@ func generators(tb testing.TB) []struct {
 		tb.Fatal(err)
 	}
 	entropy := ulid.DefaultEntropy()
-	return []struct {
+	gens := []struct {
 		name string
 		next func() byte
 	}{
@@ -96,9 +96,18 @@ func generators(tb testing.TB) []struct {
 		{"Snowflake/idkit-meteor-percpu", func() byte { v, _ := metPerCPU.Next(); return byte(v) }},
 		{"Snowflake/bwmarrin", func() byte { return byte(bw.Generate()) }},
 		{"Snowflake/sonyflake", func() byte { v, _ := sony.NextID(); return byte(v) }},
+		{"UUIDv7/idkit", func() byte { return types.NewUUIDv7()[15] }},
 		{"UUIDv7/google", func() byte { u, _ := uuid.NewV7(); return u[15] }},
 		{"ULID/oklog", func() byte { return ulid.MustNew(ulid.Now(), entropy)[15] }},
 	}
+	return append(gens, stdGenerators...)
+}
+
+// stdGenerators are the generators of the standard library that the Go
+// version building the benchmarks has (see std_test.go).
+var stdGenerators []struct {
+	name string
+	next func() byte
 }
 
 func BenchmarkGenerate(b *testing.B) {

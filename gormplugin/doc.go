@@ -5,18 +5,19 @@
 //
 // It fills a model's zero primary key of an idkit type ([types.Snowflake],
 // [types.ObjectID], their Null forms, [sqltypes.HexObjectID],
-// [sqltypes.NullHexObjectID]), of a type given to [WithKeyFunc], and plain
+// [sqltypes.NullHexObjectID], [types.UUID] with [types.NewUUIDv7] unless
+// WithKeyFunc gives another function), of a type given to [WithKeyFunc], and plain
 // fields tagged idkit:"snowflake" or idkit:"objectid", on every create path
 // (structs, slices, maps, batches, associations, gorm.G[T]), before
 // BeforeCreate hooks run. A set key is never overwritten; foreign keys are
-// left to GORM. It also makes lookups by an ObjectID key (db.First(&doc, id))
-// select that row, and leaves each row of an upsert holding the key of the
+// left to GORM. It also makes lookups by an ObjectID or UUID key
+// (db.First(&doc, id)) select that row, and leaves each row of an upsert holding the key of the
 // row stored for it.
 //
 // db.Set([SkipSetting], true) turns the fill off for one statement. Problems
 // are reported through db.AddError, never a panic, with the sentinels below;
 // a zero ID given as a key fails with [types.ErrZeroID]. Without [WithNode]
-// or [WithSnowflake] the plugin fills ObjectID keys only: a Snowflake key to
+// or [WithSnowflake] the plugin fills ObjectID and UUID keys only: a Snowflake key to
 // fill fails with [ErrNoSnowflakeGenerator], since a node is never silently 0.
 //
 // How each path works, and each error with its remedy:

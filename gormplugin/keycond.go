@@ -102,6 +102,9 @@ func (p *Plugin) rewriteKeyExpr(pk *keyField, table string, e clause.Expression)
 		}
 		return sameFormKeys(pk, e)
 	case clause.Expr:
+		if pk.field.IndirectFieldType == uuidType {
+			return uuidKeyExpr(e)
+		}
 		// GORM's form of an inline string condition that is not a number:
 		// raw SQL with no arguments.
 		if len(e.Vars) != 0 || len(e.SQL) != 24 {

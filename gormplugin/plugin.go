@@ -55,6 +55,7 @@ func New(opts ...Option) *Plugin {
 	if p.objectID == nil {
 		p.objectID = generator.DefaultObjectID()
 	}
+	fillUUIDKeys(p)
 	return p
 }
 

@@ -77,6 +77,9 @@ func zeroIDKind(v any) string {
 		if id, ok := objectIDOf(v); ok && id.IsZero() {
 			return "ObjectID"
 		}
+		if zeroUUID(v) {
+			return "UUID"
+		}
 		return ""
 	}
 	if zero {

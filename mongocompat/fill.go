@@ -12,9 +12,10 @@ import (
 //
 // A document is filled when it is a struct (through any pointers or
 // interfaces) whose _id field (tag bson:"_id", possibly inside inline
-// structs) is a [types.ObjectID], [types.Snowflake], one of their Null forms
-// or a pointer to one, and is zero. A set key is never overwritten; other
-// documents are left to the driver.
+// structs) is a [types.ObjectID], [types.Snowflake], [types.UUID] (filled
+// with [types.NewUUIDv7]), one of their Null forms or a pointer to one, and
+// is zero. A set key is never overwritten; other documents are left to the
+// driver.
 //
 // The zero Filler is ready to use: it makes ObjectIDs with
 // [types.NewObjectID] and has no Snowflake generator, so a zero Snowflake
@@ -171,6 +172,10 @@ func (f *Filler) fillField(field reflect.Value, p *idPath, check bool) (any, boo
 		id = f.newObjectID()
 	case kindNullObjectID:
 		id = types.NullObjectID{ID: f.newObjectID(), Valid: true}
+	case kindUUID:
+		id = types.NewUUIDv7()
+	case kindNullUUID:
+		id = types.NullUUID{ID: types.NewUUIDv7(), Valid: true}
 	case kindSnowflake, kindNullSnowflake:
 		s, err := f.snowflakes.Next()
 		if err != nil {

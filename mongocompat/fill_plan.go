@@ -16,6 +16,8 @@ const (
 	kindSnowflake
 	kindNullObjectID
 	kindNullSnowflake
+	kindUUID
+	kindNullUUID
 )
 
 // idPath locates the _id field of a struct type the way the drivers' struct
@@ -150,6 +152,10 @@ func classify(t reflect.Type) (idKind, bool) {
 		return kindNullObjectID, ptr
 	case tNullSnowflake:
 		return kindNullSnowflake, ptr
+	case tUUID:
+		return kindUUID, ptr
+	case tNullUUID:
+		return kindNullUUID, ptr
 	}
 	return kindOther, false
 }

@@ -12,4 +12,6 @@ var (
 	tSnowflake     = reflect.TypeFor[types.Snowflake]()
 	tNullObjectID  = reflect.TypeFor[types.NullObjectID]()
 	tNullSnowflake = reflect.TypeFor[types.NullSnowflake]()
+	tUUID          = reflect.TypeFor[types.UUID]()
+	tNullUUID      = reflect.TypeFor[types.NullUUID]()
 )

@@ -4,7 +4,9 @@
 // pgx takes [types.ObjectID], [types.Snowflake] and their Null forms without
 // registration, through their Value and Scan methods. [Register] adds slices
 // of them (WHERE id = ANY($1)) in every query execution mode and a binary
-// encoding without the allocations of Value and Scan. See
+// encoding without the allocations of Value and Scan. A [types.UUID] for a
+// uuid column needs it in the Exec and SimpleProtocol modes, where pgx alone
+// sends Value's bytes as bytea text. See
 // https://github.com/idkit-go/idkit/blob/main/docs/sql.md.
 package pgxtypes
 
@@ -15,8 +17,8 @@ import (
 )
 
 // Register records in m the PostgreSQL types of the ID types and of slices of
-// them (bytea for ObjectIDs, int8 for Snowflakes), and replaces m's bytea and
-// int8 codecs with pgx's own extended for them. Values and errors are those of
+// them (bytea for ObjectIDs, int8 for Snowflakes, uuid for UUIDs), and
+// replaces m's bytea, int8 and uuid codecs with pgx's own extended for them. Values and errors are those of
 // Value and Scan; other Go types are handled as before. Call it before m is
 // used concurrently, for example in the AfterConnect hook of a
 // [github.com/jackc/pgx/v5/pgxpool.Config]. Registering twice is harmless.
@@ -35,4 +37,5 @@ func Register(m *pgtype.Map) {
 	m.RegisterDefaultPgType(types.NullSnowflake{}, "int8")
 	m.RegisterDefaultPgType([]types.Snowflake(nil), "_int8")
 	m.RegisterDefaultPgType([]types.NullSnowflake(nil), "_int8")
+	registerUUID(m)
 }

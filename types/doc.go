@@ -1,5 +1,6 @@
-// Package types defines idkit's ID value types, [ObjectID] and [Snowflake],
-// and their nullable forms [NullObjectID] and [NullSnowflake].
+// Package types defines idkit's ID value types, [ObjectID], [Snowflake] and
+// [UUID], and their nullable forms [NullObjectID], [NullSnowflake] and
+// [NullUUID].
 //
 // The types work unchanged in every place an application keeps an ID: text
 // ([encoding.TextMarshaler]), JSON, [database/sql] ([database/sql/driver.Valuer]
@@ -23,8 +24,8 @@
 //
 // # Errors
 //
-// Every parse, unmarshal and scan failure wraps [ErrInvalidObjectID] or
-// [ErrInvalidSnowflake], leaves the destination unchanged and quotes at most
+// Every parse, unmarshal and scan failure wraps [ErrInvalidObjectID],
+// [ErrInvalidSnowflake] or [ErrInvalidUUID], leaves the destination unchanged and quotes at most
 // the first 32 bytes of the input. A Snowflake is never negative: every
 // decoder rejects a negative number with an error that says so.
 //

@@ -193,7 +193,7 @@ func TestInspectBadInputsContinue(t *testing.T) {
 	stdin := "632c6d93d65f74baeb22a2c9\n  not-an-id \n\n1541815603606036480 632c6d93d65f74baeb22a2cg\r\n99999999999999999999\n"
 	r := run(t, stdin, nil, "inspect")
 	r.check(t, 1, []string{"632c6d93d65f74baeb22a2c9  ObjectID", "1541815603606036480  Snowflake"}, []string{
-		`idkit inspect: stdin line 2: not an ID: "not-an-id" is neither an ObjectID (24 hex digits) nor a Snowflake (decimal)`,
+		`idkit inspect: stdin line 2: not an ID: "not-an-id" is neither an ObjectID (24 hex digits), a Snowflake (decimal) nor a UUID`,
 		`idkit inspect: stdin line 4: not an ID: "632c6d93d65f74baeb22a2cg" has 24 characters but "g" is not a hex digit`,
 		`idkit inspect: stdin line 5: not an ID: "99999999999999999999" has 20 digits, too many for a Snowflake (at most 19)`,
 	})

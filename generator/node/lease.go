@@ -92,7 +92,7 @@ func startLease(ctx context.Context, b Store, o LeaseOptions) (*Lease, error) {
 	}
 	l.coarse = o.Clock == generator.SystemClock()
 	t0, c0 := time.Since(l.base), o.Clock.Now()
-	node, floor, err := b.Claim(ctx, o.Owner, o.TTL, o.Layout.MaxNode(), -1, l.bound(c0))
+	node, floor, err := l.claim(ctx, -1, c0)
 	if err != nil {
 		return nil, err
 	}

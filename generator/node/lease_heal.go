@@ -109,7 +109,7 @@ func (l *Lease) heal(old int64, lost *error) bool {
 		t0, c0 := time.Since(l.base), l.o.Clock.Now()
 		// A claim answered after TTL - Margin could not be trusted.
 		ctx, cancel := context.WithTimeout(l.ctx, l.o.TTL-l.o.Margin)
-		node, floor, err := l.b.Claim(ctx, l.o.Owner, l.o.TTL, l.o.Layout.MaxNode(), old, l.bound(c0))
+		node, floor, err := l.claim(ctx, old, c0)
 		cancel()
 		switch {
 		case l.ctx.Err() != nil:

@@ -35,6 +35,12 @@ type LeaseOptions struct {
 	Clock        generator.Clock
 	BorrowAhead  time.Duration
 	PerCPUBlocks int
+	// MaxClockOffset bounds how far apart the clocks of the hosts that
+	// lease from one store may read. After a store finds it forgot writes
+	// (a failover to an asynchronous replica, a restart without its data),
+	// claims start their IDs after now + TTL + BorrowAhead + MaxClockOffset.
+	// Default 500 ms; not negative.
+	MaxClockOffset time.Duration
 	// Owner names this holder in the record: unique per lease, at most
 	// 128 bytes. Default host-pid-random.
 	Owner string
@@ -58,6 +64,9 @@ func (o LeaseOptions) withDefaults() (LeaseOptions, error) {
 	if o.PerCPUBlocks == 0 {
 		o.PerCPUBlocks = 1
 	}
+	if o.MaxClockOffset == 0 {
+		o.MaxClockOffset = defaultMaxClockOffset
+	}
 	if o.Clock == nil {
 		o.Clock = generator.SystemClock()
 	}
@@ -79,6 +88,8 @@ func (o LeaseOptions) withDefaults() (LeaseOptions, error) {
 		return o, fmt.Errorf("%w: negative borrow-ahead %v", ErrInvalidConfig, o.BorrowAhead)
 	case o.PerCPUBlocks < 1 || o.PerCPUBlocks > generator.MaxPerCPUBlock:
 		return o, fmt.Errorf("%w: per-CPU block of %d not in [1, %d]", ErrInvalidConfig, o.PerCPUBlocks, generator.MaxPerCPUBlock)
+	case o.MaxClockOffset < 0:
+		return o, fmt.Errorf("%w: negative clock-offset bound %v", ErrInvalidConfig, o.MaxClockOffset)
 	case len(o.Owner) > 128:
 		return o, fmt.Errorf("%w: owner longer than 128 bytes", ErrInvalidConfig)
 	}

@@ -11,6 +11,7 @@ import (
 	"weak"
 
 	"github.com/idkit-go/idkit/generator/internal/sqldialect"
+	"github.com/idkit-go/idkit/generator/node/internal/failover"
 	"github.com/idkit-go/idkit/sqltypes/dialect"
 )
 
@@ -61,7 +62,7 @@ func NewSQLStore(ctx context.Context, db *sql.DB, opts SQLStoreOptions) (Store, 
 	if !ok {
 		return nil, fmt.Errorf("%w: cannot tell the SQL dialect of driver %T; set Dialect", ErrInvalidConfig, db.Driver())
 	}
-	b := &sqlBackend{db: db, d: d, s: leaseStmts(d, opts.Table)}
+	b := &sqlBackend{db: db, d: d, s: leaseStmts(d, opts.Table, "''")}
 	v, _ := tables.LoadOrStore(tableKey{weak.Make(db), opts.Table}, &tableState{})
 	b.t = v.(*tableState)
 	b.t.mu.Lock()
@@ -72,7 +73,9 @@ func NewSQLStore(ctx context.Context, db *sql.DB, opts SQLStoreOptions) (Store, 
 		}
 		b.t.created = true
 		b.t.seeded.Store(-1)
+		b.t.guard = probeGuard(ctx, db, d)
 	}
+	b.s = leaseStmts(d, opts.Table, b.t.guard.ident)
 	return b, nil
 }
 
@@ -89,6 +92,7 @@ type tableState struct {
 	mu      sync.Mutex
 	created bool
 	seeded  atomic.Int64 // rows [0, seeded] are known to exist
+	guard   *sqlGuard    // failover detection (lease_sql_identity.go)
 }
 
 type tableKey struct {
@@ -156,6 +160,14 @@ func (b *sqlBackend) seed(ctx context.Context, maxNode int64, force bool) error 
 }
 
 func (b *sqlBackend) Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, prefer, bound int64) (int64, int64, error) {
+	return b.Guarded(ctx, failover.Claim{Owner: owner, TTL: ttl, MaxNode: maxNode, Prefer: prefer, Bound: bound, Mark: bound + int64(defaultMaxClockOffset)})
+}
+
+// Guarded is Claim, waiting out the holders a failover made the database
+// forget (lease_sql_identity.go).
+func (b *sqlBackend) Guarded(ctx context.Context, c failover.Claim) (int64, int64, error) {
+	maxNode, prefer := c.MaxNode, c.Prefer
+	b.t.guard.warn(c.Log)
 	if b.t.seeded.Load() < maxNode {
 		if err := b.retry(ctx, func() error { return b.seed(ctx, maxNode, false) }); err != nil {
 			return 0, 0, fmt.Errorf("node: claim: add lease rows: %w", err)
@@ -174,7 +186,7 @@ func (b *sqlBackend) Claim(ctx context.Context, owner string, ttl time.Duration,
 			var node, floor int64
 			found := false
 			err := b.retry(ctx, func() (err error) {
-				node, floor, found, err = b.claimIn(ctx, owner, ttl, sp.lo, sp.hi, prefer, bound)
+				node, floor, found, err = b.claimIn(ctx, c, sp.lo, sp.hi)
 				return err
 			})
 			if err != nil {
@@ -220,14 +232,19 @@ func (b *sqlBackend) retry(ctx context.Context, f func() error) error {
 
 // claimIn takes the first node in [lo, hi] that is free or expired, or held
 // by owner if it is prefer; found is false if there is none.
-func (b *sqlBackend) claimIn(ctx context.Context, owner string, ttl time.Duration, lo, hi, prefer, bound int64) (node, floor int64, found bool, err error) {
-	ttlArg := b.s.ttlArg(ttl)
+func (b *sqlBackend) claimIn(ctx context.Context, c failover.Claim, lo, hi int64) (node, floor int64, found bool, err error) {
+	owner, prefer, bound := c.Owner, c.Prefer, c.Bound
+	ttlArg := b.s.ttlArg(c.TTL)
+	var id identity
 	if b.d == dialect.Postgres {
-		err = b.db.QueryRowContext(ctx, b.s.claim, lo, hi, owner, prefer, ttlArg, bound).Scan(&node, &floor)
+		err = b.db.QueryRowContext(ctx, b.s.claim, lo, hi, owner, prefer, ttlArg, bound).Scan(&node, &floor, &id.stored, &id.mark, &id.now)
 		if errors.Is(err, sql.ErrNoRows) {
 			return 0, 0, false, nil
 		}
-		return node, floor, err == nil, err
+		if err != nil {
+			return 0, 0, false, err
+		}
+		return node, b.guard(ctx, c, floor, id), true, nil
 	}
 	var q querier
 	var commit, rollback func() error
@@ -256,7 +273,7 @@ func (b *sqlBackend) claimIn(ctx context.Context, owner string, ttl time.Duratio
 			_ = rollback()
 		}
 	}()
-	err = q.QueryRowContext(ctx, b.s.pick, lo, hi, owner, prefer).Scan(&node, &floor)
+	err = q.QueryRowContext(ctx, b.s.pick, lo, hi, owner, prefer).Scan(&node, &floor, &id.stored, &id.mark, &id.now)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, 0, false, nil
 	}
@@ -277,7 +294,7 @@ func (b *sqlBackend) claimIn(ctx context.Context, owner string, ttl time.Duratio
 		_ = rollback()
 		return 0, 0, false, err
 	}
-	return node, floor, true, nil
+	return node, b.guard(ctx, c, floor, id), true, nil
 }
 
 // querier is what a claim needs from a *sql.Tx or an *sql.Conn.

@@ -3,20 +3,21 @@ package objectidgen
 import "encoding/binary"
 
 // EncodeHex writes the 24 lower-case hex digits of id into dst, eight
-// digits at a time (see hex8). types.ObjectID's text forms and the idkit
+// digits at a time (see Hex8). types.ObjectID's text forms and the idkit
 // command's output loop share it.
 func EncodeHex(dst []byte, id *[12]byte) {
 	_ = dst[23]
-	binary.BigEndian.PutUint64(dst[0:8], hex8(binary.BigEndian.Uint32(id[0:4])))
-	binary.BigEndian.PutUint64(dst[8:16], hex8(binary.BigEndian.Uint32(id[4:8])))
-	binary.BigEndian.PutUint64(dst[16:24], hex8(binary.BigEndian.Uint32(id[8:12])))
+	binary.BigEndian.PutUint64(dst[0:8], Hex8(binary.BigEndian.Uint32(id[0:4])))
+	binary.BigEndian.PutUint64(dst[8:16], Hex8(binary.BigEndian.Uint32(id[4:8])))
+	binary.BigEndian.PutUint64(dst[16:24], Hex8(binary.BigEndian.Uint32(id[8:12])))
 }
 
-// hex8 returns the eight lower-case hex digits of v as the bytes of a
+// Hex8 returns the eight lower-case hex digits of v as the bytes of a
 // big-endian word, computed in one register: it spreads v's nibbles one
 // to a byte, then adds '0' to each, and 'a'-'0'-10 more to those above 9
-// (a nibble n is above 9 exactly when n+6 carries into bit 4).
-func hex8(v uint32) uint64 {
+// (a nibble n is above 9 exactly when n+6 carries into bit 4). types.UUID's
+// text uses it too.
+func Hex8(v uint32) uint64 {
 	x := uint64(v)
 	x = (x&0xffff0000)<<16 | x&0xffff
 	x = (x&0x0000ff000000ff00)<<8 | x&0x000000ff000000ff

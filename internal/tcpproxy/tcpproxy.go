@@ -170,7 +170,10 @@ func (p *Proxy) serve(c net.Conn, m mode) {
 		p.pump(c, nil)
 		return
 	}
-	s, err := net.DialTimeout("tcp", p.target, 2*time.Second)
+	p.mu.Lock()
+	target := p.target
+	p.mu.Unlock()
+	s, err := net.DialTimeout("tcp", target, 2*time.Second)
 	if err != nil || !p.track(s) {
 		if s != nil {
 			s.Close()

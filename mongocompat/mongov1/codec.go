@@ -22,9 +22,9 @@ var idTypes = idcodec.Types{
 }
 
 // Registry returns a new v1 driver registry: the driver's default registry
-// with codecs for [types.ObjectID], [types.Snowflake] and their Null forms,
-// which encode and decode as the types' BSON methods do (a zero ID is an error
-// wrapping [types.ErrZeroID]). Pass it to options.Client().SetRegistry (or
+// with codecs for [types.ObjectID], [types.Snowflake], [types.UUID] (binary
+// subtype 4) and their Null forms, which encode and decode as the types' BSON
+// methods do (a zero ID is an error wrapping [types.ErrZeroID]). Pass it to options.Client().SetRegistry (or
 // the database or collection options). A registry is safe for concurrent use
 // once built.
 func Registry() *bsoncodec.Registry {
@@ -43,6 +43,7 @@ func Registry() *bsoncodec.Registry {
 			return c.Decode(vr, val)
 		}))
 	}
+	registerUUID(reg)
 	return reg
 }
 

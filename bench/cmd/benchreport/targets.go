@@ -35,6 +35,7 @@ func (r ref) label() string {
 // targets lists the rows whose ratio has a target, in the order shown.
 func targets(parallel string) []target {
 	oid := func(group, impl string) ref { return ref{group, "ObjectID", impl, ""} }
+	uuid := func(group, impl string) ref { return ref{group, "UUIDv7", impl, ""} }
 	sustained := func(impl string) ref { return ref{"Sustained", "ObjectID", impl, "goroutines=" + parallel} }
 	leased := func(impl, variant string) ref { return ref{"Leased", "Snowflake", impl, variant} }
 	return []target{
@@ -43,6 +44,8 @@ func targets(parallel string) []target {
 		{"ObjectID per ID, all cores, per-CPU blocks", oid("GenerateParallel", "idkit-percpu"), oid("GenerateParallel", "mongo-v2"), "ns/op", true, 0.25, false},
 		{"ObjectID sustained 2 s, all cores, strict order (default)", sustained("idkit"), sustained("mongo-v2"), "ids/s", false, 1.0, true},
 		{"ObjectID sustained 2 s, all cores, per-CPU blocks", sustained("idkit-percpu"), sustained("mongo-v2"), "ids/s", false, 1.0, true},
+		{"UUIDv7 per ID, 1 goroutine (`types.NewUUIDv7` vs Go 1.27's `uuid.NewV7`)", uuid("Generate", "idkit"), uuid("Generate", "std"), "ns/op", true, 0.25, false},
+		{"UUIDv7 per ID, all cores (`types.NewUUIDv7` vs Go 1.27's `uuid.NewV7`)", uuid("GenerateParallel", "idkit"), uuid("GenerateParallel", "std"), "ns/op", true, 0.25, false},
 		{"`Hex()`", oid("HexEncode", "idkit"), oid("HexEncode", "mongo-v2"), "ns/op", true, 0.9, false},
 		{"hex decode", oid("HexDecode", "idkit"), oid("HexDecode", "mongo-v2"), "ns/op", true, 0.6, false},
 		{"JSON marshal of `{id, name}`, ObjectID", oid("JSONMarshal", "idkit"), oid("JSONMarshal", "mongo-v2"), "ns/op", true, 0.75, false},

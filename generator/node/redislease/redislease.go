@@ -1,10 +1,11 @@
 // Package redislease keeps [node.Lease] records in one Redis hash:
 // [NewLease] returns a lease to use with [node.NewSnowflake] as an SQL
 // lease is. It lives apart from package node so that only its users compile
-// go-redis. A Redis failover can lose acknowledged writes and give one node
-// to two holders, as with any Redis lock; [StoreOptions].Replicas narrows
-// that window. See
-// https://github.com/idkit-go/idkit/blob/main/docs/leases.md
+// go-redis. A Redis failover or restart that loses writes gives the master
+// a new replication ID; a claim that finds it changed waits out the holders
+// Redis forgot (see [node.LeaseOptions].MaxClockOffset).
+// [StoreOptions].Replicas makes claims and renewals wait for replicas (WAIT).
+// See https://github.com/idkit-go/idkit/blob/main/docs/leases.md
 package redislease
 
 import (
@@ -12,11 +13,13 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/idkit-go/idkit/generator/node"
+	"github.com/idkit-go/idkit/generator/node/internal/failover"
 )
 
 // DefaultKey is the Redis hash of [NewLease].
@@ -36,48 +39,6 @@ var ErrNotReplicated = errors.New("redislease: not acknowledged by enough replic
 // Every operation is one Lua script, so claim, renew and release are
 // atomic and check ownership; nothing is read and then written from the
 // client.
-
-// claimScript: KEYS hash, held, free; ARGV owner, ttl ms, max node,
-// prefer, bound µs. Returns {node, old mark} or {-1, 0} when every node is
-// held.
-var claimScript = redis.NewScript(`
-local H, E, F = KEYS[1], KEYS[2], KEYS[3]
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local owner, ttl, maxn, prefer, bound = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
-local seeded = tonumber(redis.call('HGET', H, 'seeded') or '-1')
-if seeded >= 0 and redis.call('EXISTS', E) == 0 and redis.call('EXISTS', F) == 0 then seeded = -1 end
-if seeded < 0 then redis.call('DEL', E, F) end
-if seeded < maxn then
-  for n = seeded + 1, maxn do
-    local e = tonumber(redis.call('HGET', H, 'e:' .. n) or '0')
-    if e < now then redis.call('ZADD', F, n, n) else redis.call('ZADD', E, e, n) end
-  end
-  redis.call('HSET', H, 'seeded', maxn)
-end
-local gone = redis.call('ZRANGEBYSCORE', E, '-inf', '(' .. string.format('%.0f', now))
-for _, m in ipairs(gone) do
-  redis.call('ZREM', E, m)
-  redis.call('ZADD', F, m, m)
-end
-local function take(n)
-  local h = tonumber(redis.call('HGET', H, 'h:' .. n) or '0')
-  local e = string.format('%.0f', now + ttl)
-  redis.call('HSET', H, 'o:' .. n, owner, 'e:' .. n, e, 'h:' .. n, string.format('%.0f', math.max(h, bound)))
-  redis.call('ZREM', F, n)
-  redis.call('ZADD', E, e, n)
-  return {n, string.format('%.0f', h)}
-end
-if prefer >= 0 and prefer <= maxn then
-  local e = redis.call('HGET', H, 'e:' .. prefer)
-  if not e or tonumber(e) < now or redis.call('HGET', H, 'o:' .. prefer) == owner then
-    return take(prefer)
-  end
-end
-local c = redis.call('ZRANGEBYSCORE', F, '-inf', maxn, 'LIMIT', 0, 1)
-if #c == 0 then return {-1, '0'} end
-return take(tonumber(c[1]))
-`)
 
 // renewScript: KEYS hash, held, free; ARGV node, owner, ttl ms, bound µs.
 // Returns 1, or 0 if the node is not held by owner.
@@ -159,6 +120,8 @@ type store struct {
 	c    redis.Scripter
 	keys []string
 	o    StoreOptions
+
+	blind atomic.Bool // warned that the master's identity cannot be read
 }
 
 // pipeliner is what waiting for replicas needs of a client: a pipeline
@@ -213,28 +176,7 @@ func (b *store) short(what string, acked int64) error {
 func micros(ns int64) int64 { return (ns + 999) / 1000 }
 
 func (b *store) Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, prefer, bound int64) (int64, int64, error) {
-	r, acked, err := b.run(ctx, claimScript, ttl, owner, ttl.Milliseconds(), maxNode, prefer, micros(bound))
-	if err != nil {
-		return 0, 0, fmt.Errorf("redislease: claim: %w", err)
-	}
-	v, _ := r.([]any)
-	if len(v) != 2 {
-		return 0, 0, fmt.Errorf("redislease: claim: unexpected reply %v", r)
-	}
-	n, _ := v[0].(int64)
-	if n < 0 {
-		return 0, 0, fmt.Errorf("%w: all %d node ids are leased", node.ErrExhausted, maxNode+1)
-	}
-	if err := b.short(fmt.Sprintf("claim of node %d", n), acked); err != nil {
-		// Not trusted: give the node back (keeping the recorded mark).
-		_ = releaseScript.Run(context.WithoutCancel(ctx), b.c, b.keys, n, owner, micros(bound), 0).Err()
-		return 0, 0, err
-	}
-	var h int64
-	if s, ok := v[1].(string); ok {
-		_, _ = fmt.Sscan(s, &h)
-	}
-	return n, h * 1000, nil
+	return b.Guarded(ctx, failover.Claim{Owner: owner, TTL: ttl, MaxNode: maxNode, Prefer: prefer, Bound: bound, Mark: bound + int64(500*time.Millisecond)})
 }
 
 func (b *store) Renew(ctx context.Context, n int64, owner string, ttl time.Duration, bound int64) error {

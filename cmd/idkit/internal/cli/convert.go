@@ -89,12 +89,18 @@ func runConvert(e *Env, args []string) int {
 		if err != nil {
 			return usageError(e, "convert", "--kind: "+err.Error())
 		}
+		if k == parse.KindUUID {
+			return usageError(e, "convert", "--kind uuid: convert handles ObjectIDs and Snowflakes (idkit inspect decodes UUIDs)")
+		}
 		kind = k
 	}
 	out := bufio.NewWriter(e.Stdout)
 	defer out.Flush()
 	status := ExitOK
 	emit := func(in input, id parse.ID, err error) {
+		if err == nil && id.Kind == parse.KindUUID {
+			err = fmt.Errorf("%q is a UUID: convert handles ObjectIDs and Snowflakes (idkit inspect decodes UUIDs)", in.text)
+		}
 		if err == nil && kind != 0 && id.Kind != kind {
 			err = fmt.Errorf("%q reads as %s, but --kind is %s", in.text, withArticle(id.Kind), kind)
 		}

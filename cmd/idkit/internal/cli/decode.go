@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"encoding/binary"
 	"encoding/hex"
+	"fmt"
 	"time"
 
 	"github.com/idkit-go/idkit/cmd/idkit/internal/parse"
@@ -61,6 +63,10 @@ type record struct {
 	Worker     *int64 `json:"worker,omitempty"`
 	Process    *int64 `json:"process,omitempty"`
 	Sequence   *int64 `json:"sequence,omitempty"`
+
+	// UUID (and UnixMilli for version 7)
+	Version *int   `json:"version,omitempty"`
+	Variant string `json:"variant,omitempty"`
 
 	Fields []field  `json:"fields"`
 	Notes  []string `json:"notes,omitempty"`
@@ -155,4 +161,50 @@ func removeEmpty(fs []field) []field {
 		}
 	}
 	return out
+}
+
+// uuidVariant names the variant of a UUID (RFC 9562, section 4.1).
+func uuidVariant(id types.UUID) string {
+	switch v := id[8]; {
+	case v&0x80 == 0:
+		return "NCS (reserved)"
+	case v&0xc0 == 0x80:
+		return "RFC 9562"
+	case v&0xe0 == 0xc0:
+		return "Microsoft (reserved)"
+	}
+	return "future (reserved)"
+}
+
+// decodeUUID describes a UUID: its version and variant, and for version 7
+// its time.
+func decodeUUID(e *Env, in string, id types.UUID) record {
+	version := int(id[6] >> 4)
+	hi, lo := binary.BigEndian.Uint64(id[0:8]), binary.BigEndian.Uint64(id[8:16])
+	r := record{
+		Input: in, Kind: parse.KindUUID.String(), ID: id.String(),
+		Version: &version, Variant: uuidVariant(id),
+	}
+	names := [3]string{"bits", "bits", "bits"}
+	if t := id.Time(); !t.IsZero() {
+		ms := t.UnixMilli()
+		r.Time, r.Local, r.UnixMilli, r.when = t.Format(time.RFC3339Nano), formatLocal(t, e.Local), &ms, t
+		names = [3]string{"unix_ms", "rand_a", "rand_b"}
+		if t.After(e.Now().Add(futureSlack)) {
+			r.Notes = append(r.Notes, "the time is in the future")
+		}
+	} else if !id.IsZero() {
+		r.Notes = append(r.Notes, fmt.Sprintf("version %d with variant %s holds no Unix time idkit decodes (only version 7 does)", version, r.Variant))
+	}
+	if id.IsZero() {
+		r.Notes = append(r.Notes, "this is the nil UUID (no ID)")
+	}
+	r.Fields = []field{
+		{Name: names[0], Bits: 48, Value: hi >> 16, group: 4},
+		{Name: "ver", Bits: 4, Value: uint64(version), group: 4},
+		{Name: names[1], Bits: 12, Value: hi & 0xfff, group: 4},
+		{Name: "var", Bits: 2, Value: lo >> 62, group: 2},
+		{Name: names[2], Bits: 62, Value: lo & (1<<62 - 1), group: 4},
+	}
+	return r
 }

@@ -6,7 +6,8 @@ import (
 )
 
 func usageMain(w io.Writer) {
-	fmt.Fprint(w, `idkit makes, inspects and converts MongoDB ObjectIDs and Snowflake IDs.
+	fmt.Fprint(w, `idkit makes, inspects and converts MongoDB ObjectIDs and Snowflake IDs, and
+makes and inspects UUIDs.
 
 usage: idkit <command> [flags] [arguments]
 
@@ -30,6 +31,7 @@ line.
 
 Examples:
   idkit new --n 3
+  idkit new --kind uuid
   IDKIT_NODE=7 idkit new --kind snowflake --n 1000000 > ids.txt
   idkit inspect 632c6d93d65f74baeb22a2c9 1541815603606036480
   idkit convert --to base64 632c6d93d65f74baeb22a2c9

@@ -16,13 +16,15 @@ func usageInspect(w io.Writer) {
 Decode each ID given as an argument or, with no arguments, each word of each
 line of standard input (when standard input is a terminal, this help is
 printed instead). The kind is recognised from the form: 24 hex digits
-are an ObjectID, a decimal number is a Snowflake. Wrappers pasted from the
-MongoDB shell or extended JSON (ObjectId("..."), {"$oid":"..."},
-NumberLong("...")) and quotes are removed first.
+are an ObjectID, a decimal number is a Snowflake, the 8-4-4-4-12 form or
+32 hex digits a UUID. Wrappers pasted from the MongoDB shell or extended
+JSON (ObjectId("..."), {"$oid":"..."}, NumberLong("..."), UUID("...")) and
+quotes are removed first.
 
 For each ID it prints the time (UTC and local), the process value and
 counter of an ObjectID (and its pre-MongoDB-3.4 reading: machine, pid,
-counter), or the node and sequence of a Snowflake, and a diagram of its bit
+counter), the node and sequence of a Snowflake, or the version and variant
+of a UUID (with the time of a version 7 UUID), and a diagram of its bit
 fields.
 
 Flags:
@@ -36,11 +38,12 @@ Flags:
 `)
 	fmt.Fprintln(w, parse.LayoutSyntax)
 	fmt.Fprint(w, `
-JSON fields: input, kind (objectid|snowflake), id, time (RFC 3339, UTC),
-local, fields [{name, bits, value}], notes; ObjectID: unix,
+JSON fields: input, kind (objectid|snowflake|uuid), id, time (RFC 3339,
+UTC), local, fields [{name, bits, value}], notes; ObjectID: unix,
 process_unique (hex), counter, legacy {machine (hex), pid, counter};
 Snowflake: layout, unix_ms, tick, node, sequence, and datacenter+worker
-(twitter) or worker+process (discord).
+(twitter) or worker+process (discord); UUID: version, variant, and unix_ms
+for version 7 (time and local are "" for other versions).
 
 An invalid ID is reported on standard error, naming it; the others are
 still decoded, and the exit status is 1.
@@ -48,6 +51,7 @@ still decoded, and the exit status is 1.
 Examples:
   idkit inspect 632c6d93d65f74baeb22a2c9
   idkit inspect --layout discord 175928847299117063
+  idkit inspect 0190a3c2-5b7e-7def-8a12-3456789abcde
   mongoexport ... | jq -r '._id."$oid"' | idkit inspect --json
 `)
 }
@@ -98,6 +102,8 @@ func runInspect(e *Env, args []string) int {
 		var r record
 		if id.Kind == parse.KindObjectID {
 			r = decodeObjectID(e, in.text, id.ObjectID)
+		} else if id.Kind == parse.KindUUID {
+			r = decodeUUID(e, in.text, id.UUID)
 		} else if r, err = decodeSnowflake(e, in.text, id.Snowflake, layout); err != nil {
 			fail(in, err)
 			return

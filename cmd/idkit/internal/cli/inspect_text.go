@@ -13,7 +13,16 @@ func writeRecord(w io.Writer, r record, width int) {
 		fmt.Fprintf(w, "  %-9s %s\n", k, fmt.Sprintf(format, a...))
 	}
 	boxes := make([]box, len(r.Fields))
-	if r.Kind == "objectid" {
+	if r.Kind == "uuid" {
+		fmt.Fprintf(w, "%s  UUID version %d, variant %s\n", r.ID, *r.Version, r.Variant)
+		if r.UnixMilli != nil {
+			line("time", "%s  (local %s)", r.Time, r.Local)
+			line("unix_ms", "%d", *r.UnixMilli)
+		}
+		for i, f := range r.Fields {
+			boxes[i] = bitBox(f.Name, f.Bits, f.Value, f.group, strconv.FormatUint(f.Value, 10))
+		}
+	} else if r.Kind == "objectid" {
 		fmt.Fprintf(w, "%s  ObjectID\n", r.ID)
 		line("time", "%s  (local %s)", r.Time, r.Local)
 		line("unix", "%d", *r.Unix)

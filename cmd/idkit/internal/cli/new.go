@@ -19,20 +19,20 @@ import (
 const progressMin = 100_000
 
 func usageNew(w io.Writer) {
-	fmt.Fprint(w, `usage: idkit new [--n N] [--kind objectid|snowflake] [--node N] [--layout LAYOUT]
+	fmt.Fprint(w, `usage: idkit new [--n N] [--kind objectid|snowflake|uuid] [--node N] [--layout LAYOUT]
 
 Print N new IDs, one per line. On a terminal, a progress bar is drawn on
 standard error when N is at least 100000.
 
 Flags:
   --n N            how many IDs (default 1)
-  --kind KIND      objectid (default) or snowflake
+  --kind KIND      objectid (default), snowflake, or uuid (version 7)
   --node N         Snowflake node ID (default: $IDKIT_NODE). For the twitter
                    and discord layouts HI:LO (two 5-bit numbers: datacenter:
                    worker for twitter, worker:process for discord) is also
                    accepted. A snowflake without a node is an error: idkit
                    never picks node 0 for you. Not used for ObjectIDs, whose
-                   5-byte process value is random.
+                   5-byte process value is random, nor for UUIDs.
   --layout LAYOUT  Snowflake layout (default: $IDKIT_LAYOUT, else twitter)
 
 The node must not be in use by another generator with the same layout at
@@ -68,6 +68,18 @@ func runNew(e *Env, args []string) int {
 	var bar *progress
 	if e.StderrTerminal && *n >= progressMin {
 		bar = newProgress(e.Stderr, *n, e.Now)
+	}
+	if kind == parse.KindUUID {
+		if *nodeFlag != "" || *layoutFlag != "" {
+			return usageError(e, "new", "--node and --layout are for --kind snowflake; a UUID's bits after its time are a counter and random")
+		}
+		for i := 0; i < *n; i++ {
+			out.WriteString(types.NewUUIDv7().String())
+			out.WriteByte('\n')
+			bar.update(i + 1)
+		}
+		bar.done()
+		return flushed(e, out)
 	}
 	if kind == parse.KindObjectID {
 		if *nodeFlag != "" || *layoutFlag != "" {

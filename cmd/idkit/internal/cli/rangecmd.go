@@ -90,6 +90,9 @@ func runRange(e *Env, args []string) int {
 		if err != nil {
 			return usageError(e, "range", "--kind: "+err.Error())
 		}
+		if k == parse.KindUUID {
+			return usageError(e, "range", "--kind uuid: range makes ObjectID and Snowflake bounds (for UUIDs, use types.UUIDv7FromTime)")
+		}
 		kind = k
 	} else if *layoutFlag != "" {
 		kind = parse.KindSnowflake

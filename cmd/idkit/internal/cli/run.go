@@ -42,8 +42,8 @@ type command struct {
 
 func commands() []command {
 	return []command{
-		{"new", "make new ObjectIDs or Snowflakes, one per line", runNew, usageNew},
-		{"inspect", "decode IDs: kind, time, node/process, counter/sequence, bit diagram", runInspect, usageInspect},
+		{"new", "make new ObjectIDs, Snowflakes or v7 UUIDs, one per line", runNew, usageNew},
+		{"inspect", "decode IDs: kind, time, node/process, counter/sequence, UUID version, bit diagram", runInspect, usageInspect},
 		{"convert", "convert IDs between hex, decimal, base64 and raw bytes", runConvert, usageConvert},
 		{"range", "smallest and largest IDs for a time range, with SQL and mongosh", runRange, usageRange},
 	}

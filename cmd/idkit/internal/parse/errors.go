@@ -6,7 +6,8 @@ import "errors"
 // them; test with [errors.Is]. Their texts are what the idkit command
 // prints, so they carry no package prefix.
 var (
-	// ErrID is wrapped when a string is neither an ObjectID nor a Snowflake.
+	// ErrID is wrapped when a string is neither an ObjectID, a Snowflake nor a
+	// UUID.
 	ErrID = errors.New("not an ID")
 
 	// ErrKind is wrapped when a kind name is neither objectid nor

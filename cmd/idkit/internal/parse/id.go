@@ -14,11 +14,14 @@ type Kind int
 const (
 	KindObjectID  Kind = iota + 1 // a 12-byte MongoDB ObjectID
 	KindSnowflake                 // a 63-bit Snowflake
+	KindUUID                      // a 16-byte UUID of any version
 )
 
-// String returns "objectid" or "snowflake".
+// String returns "objectid", "snowflake" or "uuid".
 func (k Kind) String() string {
 	switch k {
+	case KindUUID:
+		return "uuid"
 	case KindObjectID:
 		return "objectid"
 	case KindSnowflake:
@@ -27,39 +30,47 @@ func (k Kind) String() string {
 	return fmt.Sprintf("Kind(%d)", int(k))
 }
 
-// ParseKind reads "objectid" or "snowflake" (case-insensitive; "oid" and
-// "sf" are short forms). Anything else returns an error wrapping [ErrKind].
+// ParseKind reads "objectid", "snowflake" or "uuid" (case-insensitive;
+// "oid" and "sf" are short forms). Anything else returns an error wrapping
+// [ErrKind].
 func ParseKind(s string) (Kind, error) {
 	switch strings.ToLower(s) {
+	case "uuid":
+		return KindUUID, nil
 	case "objectid", "oid":
 		return KindObjectID, nil
 	case "snowflake", "sf":
 		return KindSnowflake, nil
 	}
-	return 0, fmt.Errorf("%w: unknown kind %q (want objectid or snowflake)", ErrKind, s)
+	return 0, fmt.Errorf("%w: unknown kind %q (want objectid, snowflake or uuid)", ErrKind, s)
 }
 
-// ID is an ObjectID or a Snowflake, as recognised by [ParseID].
+// ID is an ObjectID, a Snowflake or a UUID, as recognised by [ParseID].
 type ID struct {
 	Kind      Kind
 	ObjectID  types.ObjectID  // set when Kind is KindObjectID
 	Snowflake types.Snowflake // set when Kind is KindSnowflake
+	UUID      types.UUID      // set when Kind is KindUUID
 }
 
-// String returns the canonical text of the ID: 24 lower-case hex digits or
-// the decimal Snowflake.
+// String returns the canonical text of the ID: 24 lower-case hex digits,
+// the decimal Snowflake, or the canonical UUID.
 func (id ID) String() string {
-	if id.Kind == KindObjectID {
+	switch id.Kind {
+	case KindObjectID:
 		return id.ObjectID.Hex()
+	case KindUUID:
+		return id.UUID.String()
 	}
 	return id.Snowflake.String()
 }
 
 // ParseID recognises an ID by its form: 24 hex digits (either case) are an
-// ObjectID, 1 to 19 decimal digits up to 9223372036854775807 a Snowflake.
-// The wrappers that the MongoDB shell and extended JSON print are removed
-// first: ObjectId("…"), ObjectID('…'), {"$oid":"…"}, NumberLong("…"),
-// Long("…") and plain double or single quotes; surrounding spaces are
+// ObjectID, 1 to 19 decimal digits up to 9223372036854775807 a Snowflake,
+// the 8-4-4-4-12 hex form or 32 hex digits a UUID. The wrappers that the
+// MongoDB shell and extended JSON print are removed first: ObjectId("…"),
+// ObjectID('…'), {"$oid":"…"}, NumberLong("…"), Long("…"), UUID("…"),
+// {"$uuid":"…"} and plain double or single quotes; surrounding spaces are
 // ignored. There is no ambiguity: a Snowflake never has more than 19 digits.
 // Anything else, a negative number included, returns an error wrapping
 // [ErrID] that says why.
@@ -68,6 +79,12 @@ func ParseID(s string) (ID, error) {
 	switch {
 	case in == "":
 		return ID{}, fmt.Errorf("%w: %q is empty", ErrID, s)
+	case len(in) == 36 && in[8] == '-' || len(in) == 32 && isHex(in):
+		u, err := types.ParseUUID(in)
+		if err != nil {
+			return ID{}, fmt.Errorf("%w: %q is not a UUID (8-4-4-4-12 hex digits)", ErrID, s)
+		}
+		return ID{Kind: KindUUID, UUID: u}, nil
 	case len(in) == 24 && isHex(in):
 		oid, err := types.ParseObjectID(in)
 		if err != nil { // unreachable: checked above
@@ -86,18 +103,18 @@ func ParseID(s string) (ID, error) {
 	case len(in) == 24:
 		return ID{}, fmt.Errorf("%w: %q has 24 characters but %q is not a hex digit", ErrID, s, firstNonHex(in))
 	case isHex(in):
-		return ID{}, fmt.Errorf("%w: %q has %d hex digits, an ObjectID has 24", ErrID, s, len(in))
+		return ID{}, fmt.Errorf("%w: %q has %d hex digits, an ObjectID has 24 and a UUID 32", ErrID, s, len(in))
 	case len(in) > 1 && in[0] == '-' && isDecimal(in[1:]):
 		return ID{}, fmt.Errorf("%w: %q is negative, and IDs never are (a Snowflake is a decimal number from 0 to 9223372036854775807)", ErrID, s)
 	}
-	return ID{}, fmt.Errorf("%w: %q is neither an ObjectID (24 hex digits) nor a Snowflake (decimal)", ErrID, s)
+	return ID{}, fmt.Errorf("%w: %q is neither an ObjectID (24 hex digits), a Snowflake (decimal) nor a UUID", ErrID, s)
 }
 
 // unwrap removes one shell or extended-JSON wrapper and quotes around s.
 func unwrap(s string) string {
 	if strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}") {
 		inner := strings.TrimSpace(s[1 : len(s)-1])
-		for _, key := range []string{`"$oid"`, `$oid`, `"$numberLong"`} {
+		for _, key := range []string{`"$oid"`, `$oid`, `"$numberLong"`, `"$uuid"`, `$uuid`} {
 			if rest, ok := strings.CutPrefix(inner, key); ok {
 				if v, ok := strings.CutPrefix(strings.TrimSpace(rest), ":"); ok {
 					s = strings.TrimSpace(v)
@@ -106,7 +123,7 @@ func unwrap(s string) string {
 			}
 		}
 	}
-	for _, fn := range []string{"ObjectId(", "ObjectID(", "NumberLong(", "Long("} {
+	for _, fn := range []string{"ObjectId(", "ObjectID(", "NumberLong(", "Long(", "UUID("} {
 		if inner, ok := strings.CutPrefix(s, fn); ok && strings.HasSuffix(inner, ")") {
 			s = strings.TrimSpace(inner[:len(inner)-1])
 			break

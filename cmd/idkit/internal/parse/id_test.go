@@ -84,13 +84,13 @@ func TestParseIDErrors(t *testing.T) {
 
 func TestParseKind(t *testing.T) {
 	for in, want := range map[string]parse.Kind{"objectid": parse.KindObjectID, "OID": parse.KindObjectID,
-		"snowflake": parse.KindSnowflake, "Sf": parse.KindSnowflake} {
+		"snowflake": parse.KindSnowflake, "Sf": parse.KindSnowflake, "UUID": parse.KindUUID} {
 		if k, err := parse.ParseKind(in); err != nil || k != want {
 			t.Errorf("ParseKind(%q) = %v, %v; want %v", in, k, err, want)
 		}
 	}
-	if _, err := parse.ParseKind("uuid"); !errors.Is(err, parse.ErrKind) {
-		t.Errorf("ParseKind(uuid) error = %v, want ErrKind", err)
+	if _, err := parse.ParseKind("ulid"); !errors.Is(err, parse.ErrKind) {
+		t.Errorf("ParseKind(ulid) error = %v, want ErrKind", err)
 	}
 	if s := parse.Kind(9).String(); s != "Kind(9)" {
 		t.Errorf("Kind(9).String() = %q", s)
@@ -101,7 +101,8 @@ func TestParseKind(t *testing.T) {
 // ErrID, and that a success round-trips through the canonical form.
 func FuzzParseID(f *testing.F) {
 	for _, s := range []string{"632c6d93d65f74baeb22a2c9", "1541815603606036480", `ObjectId("4df2dcec2cdcd20936a8b817")`,
-		`{"$oid":"5fd049327fbb28868f4660a5"}`, "9223372036854775808", "", "0", "'1'", `NumberLong("1")`, "-1"} {
+		`{"$oid":"5fd049327fbb28868f4660a5"}`, "9223372036854775808", "", "0", "'1'", `NumberLong("1")`, "-1",
+		"0190a3c2-5b7e-7def-8a12-3456789abcde", `UUID("0190A3C25B7E7DEF8A123456789ABCDE")`, `{"$uuid":"0190a3c2-5b7e-7def-8a12-3456789abcde"}`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
