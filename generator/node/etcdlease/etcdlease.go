@@ -371,13 +371,13 @@ func (s *store) took(n, rev int64) {
 
 // retry runs f, a request that is safe to repeat, until it succeeds,
 // returns an error other than a [transient] one, or ctx ends. Each
-// attempt fails at once on a member without a leader. Every sixth of ttl
-// (at least 200 ms) without an answer, another attempt starts beside
-// those still running, up to four: a request that a member which has died
-// holds, or that was proposed to a leader which has died, would wait for
-// ctx, and a later one may reach a live member or a new leader. After a
-// transient error with no attempt running, the next starts after an
-// eighth of that interval.
+// attempt fails at once on a member without a leader. While no attempt
+// has answered, another starts after a sixth of ttl (at least 200 ms),
+// then after twice that, and so on, beside those still running: a
+// request that a member which has died holds, or that was proposed to a
+// leader which has died, would wait for ctx, and a later one may reach a
+// live member or a new leader. After a transient error with no attempt
+// running, the next starts after an eighth of that interval.
 func retry[T any](ctx context.Context, ttl time.Duration, f func(context.Context) (T, error)) (T, error) {
 	type result struct {
 		v   T
@@ -414,9 +414,8 @@ func retry[T any](ctx context.Context, ttl time.Duration, f func(context.Context
 				t.Reset(each / 8)
 			}
 		case <-t.C:
-			if running < 4 {
-				launch()
-			}
+			launch()
+			each *= 2
 			t.Reset(each)
 		case <-ctx.Done():
 			if last.err == nil {
