@@ -1,6 +1,7 @@
 // Command fleetsim is a test harness, not a user tool: it runs a fleet of
-// node-lease holders against a real coordinator (PostgreSQL, MariaDB or
-// Redis) under churn and reports whether any ID repeated, how fast holders
+// node-lease holders against a real coordinator (PostgreSQL, MariaDB,
+// Redis, or etcd: a 3-member cluster it starts in its own process) under
+// churn and reports whether any ID repeated, how fast holders
 // healed, what the coordinator carried and how long claims took.
 //
 // The parent process (the coordinator of the run, not to be confused with
@@ -18,6 +19,7 @@
 //
 //	go run ./fleetsim -store postgres -duration 5m -out ../docs/fleet/results
 //	go run ./fleetsim -store redis -short
+//	go run ./fleetsim -store etcd -short
 //	go run ./fleetsim -table ../docs/fleet/results   # the summary table
 //
 // Servers and names come from internal/testdb (IDKIT_POSTGRES_DSN,
@@ -37,7 +39,7 @@ import (
 
 // config is one run's settings, shared by the parent and its workers.
 type config struct {
-	store    string        // postgres, mysql, redis
+	store    string        // postgres, mysql, redis, etcd
 	holders  int           // lease holders in all
 	workers  int           // worker processes
 	duration time.Duration // run time
@@ -57,7 +59,7 @@ func main() {
 	}
 	var c config
 	var table string
-	flag.StringVar(&c.store, "store", "postgres", "coordinator: postgres, mysql (MariaDB) or redis")
+	flag.StringVar(&c.store, "store", "postgres", "coordinator: postgres, mysql (MariaDB), redis or etcd (three members started in this process)")
 	flag.IntVar(&c.holders, "holders", 1000, "lease holders")
 	flag.IntVar(&c.workers, "workers", 8, "worker processes")
 	flag.DurationVar(&c.duration, "duration", 5*time.Minute, "run time")

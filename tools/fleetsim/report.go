@@ -189,6 +189,7 @@ func (s *sim) analyse(end time.Time, cpuSec float64, adm *admin) *report {
 		"postgres": "backends serving the fleet",
 		"redis":    "whole redis-server (shared with other users)",
 		"mysql":    "whole mariadbd (shared with other users)",
+		"etcd":     "the fleetsim parent process, which runs the three etcd members",
 	}[c.store])
 	return r
 }
@@ -253,6 +254,10 @@ func serverVersion(a *admin) string {
 					return "Redis " + v
 				}
 			}
+		}
+	case "etcd":
+		if st, err := a.ecli.Status(ctx, a.etcd.endpoints[0]); err == nil {
+			return "etcd " + st.Version + " (3 members in process)"
 		}
 	default:
 		var v string

@@ -19,6 +19,7 @@ import (
 	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
 	"github.com/redis/go-redis/v9"
+	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/internal/tcpproxy"
@@ -97,8 +98,8 @@ func run(ctx context.Context, c config, log io.Writer) (*report, error) {
 	}
 	defer adm.close()
 	s.target = adm.target
-	for range c.workers {
-		p, err := tcpproxy.NewFor(s.target, c.duration+10*time.Minute)
+	for slot := range c.workers {
+		p, err := tcpproxy.NewFor(adm.targets[slot%len(adm.targets)], c.duration+10*time.Minute)
 		if err != nil {
 			return nil, err
 		}
@@ -326,8 +327,11 @@ func (s *sim) stopAll() {
 // the table or key, and finds the server processes.
 type admin struct {
 	kind, target string
+	targets      []string // the servers the workers reach, one per slot in turn
 	db           *sql.DB
 	rdb          *redis.Client
+	etcd         *etcdCluster
+	ecli         *clientv3.Client
 	name         string
 }
 
@@ -355,15 +359,27 @@ func openAdmin(ctx context.Context, kind, name string) (*admin, error) {
 		}
 	case "redis":
 		a.target = testdb.RedisAddr()
+		a.targets = []string{a.target}
 		a.rdb = redis.NewClient(&redis.Options{Addr: a.target})
 		err = a.rdb.Ping(ctx).Err()
 		return a, err
+	case "etcd":
+		if a.etcd, err = startEtcd(); err != nil {
+			return nil, err
+		}
+		a.target, a.targets = a.etcd.endpoints[0], a.etcd.endpoints
+		if a.ecli, err = etcdClient(a.etcd.endpoints...); err != nil {
+			a.etcd.close()
+			return nil, err
+		}
+		return a, nil
 	default:
 		return nil, fmt.Errorf("unknown store %q", kind)
 	}
 	if a.target == "localhost" || strings.HasPrefix(a.target, "localhost:") {
 		a.target = strings.Replace(a.target, "localhost", "127.0.0.1", 1)
 	}
+	a.targets = []string{a.target}
 	if _, err = node.NewSQLStore(ctx, a.db, node.SQLStoreOptions{Table: name}); err != nil {
 		a.db.Close()
 		return nil, err
@@ -380,5 +396,12 @@ func (a *admin) close() {
 	if a.rdb != nil {
 		a.rdb.Del(ctx, a.name, "{"+a.name+"}:held", "{"+a.name+"}:free")
 		a.rdb.Close()
+	}
+	if a.ecli != nil {
+		dropEtcd(a.ecli, a.name)
+		a.ecli.Close()
+	}
+	if a.etcd != nil {
+		a.etcd.close()
 	}
 }

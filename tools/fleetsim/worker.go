@@ -22,6 +22,7 @@ import (
 
 	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/node"
+	"github.com/idkit-go/idkit/generator/node/etcdlease"
 	"github.com/idkit-go/idkit/generator/node/redislease"
 	"github.com/idkit-go/idkit/internal/testdb"
 	"github.com/idkit-go/idkit/types"
@@ -137,6 +138,17 @@ func openStore(ctx context.Context, kind, addr, name string, pool int) (node.Sto
 		c := redis.NewClient(&redis.Options{Addr: addr, PoolSize: pool, MinIdleConns: pool, DialTimeout: 2 * time.Second, MaxRetries: -1})
 		warm(pool, func() { _ = c.Ping(ctx).Err() })
 		return redislease.NewStore(c, redislease.StoreOptions{Key: name}), func() { c.Close() }, nil
+	case "etcd":
+		// One client per process, which multiplexes its requests on one
+		// connection to its member: pool does not apply.
+		c, err := etcdClient(addr)
+		if err != nil {
+			return nil, nil, err
+		}
+		cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		_, _ = c.Get(cctx, etcdPrefix(name)) // connect before the start
+		cancel()
+		return etcdlease.NewStore(c, etcdlease.StoreOptions{Prefix: etcdPrefix(name)}), func() { c.Close() }, nil
 	}
 	return nil, nil, fmt.Errorf("unknown store %q", kind)
 }

@@ -1,0 +1,517 @@
+// Package etcdlease keeps [node.Lease] records in etcd: [NewStore] returns
+// a [node.Store] to pass to [node.NewLease], which claims a node ID and
+// returns an ordinary [*node.Lease], to use with [node.NewSnowflake] as an
+// SQL or Redis lease is. It is a module of its own so that only programs
+// using it compile the etcd client and gRPC.
+//
+// etcd commits every claim, high-water mark and release through Raft
+// before it answers, and a new leader gives every lease its full TTL
+// again, so a leader failover loses no acknowledged lease and no mark: a
+// new holder never needs to wait out a holder that the store forgot.
+// Expiry follows etcd's own leases, by the leader's clock.
+// https://github.com/idkit-go/idkit/blob/main/docs/leases.md compares the
+// stores.
+package etcdlease
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"go.etcd.io/etcd/api/v3/etcdserverpb"
+	"go.etcd.io/etcd/api/v3/mvccpb"
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"github.com/idkit-go/idkit/generator/node"
+)
+
+// defaultPrefix is the key prefix when [StoreOptions].Prefix is empty.
+const defaultPrefix = "idkit/node_leases/"
+
+// StoreOptions configures [NewStore].
+type StoreOptions struct {
+	// Prefix starts every key the store writes: Prefix+"o/N" holds node
+	// N's owner, attached to the etcd lease of its claim, and Prefix+"h/N"
+	// its high-water mark, kept without a lease after release or expiry.
+	// Default "idkit/node_leases/". Never delete the h/ keys: a new
+	// holder of a node issues only after its mark.
+	Prefix string
+}
+
+// NewStore returns the [node.Store] of the keys under opts.Prefix in
+// etcd; pass it to [node.NewLease]. One store may serve any number of
+// leases, and should: its concurrent claims pass over each other's
+// candidates.
+//
+// A claim grants an etcd lease of the TTL rounded up to whole seconds (or
+// the server's minimum, if longer), then takes, in a transaction that
+// compares the owner key's revision, the preferred node if it is free or
+// already the owner's, and otherwise the lowest free node. A node is free
+// once its owner key is gone: released, or deleted by etcd when its lease
+// expired. Renewal raises the mark and keeps the etcd lease alive; renewal
+// and release act only if the owner key still names the owner. With a nil
+// client every method returns an error wrapping [node.ErrInvalidConfig].
+// The client settings that keep renewals going when a member fails:
+// https://github.com/idkit-go/idkit/blob/main/docs/leases.md#etcd.
+func NewStore(client *clientv3.Client, opts StoreOptions) node.Store {
+	p := opts.Prefix
+	if p == "" {
+		p = defaultPrefix
+	}
+	return &store{c: client, owners: p + "o/", marks: p + "h/", trying: map[int64]int{}, mine: map[int64]int64{}, sem: make(chan struct{}, 1)}
+}
+
+// store is the [node.Store] of one key prefix.
+type store struct {
+	c             *clientv3.Client
+	owners, marks string // key prefixes
+
+	// mu guards what the store's own claims know of each other: the nodes
+	// they are trying now, and those they took (with the revision of the
+	// claim), which a listing of an earlier revision does not show.
+	mu     sync.Mutex
+	trying map[int64]int
+	mine   map[int64]int64
+
+	// sem serializes the reads of listing; mu guards the count of reads
+	// begun, and the last listing read with its number.
+	sem      chan struct{}
+	reads    int64
+	last     *listing
+	lastRead int64
+}
+
+// mark encodes a high-water mark so that etcd's byte-wise comparison of
+// values orders marks as numbers: 19 decimal digits, negative marks as 0.
+func mark(ns int64) string { return fmt.Sprintf("%019d", max(ns, 0)) }
+
+// raise sets key to m if it holds a smaller mark or does not exist. A
+// value comparison with a missing key always fails in etcd, hence the
+// second, nested test.
+func raise(key string, m int64) clientv3.Op {
+	v := mark(m)
+	return clientv3.OpTxn(
+		[]clientv3.Cmp{clientv3.Compare(clientv3.Value(key), "<", v)},
+		[]clientv3.Op{clientv3.OpPut(key, v)},
+		[]clientv3.Op{clientv3.OpTxn(
+			[]clientv3.Cmp{clientv3.Compare(clientv3.Version(key), "=", 0)},
+			[]clientv3.Op{clientv3.OpPut(key, v)}, nil)})
+}
+
+// seconds is the etcd lease TTL that covers ttl.
+func seconds(ttl time.Duration) int64 { return max(int64((ttl+time.Second-1)/time.Second), 1) }
+
+func (s *store) key(prefix string, n int64) string { return prefix + strconv.FormatInt(n, 10) }
+
+func (s *store) check(ttl time.Duration) error {
+	if s.c == nil {
+		return fmt.Errorf("%w: nil etcd client", node.ErrInvalidConfig)
+	}
+	if ttl <= 0 {
+		return fmt.Errorf("%w: ttl %v", node.ErrInvalidConfig, ttl)
+	}
+	return nil
+}
+
+func (s *store) Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, prefer, bound int64) (int64, int64, error) {
+	if err := s.check(ttl); err != nil {
+		return 0, 0, err
+	}
+	// Without a node to try first, the listing of held nodes is read
+	// while the etcd lease is granted.
+	var held *listing
+	var lerr error
+	var wg sync.WaitGroup
+	if prefer < 0 || prefer > maxNode {
+		wg.Go(func() { held, lerr = s.listing(ctx) })
+	}
+	g, err := s.c.Grant(ctx, seconds(ttl))
+	wg.Wait()
+	for grants := 1; ; grants++ {
+		if err != nil {
+			return 0, 0, fmt.Errorf("etcdlease: claim: grant: %w", err)
+		}
+		n, floor := int64(0), int64(0)
+		if err = lerr; err == nil {
+			n, floor, err = s.claim(ctx, owner, g.ID, maxNode, prefer, bound, held)
+		}
+		if err == nil {
+			return n, floor, nil
+		}
+		if errors.Is(err, rpctypes.ErrLeaseNotFound) && grants < 3 && ctx.Err() == nil {
+			// The claim outlasted its etcd lease: grant another.
+			held = nil
+			g, err = s.c.Grant(ctx, seconds(ttl))
+			continue
+		}
+		// The etcd lease holds no key; it would expire anyway.
+		if ctx.Err() == nil {
+			_, _ = s.c.Revoke(ctx, g.ID)
+		}
+		return 0, 0, err
+	}
+}
+
+// listing returns a listing of the held nodes read after the call began.
+// Concurrent claims share one: the reads are serialized, and a claim
+// takes the result of a read that started after it began, if any, instead
+// of reading again.
+func (s *store) listing(ctx context.Context) (*listing, error) {
+	s.mu.Lock()
+	after := s.reads
+	s.mu.Unlock()
+	select {
+	case s.sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("etcdlease: claim: list nodes: %w", ctx.Err())
+	}
+	defer func() { <-s.sem }()
+	s.mu.Lock()
+	if s.lastRead > after {
+		l := s.last
+		s.mu.Unlock()
+		return l, nil
+	}
+	s.reads++
+	read := s.reads
+	s.mu.Unlock()
+	r, err := s.c.Get(ctx, s.owners, clientv3.WithPrefix(), clientv3.WithKeysOnly())
+	if err != nil {
+		return nil, fmt.Errorf("etcdlease: claim: list nodes: %w", err)
+	}
+	l := s.list(r.Header.Revision, r.Kvs)
+	s.mu.Lock()
+	s.last, s.lastRead = l, read
+	s.mu.Unlock()
+	return l, nil
+}
+
+// claim takes a node for owner under the etcd lease id.
+func (s *store) claim(ctx context.Context, owner string, id clientv3.LeaseID, maxNode, prefer, bound int64, held *listing) (int64, int64, error) {
+	if prefer >= 0 && prefer <= maxNode {
+		ok := s.key(s.owners, prefer)
+		s.reserve(prefer)
+		floor, took, cur, l, err := s.take(ctx, prefer, owner, id, bound)
+		s.unreserve(prefer)
+		if err != nil {
+			return 0, 0, err
+		}
+		if took {
+			return prefer, floor, nil
+		}
+		if cur != nil && string(cur.Value) == owner {
+			// The owner's own node: move its key to the new etcd lease.
+			r, err := s.c.Txn(ctx).If(
+				clientv3.Compare(clientv3.ModRevision(ok), "=", cur.ModRevision),
+			).Then(
+				clientv3.OpPut(ok, owner, clientv3.WithLease(id)),
+				clientv3.OpGet(s.key(s.marks, prefer)),
+				raise(s.key(s.marks, prefer), bound),
+			).Commit()
+			if err != nil {
+				return 0, 0, fmt.Errorf("etcdlease: claim node %d: %w", prefer, err)
+			}
+			if r.Succeeded {
+				if cur.Lease != 0 && cur.Lease != int64(id) {
+					_, _ = s.c.Revoke(ctx, clientv3.LeaseID(cur.Lease))
+				}
+				return prefer, parseMark(kvs(r.Responses[1])), nil
+			}
+		}
+		held = l
+	}
+	if held == nil {
+		var err error
+		if held, err = s.listing(ctx); err != nil {
+			return 0, 0, err
+		}
+	}
+	for collisions := 0; ; collisions++ {
+		n, ok := s.pick(held, maxNode, collisions)
+		if !ok {
+			return 0, 0, fmt.Errorf("%w: all %d node ids are leased", node.ErrExhausted, maxNode+1)
+		}
+		floor, took, _, l, err := s.take(ctx, n, owner, id, bound)
+		s.unreserve(n)
+		if err != nil {
+			return 0, 0, err
+		}
+		if took {
+			return n, floor, nil
+		}
+		held = l
+	}
+}
+
+// take claims node n for owner if its owner key does not exist, returning
+// the mark recorded before; otherwise it returns the owner key (nil if it
+// was gone by then) and a fresh listing of the held nodes.
+func (s *store) take(ctx context.Context, n int64, owner string, id clientv3.LeaseID, bound int64) (floor int64, took bool, cur *mvccpb.KeyValue, held *listing, err error) {
+	ok, hk := s.key(s.owners, n), s.key(s.marks, n)
+	r, err := s.c.Txn(ctx).If(
+		clientv3.Compare(clientv3.CreateRevision(ok), "=", 0),
+	).Then(
+		clientv3.OpPut(ok, owner, clientv3.WithLease(id)),
+		clientv3.OpGet(hk),
+		raise(hk, bound),
+	).Else(
+		clientv3.OpGet(ok),
+		clientv3.OpGet(s.owners, clientv3.WithPrefix(), clientv3.WithKeysOnly()),
+	).Commit()
+	if err != nil {
+		return 0, false, nil, nil, fmt.Errorf("etcdlease: claim node %d: %w", n, err)
+	}
+	if r.Succeeded {
+		s.took(n, r.Header.Revision)
+		return parseMark(kvs(r.Responses[1])), true, nil, nil, nil
+	}
+	if c := kvs(r.Responses[0]); len(c) > 0 {
+		cur = c[0]
+	}
+	return 0, false, cur, s.list(r.Header.Revision, kvs(r.Responses[1])), nil
+}
+
+// kvs returns the pairs of a range response in a transaction's response.
+func kvs(r *etcdserverpb.ResponseOp) []*mvccpb.KeyValue {
+	if rr := r.GetResponseRange(); rr != nil {
+		return rr.Kvs
+	}
+	return nil
+}
+
+func parseMark(kvs []*mvccpb.KeyValue) int64 {
+	if len(kvs) == 0 {
+		return 0
+	}
+	n, _ := strconv.ParseInt(string(kvs[0].Value), 10, 64)
+	return n
+}
+
+// listing is the set of held nodes at a revision.
+type listing struct {
+	rev  int64
+	held map[int64]struct{}
+}
+
+// list makes the listing of owner keys read at rev, and forgets the
+// nodes this store took before rev that are free at rev.
+func (s *store) list(rev int64, owners []*mvccpb.KeyValue) *listing {
+	l := &listing{rev: rev, held: make(map[int64]struct{}, len(owners))}
+	for _, kv := range owners {
+		if n, err := strconv.ParseInt(strings.TrimPrefix(string(kv.Key), s.owners), 10, 64); err == nil {
+			l.held[n] = struct{}{}
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for n, r := range s.mine {
+		if _, ok := l.held[n]; !ok && r <= rev {
+			delete(s.mine, n) // freed since: expired or lost
+		}
+	}
+	return l
+}
+
+// pick chooses a node in [0, maxNode] that l does not show held, that
+// no claim of this store is trying and that this store did not take
+// after l's revision, and reserves it: the lowest such node, or after
+// collisions with other stores' claims, one of the lowest w at random,
+// where w is (this store's claims under way + 1) * 2^collisions (at most
+// 1,024), so that claimers that collided spread out.
+func (s *store) pick(l *listing, maxNode int64, collisions int) (int64, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := 1
+	if collisions > 0 {
+		w = min((len(s.trying)+1)<<min(collisions, 10), 1024)
+	}
+	n, c := int64(-1), 0
+	for i := int64(0); i <= maxNode && c < w; i++ {
+		if _, ok := l.held[i]; ok || s.trying[i] > 0 || s.mine[i] > l.rev {
+			continue
+		}
+		// Each of the first w candidates is kept with probability 1/w.
+		if c++; rand.IntN(c) == 0 {
+			n = i
+		}
+	}
+	if n < 0 {
+		return 0, false
+	}
+	s.trying[n]++
+	return n, true
+}
+
+func (s *store) reserve(n int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.trying[n]++
+}
+
+func (s *store) unreserve(n int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.trying[n]--; s.trying[n] <= 0 {
+		delete(s.trying, n)
+	}
+}
+
+// took records that this store took node n at revision rev.
+func (s *store) took(n, rev int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.mine[n] = rev
+}
+
+// retry runs f, a request that is safe to repeat, until it succeeds,
+// returns an error other than a [transient] one, or ctx ends. Each
+// attempt fails at once on a member without a leader. While no attempt
+// has answered, another starts after a sixth of ttl (at least 200 ms),
+// then after twice that, and so on, beside those still running: a
+// request that a member which has died holds, or that was proposed to a
+// leader which has died, would wait for ctx, and a later one may reach a
+// live member or a new leader. After a transient error with no attempt
+// running, the next starts after an eighth of that interval.
+func retry[T any](ctx context.Context, ttl time.Duration, f func(context.Context) (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // ends the attempts still running
+	res := make(chan result)
+	running := 0
+	launch := func() {
+		running++
+		go func() {
+			v, err := f(clientv3.WithRequireLeader(ctx))
+			select {
+			case res <- result{v, err}:
+			case <-ctx.Done():
+			}
+		}()
+	}
+	each := max(ttl/6, 200*time.Millisecond)
+	launch()
+	t := time.NewTimer(each)
+	defer t.Stop()
+	var last result
+	for {
+		select {
+		case r := <-res:
+			running--
+			if r.err == nil || !transient(r.err) {
+				return r.v, r.err
+			}
+			last = r
+			if running == 0 {
+				t.Reset(each / 8)
+			}
+		case <-t.C:
+			launch()
+			each *= 2
+			t.Reset(each)
+		case <-ctx.Done():
+			if last.err == nil {
+				last.err = ctx.Err()
+			}
+			return last.v, last.err
+		}
+	}
+}
+
+// transient reports whether err is etcd's answer to a leader lost,
+// changing or not yet elected, or a member stopping.
+func transient(err error) bool {
+	for _, e := range []error{rpctypes.ErrNoLeader, rpctypes.ErrLeaderChanged, rpctypes.ErrStopped,
+		rpctypes.ErrTimeout, rpctypes.ErrTimeoutDueToLeaderFail, rpctypes.ErrTimeoutDueToConnectionLost} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *store) Renew(ctx context.Context, n int64, owner string, ttl time.Duration, bound int64) error {
+	if err := s.check(ttl); err != nil {
+		return err
+	}
+	ok := s.key(s.owners, n)
+	r, err := retry(ctx, ttl, func(ctx context.Context) (*clientv3.TxnResponse, error) {
+		return s.c.Txn(ctx).If(
+			clientv3.Compare(clientv3.Value(ok), "=", owner),
+		).Then(
+			clientv3.OpGet(ok),
+			raise(s.key(s.marks, n), bound),
+		).Commit()
+	})
+	if err != nil {
+		return fmt.Errorf("etcdlease: renew node %d: %w", n, err)
+	}
+	if !r.Succeeded || len(kvs(r.Responses[0])) == 0 {
+		return fmt.Errorf("%w: node %d is no longer held by %s", node.ErrLeaseLost, n, owner)
+	}
+	id := clientv3.LeaseID(kvs(r.Responses[0])[0].Lease)
+	ka, err := retry(ctx, ttl, func(ctx context.Context) (*clientv3.LeaseKeepAliveResponse, error) {
+		return s.c.KeepAliveOnce(ctx, id)
+	})
+	switch {
+	case errors.Is(err, rpctypes.ErrLeaseNotFound):
+		return fmt.Errorf("%w: node %d: its etcd lease expired", node.ErrLeaseLost, n)
+	case err != nil:
+		return fmt.Errorf("etcdlease: renew node %d: %w", n, err)
+	case ka.TTL >= seconds(ttl):
+		return nil
+	}
+	// A longer TTL than the claim's: move the key to a new etcd lease.
+	g, err := s.c.Grant(ctx, seconds(ttl))
+	if err != nil {
+		return fmt.Errorf("etcdlease: renew node %d: grant: %w", n, err)
+	}
+	r, err = s.c.Txn(ctx).If(
+		clientv3.Compare(clientv3.Value(ok), "=", owner),
+		clientv3.Compare(clientv3.LeaseValue(ok), "=", id),
+	).Then(clientv3.OpPut(ok, owner, clientv3.WithLease(g.ID))).Commit()
+	if err != nil {
+		return fmt.Errorf("etcdlease: renew node %d: %w", n, err)
+	}
+	if !r.Succeeded {
+		_, _ = s.c.Revoke(ctx, g.ID)
+		return fmt.Errorf("%w: node %d is no longer held by %s", node.ErrLeaseLost, n, owner)
+	}
+	_, _ = s.c.Revoke(ctx, id)
+	return nil
+}
+
+func (s *store) Release(ctx context.Context, n int64, owner string, hwm int64, exact bool) error {
+	if s.c == nil {
+		return fmt.Errorf("%w: nil etcd client", node.ErrInvalidConfig)
+	}
+	ok, hk := s.key(s.owners, n), s.key(s.marks, n)
+	set := raise(hk, hwm)
+	if exact {
+		set = clientv3.OpPut(hk, mark(hwm))
+	}
+	r, err := s.c.Txn(ctx).If(
+		clientv3.Compare(clientv3.Value(ok), "=", owner),
+	).Then(clientv3.OpGet(ok), clientv3.OpDelete(ok), set).Commit()
+	if err != nil {
+		return fmt.Errorf("etcdlease: release node %d: %w", n, err)
+	}
+	if r.Succeeded {
+		s.mu.Lock()
+		delete(s.mine, n)
+		s.mu.Unlock()
+		if cur := kvs(r.Responses[0]); len(cur) > 0 && cur[0].Lease != 0 {
+			// The etcd lease now holds no key.
+			_, _ = s.c.Revoke(ctx, clientv3.LeaseID(cur[0].Lease))
+		}
+	}
+	return nil
+}

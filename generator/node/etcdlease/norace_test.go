@@ -1,0 +1,5 @@
+//go:build !race
+
+package etcdlease_test
+
+const raceEnabled = false

@@ -1,0 +1,232 @@
+package etcdlease_test
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/node"
+	"github.com/idkit-go/idkit/generator/node/etcdlease"
+)
+
+func TestNilClient(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := etcdlease.NewStore(nil, etcdlease.StoreOptions{})
+	_, err := node.NewLease(ctx, s, node.LeaseOptions{})
+	require.ErrorIs(t, err, node.ErrInvalidConfig)
+	require.ErrorIs(t, s.Renew(ctx, 0, "a", time.Second, 1), node.ErrInvalidConfig)
+	require.ErrorIs(t, s.Release(ctx, 0, "a", 1, true), node.ErrInvalidConfig)
+}
+
+// getMark reads node n's high-water mark key.
+func getMark(t *testing.T, c *clientv3.Client, p string, n int64) int64 {
+	t.Helper()
+	r, err := c.Get(context.Background(), p+"h/"+strconv.FormatInt(n, 10))
+	require.NoError(t, err)
+	require.Len(t, r.Kvs, 1)
+	m, err := strconv.ParseInt(string(r.Kvs[0].Value), 10, 64)
+	require.NoError(t, err)
+	return m
+}
+
+// TestNewLease claims, issues and releases through the store, checking
+// the keys: the owner key under an etcd lease while held and gone after
+// Close, the mark covering the last ID after it.
+func TestNewLease(t *testing.T) {
+	t.Parallel()
+	c := shared(t).client(t)
+	ctx := context.Background()
+	p := prefix(t)
+
+	l, err := node.NewLease(ctx, etcdlease.NewStore(c, etcdlease.StoreOptions{Prefix: p}), node.LeaseOptions{TTL: 5 * time.Second})
+	require.NoError(t, err)
+	require.Equal(t, int64(0), l.Node())
+	r, err := c.Get(ctx, p+"o/0")
+	require.NoError(t, err)
+	require.Len(t, r.Kvs, 1)
+	require.Equal(t, l.Owner(), string(r.Kvs[0].Value))
+	ttl, err := c.TimeToLive(ctx, clientv3.LeaseID(r.Kvs[0].Lease))
+	require.NoError(t, err)
+	require.Equal(t, int64(5), ttl.GrantedTTL, "the claim's etcd lease has the lease's TTL")
+
+	g, err := node.NewSnowflake(ctx, l)
+	require.NoError(t, err)
+	id, err := g.Next()
+	require.NoError(t, err)
+	parts, err := generator.Twitter().Decompose(id)
+	require.NoError(t, err)
+	require.Equal(t, int64(0), parts.Node)
+	require.GreaterOrEqual(t, getMark(t, c, p, 0), parts.Time.UnixNano(), "the claim's mark covers the ID")
+
+	require.NoError(t, l.Close(ctx))
+	r, err = c.Get(ctx, p+"o/0")
+	require.NoError(t, err)
+	require.Empty(t, r.Kvs, "released")
+	require.GreaterOrEqual(t, getMark(t, c, p, 0), parts.Time.UnixNano(), "the mark covers the last ID")
+	ttl, err = c.TimeToLive(ctx, ttl.ID)
+	require.NoError(t, err)
+	require.Equal(t, int64(-1), ttl.TTL, "the release revoked the claim's etcd lease")
+}
+
+// TestStoreClaimPrefer is node's store contract test for prefer and floor,
+// on etcd: the preferred node when it is free, expired or the claimer's
+// own; the lowest free node otherwise; the mark recorded before the claim
+// as floor, and bound kept as the larger mark.
+func TestStoreClaimPrefer(t *testing.T) {
+	t.Parallel()
+	const ttl, maxNode = 10 * time.Second, 7
+	s := etcdlease.NewStore(shared(t).client(t), etcdlease.StoreOptions{Prefix: prefix(t)})
+	ctx := context.Background()
+	claim := func(owner string, prefer, bound int64) (int64, int64) {
+		t.Helper()
+		n, floor, err := s.Claim(ctx, owner, ttl, maxNode, prefer, bound)
+		require.NoError(t, err)
+		return n, floor
+	}
+	n, floor := claim("a", -1, 1_000_000)
+	require.Equal(t, int64(0), n, "no preference: the lowest free node")
+	require.Zero(t, floor)
+	n, _ = claim("b", 5, 2_000_000)
+	require.Equal(t, int64(5), n, "a free preferred node")
+	n, _ = claim("c", 5, 3_000_000)
+	require.Equal(t, int64(1), n, "preferred node held by another: the lowest free one")
+	n, floor = claim("b", 5, 4_000_000)
+	require.Equal(t, int64(5), n, "the claimer's own node")
+	require.Equal(t, int64(2_000_000), floor)
+	require.NoError(t, s.Release(ctx, 5, "b", 2_500_000, true))
+	n, floor = claim("d", 5, 1)
+	require.Equal(t, int64(5), n, "a released preferred node")
+	require.Equal(t, int64(2_500_000), floor, "the mark recorded at release")
+	require.NoError(t, s.Release(ctx, 5, "d", 0, false))
+	n, floor = claim("e", 5, 1)
+	require.Equal(t, int64(5), n)
+	require.Equal(t, int64(2_500_000), floor, "the larger mark was kept")
+	n, _ = claim("f", int64(maxNode+3), 1)
+	require.Equal(t, int64(2), n, "a preference out of range is ignored")
+	for i := 3; i <= maxNode; i++ {
+		if i != 5 {
+			claim(fmt.Sprint("g", i), -1, 1)
+		}
+	}
+	_, _, err := s.Claim(ctx, "h", ttl, maxNode, 0, 1)
+	require.ErrorIs(t, err, node.ErrExhausted)
+	require.ErrorIs(t, s.Renew(ctx, 0, "h", ttl, 1), node.ErrLeaseLost)
+	require.NoError(t, s.Renew(ctx, 0, "a", ttl, 1))
+	require.NoError(t, s.Release(ctx, 0, "h", 1, true), "a release by another owner changes nothing")
+	_, _, err = s.Claim(ctx, "h", ttl, maxNode, 0, 1)
+	require.ErrorIs(t, err, node.ErrExhausted, "node 0 is still a's")
+}
+
+// TestStoreClaimExpiredPreferred: a preferred node whose etcd lease
+// expired is taken with its recorded mark, and the old owner's renewal
+// finds it lost.
+func TestStoreClaimExpiredPreferred(t *testing.T) {
+	t.Parallel()
+	c := shared(t).client(t)
+	p := prefix(t)
+	s := etcdlease.NewStore(c, etcdlease.StoreOptions{Prefix: p})
+	ctx := context.Background()
+	for i := range 3 {
+		_, _, err := s.Claim(ctx, fmt.Sprint("h", i), 10*time.Second, 3, -1, 1)
+		require.NoError(t, err)
+	}
+	n, _, err := s.Claim(ctx, "short", 100*time.Millisecond, 3, -1, 777_000)
+	require.NoError(t, err)
+	require.Equal(t, int64(3), n)
+	// etcd grants at least its minimum TTL (2 s with the cluster's timing)
+	// and revokes expired leases in a background pass: wait for the key to
+	// go.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		r, err := c.Get(ctx, p+"o/3")
+		require.NoError(t, err)
+		if len(r.Kvs) == 0 {
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "the short lease never expired")
+		time.Sleep(100 * time.Millisecond)
+	}
+	require.ErrorIs(t, s.Renew(ctx, 3, "short", 100*time.Millisecond, 1), node.ErrLeaseLost)
+	n, floor, err := s.Claim(ctx, "next", 10*time.Second, 3, 3, 1)
+	require.NoError(t, err)
+	require.Equal(t, int64(3), n)
+	require.Equal(t, int64(777_000), floor)
+}
+
+// TestStoreRenewLongerTTL: a renewal asking for a longer TTL than the
+// claim's moves the owner key to an etcd lease that long.
+func TestStoreRenewLongerTTL(t *testing.T) {
+	t.Parallel()
+	c := shared(t).client(t)
+	p := prefix(t)
+	s := etcdlease.NewStore(c, etcdlease.StoreOptions{Prefix: p})
+	ctx := context.Background()
+	n, _, err := s.Claim(ctx, "a", 3*time.Second, 7, -1, 1)
+	require.NoError(t, err)
+	grant := func() (clientv3.LeaseID, int64) {
+		r, err := c.Get(ctx, p+"o/"+strconv.FormatInt(n, 10))
+		require.NoError(t, err)
+		require.Len(t, r.Kvs, 1)
+		ttl, err := c.TimeToLive(ctx, clientv3.LeaseID(r.Kvs[0].Lease))
+		require.NoError(t, err)
+		return ttl.ID, ttl.GrantedTTL
+	}
+	id, secs := grant()
+	require.Equal(t, int64(3), secs)
+	require.NoError(t, s.Renew(ctx, n, "a", 2500*time.Millisecond, 5))
+	id2, secs := grant()
+	require.Equal(t, id, id2, "a renewal within the claim's TTL keeps its etcd lease")
+	require.NoError(t, s.Renew(ctx, n, "a", 7*time.Second, 6))
+	id2, secs = grant()
+	require.NotEqual(t, id, id2)
+	require.Equal(t, int64(7), secs)
+	require.Equal(t, int64(6), getMark(t, c, p, n))
+	old, err := c.TimeToLive(ctx, id)
+	require.NoError(t, err)
+	require.Equal(t, int64(-1), old.TTL, "the old etcd lease was revoked")
+}
+
+// TestHealAfterRevoke: when the claim's etcd lease goes (revoked here, as
+// etcd does at expiry), the renewal finds the node lost, and the lease
+// heals by a new claim: its generator issues again, after every ID it
+// issued before.
+func TestHealAfterRevoke(t *testing.T) {
+	t.Parallel()
+	c := shared(t).client(t)
+	p := prefix(t)
+	ctx := context.Background()
+	l, err := node.NewLease(ctx, etcdlease.NewStore(c, etcdlease.StoreOptions{Prefix: p}), node.LeaseOptions{TTL: 3 * time.Second})
+	require.NoError(t, err)
+	defer l.Close(ctx)
+	g, err := node.NewSnowflake(ctx, l)
+	require.NoError(t, err)
+	before, err := g.Next()
+	require.NoError(t, err)
+
+	r, err := c.Get(ctx, p+"o/"+strconv.FormatInt(l.Node(), 10))
+	require.NoError(t, err)
+	require.Len(t, r.Kvs, 1)
+	_, err = c.Revoke(ctx, clientv3.LeaseID(r.Kvs[0].Lease))
+	require.NoError(t, err)
+
+	// The next renewal, within RenewEvery (1 s), finds the node lost; the
+	// heal claims at once.
+	deadline := time.Now().Add(30 * time.Second)
+	for l.Stats().Reclaims == 0 {
+		require.True(t, time.Now().Before(deadline), "the lease never healed: %v", l.Fence())
+		time.Sleep(20 * time.Millisecond)
+	}
+	after, err := g.Next()
+	require.NoError(t, err)
+	require.Greater(t, after, before)
+	parts, err := generator.Twitter().Decompose(after)
+	require.NoError(t, err)
+	require.Equal(t, l.Node(), parts.Node)
+}
