@@ -125,7 +125,7 @@ func newSnowflakes(e *Env, out *bufio.Writer, bar *progress, n int, nodeFlag, la
 	if n > 0 {
 		// Let the clock pass the last tick, so that the next run with this
 		// node starts in a later tick.
-		if d := g.LastTime().Add(layout.Spec().Unit).Sub(time.Now()); d > 0 {
+		if d := time.Until(g.LastTime().Add(layout.Spec().Unit)); d > 0 {
 			time.Sleep(d)
 		}
 	}
