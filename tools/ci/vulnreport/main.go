@@ -139,18 +139,20 @@ func main() {
 	for _, e := range expired {
 		fmt.Fprintf(os.Stderr, "%s: exception expired: %s\n", *label, e)
 	}
-	fmt.Printf("%s: %d called (%d excepted, %d failing: %s), %d imported only, %d required only\n",
-		*label, count[levelSymbol], nExcepted, len(failing), orNone(failing), count[levelPackage], count[levelModule])
+	line := fmt.Sprintf("%s: %d called, %d imported only, %d required only", *label, count[levelSymbol], count[levelPackage], count[levelModule])
+	if nExcepted > 0 {
+		line += fmt.Sprintf(" (%d excepted)", nExcepted)
+	}
+	if len(failing) > 0 {
+		line += " FAILING: " + strings.Join(failing, " ")
+	}
+	if len(expired) > 0 {
+		line += fmt.Sprintf(" (%d exceptions expired)", len(expired))
+	}
+	fmt.Println(line)
 	if len(failing) > 0 || len(expired) > 0 {
 		os.Exit(1)
 	}
-}
-
-func orNone(ids []string) string {
-	if len(ids) == 0 {
-		return "none"
-	}
-	return strings.Join(ids, " ")
 }
 
 // readExceptions returns the IDs whose exception holds today and the lines
