@@ -28,7 +28,7 @@ idkit_clean_cache() {
 # look-ups for idkit's modules, which no public database knows.
 idkit_use_proxy() {
 	export GOPROXY="file://$1,$(go env GOPROXY)"
-	export GONOSUMDB=github.com/idkit-go/idkit GONOSUMCHECK=github.com/idkit-go/idkit
+	export GONOSUMDB=github.com/idkit-go/idkit
 	export GOFLAGS=-mod=mod GOWORK=off
 	unset GOPRIVATE GONOPROXY
 }
