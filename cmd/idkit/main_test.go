@@ -41,6 +41,7 @@ func goTool() string {
 	if runtime.GOOS == "windows" {
 		exe += ".exe"
 	}
+	//lint:ignore SA1019 the GOROOT the test binary was built with is the toolchain running the tests (GOTOOLCHAIN may have switched it), which is the one wanted
 	if p := filepath.Join(runtime.GOROOT(), "bin", exe); fileExists(p) {
 		return p
 	}

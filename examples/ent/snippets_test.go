@@ -1,3 +1,5 @@
+//lint:file-ignore U1000 the docs' snippets are compiled here, never called
+
 package main
 
 import (

@@ -387,7 +387,7 @@ func TestSystemClock(t *testing.T) {
 	if s := sec(id); s < before-1 || s > time.Now().Unix() {
 		t.Fatalf("second %d, now %d", s, before)
 	}
-	if objectidgen.Default() != objectidgen.Default() {
+	if a, b := objectidgen.Default(), objectidgen.Default(); a != b {
 		t.Fatal("Default returned two generators")
 	}
 }

@@ -1,3 +1,7 @@
+//lint:file-ignore U1000 each snippet is a function that is compiled, never called
+//lint:file-ignore SA4006 the snippets keep the values and error checks as the docs show them
+//lint:file-ignore SA5001 the snippets keep the values and error checks as the docs show them
+
 package readmecheck_test
 
 import (

@@ -141,7 +141,7 @@ func newSnowflakes(e *Env, out *bufio.Writer, bar *progress, n int, nodeFlag, la
 		// Let the clock pass the last tick, so that the next run with this
 		// node starts in a later tick.
 		if p, err := layout.Decompose(last); err == nil {
-			if d := p.Time.Add(layout.Spec().Unit).Sub(time.Now()); d > 0 {
+			if d := time.Until(p.Time.Add(layout.Spec().Unit)); d > 0 {
 				time.Sleep(d)
 			}
 		}
