@@ -40,4 +40,4 @@ var (
 
 // errInvalidConfig is the configuration sentinel every idkit package
 // exports; segment names it too, without importing this package.
-var errInvalidConfig = sentinel.InvalidConfig
+var errInvalidConfig = sentinel.ErrInvalidConfig

@@ -8,7 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	bsonv1 "go.mongodb.org/mongo-driver/bson"
-	"go.mongodb.org/mongo-driver/bson/bsontype"
+	"go.mongodb.org/mongo-driver/bson/bsoncodec"
+	"go.mongodb.org/mongo-driver/bson/bsonrw"
 	"go.mongodb.org/mongo-driver/bson/primitive"
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -53,13 +54,44 @@ type codecSetup struct {
 	unmarshal func([]byte, any) error
 }
 
+// marshalV1 and unmarshalV1 encode and decode a document with the v1 driver
+// and reg as its Collection methods do: a bson.Encoder on a value writer, a
+// bson.Decoder on a document reader.
+func marshalV1(reg *bsoncodec.Registry, v any) ([]byte, error) {
+	var buf bytes.Buffer
+	vw, err := bsonrw.NewBSONValueWriter(&buf)
+	if err != nil {
+		return nil, err
+	}
+	enc, err := bsonv1.NewEncoder(vw)
+	if err != nil {
+		return nil, err
+	}
+	if err := enc.SetRegistry(reg); err != nil {
+		return nil, err
+	}
+	err = enc.Encode(v)
+	return buf.Bytes(), err
+}
+
+func unmarshalV1(reg *bsoncodec.Registry, data []byte, v any) error {
+	dec, err := bsonv1.NewDecoder(bsonrw.NewBSONDocumentReader(data))
+	if err != nil {
+		return err
+	}
+	if err := dec.SetRegistry(reg); err != nil {
+		return err
+	}
+	return dec.Decode(v)
+}
+
 func setups() []codecSetup {
 	reg1 := mongov1.Registry()
 	reg2 := mongov2.Registry()
 	return []codecSetup{
 		{"v1/mongov1.Registry",
-			func(v any) ([]byte, error) { return bsonv1.MarshalWithRegistry(reg1, v) },
-			func(b []byte, v any) error { return bsonv1.UnmarshalWithRegistry(reg1, b, v) }},
+			func(v any) ([]byte, error) { return marshalV1(reg1, v) },
+			func(b []byte, v any) error { return unmarshalV1(reg1, b, v) }},
 		{"v2/no registration", bson.Marshal, bson.Unmarshal},
 		{"v2/mongov2.Registry",
 			func(v any) ([]byte, error) {
@@ -182,7 +214,7 @@ func TestV1WithoutRegistry(t *testing.T) {
 		ID types.ObjectID `bson:"_id"`
 	}{testID})
 	require.NoError(t, err)
-	assert.Equal(t, bsontype.Binary, bsonv1.Raw(data).Lookup("_id").Type)
+	assert.Equal(t, bsonv1.TypeBinary, bsonv1.Raw(data).Lookup("_id").Type)
 }
 
 // TestV2ValuesAndFilters checks idkit values inside bson.M, bson.D, filter
@@ -239,11 +271,11 @@ func TestMapObjectIDs(t *testing.T) {
 
 	reg1 := mongov1.Registry()
 	var m1 bsonv1.M
-	require.NoError(t, bsonv1.UnmarshalWithRegistry(reg1, data, &m1))
+	require.NoError(t, unmarshalV1(reg1, data, &m1))
 	assert.Equal(t, primitive.ObjectID(testID), m1["_id"])
 	mongov1.MapObjectIDs(reg1)
 	m1 = nil
-	require.NoError(t, bsonv1.UnmarshalWithRegistry(reg1, data, &m1))
+	require.NoError(t, unmarshalV1(reg1, data, &m1))
 	assert.Equal(t, testID, m1["_id"])
 }
 

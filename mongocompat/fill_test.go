@@ -52,7 +52,8 @@ type (
 		ID bson.ObjectID `bson:"_id"`
 	}
 	unexportedDoc struct {
-		id   types.ObjectID `bson:"_id"` //nolint:unused // must be ignored
+		//lint:ignore U1000 the fill must ignore an unexported _id field
+		id   types.ObjectID `bson:"_id"`
 		Name string
 	}
 	skippedDoc struct {

@@ -5,7 +5,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	bsonv1 "go.mongodb.org/mongo-driver/bson"
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/idkit-go/idkit/mongocompat"
@@ -73,8 +72,8 @@ func TestUUIDCodecs(t *testing.T) {
 		unmarshal func([]byte, any) error
 	}{
 		{"v2", bson.Marshal, bson.Unmarshal},
-		{"v1/mongov1.Registry", func(v any) ([]byte, error) { return bsonv1.MarshalWithRegistry(reg1, v) },
-			func(b []byte, v any) error { return bsonv1.UnmarshalWithRegistry(reg1, b, v) }},
+		{"v1/mongov1.Registry", func(v any) ([]byte, error) { return marshalV1(reg1, v) },
+			func(b []byte, v any) error { return unmarshalV1(reg1, b, v) }},
 	} {
 		t.Run(s.name, func(t *testing.T) {
 			b, err := s.marshal(in)

@@ -12,7 +12,6 @@ var (
 	sinkS   string
 	sinkB   []byte
 	sinkErr error
-	sinkAny any
 )
 
 func BenchmarkNewObjectID(b *testing.B) {

@@ -31,7 +31,6 @@ type Generator struct {
 	start     time.Time
 	seqBits   uint8
 	randBits  uint8
-	seqShift  uint8
 	timeShift uint8
 	seqMask   uint64
 	randMask  uint64

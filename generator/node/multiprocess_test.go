@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -80,11 +79,8 @@ func TestMultiProcessLeases(t *testing.T) {
 	require.GreaterOrEqual(t, procs, 8)
 
 	bin := filepath.Join(t.TempDir(), "leaseworker")
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goBin); err != nil {
-		goBin = "go"
-	}
-	build := exec.Command(goBin, "build", "-o", bin, "github.com/idkit-go/idkit/generator/node/internal/leaseworker")
+	// go test puts its own GOROOT/bin first on the PATH of the tests.
+	build := exec.Command("go", "build", "-o", bin, "github.com/idkit-go/idkit/generator/node/internal/leaseworker")
 	out, err := build.CombinedOutput()
 	require.NoError(t, err, "build leaseworker: %s", out)
 

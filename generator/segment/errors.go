@@ -20,4 +20,4 @@ var (
 
 // errInvalidConfig is generator.ErrInvalidConfig, named without importing
 // package generator, which would make this package compile GORM.
-var errInvalidConfig = sentinel.InvalidConfig
+var errInvalidConfig = sentinel.ErrInvalidConfig

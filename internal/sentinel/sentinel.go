@@ -7,5 +7,5 @@ package sentinel
 
 import "errors"
 
-// InvalidConfig is every package's ErrInvalidConfig.
-var InvalidConfig = errors.New("idkit: invalid configuration")
+// ErrInvalidConfig is every package's ErrInvalidConfig.
+var ErrInvalidConfig = errors.New("idkit: invalid configuration")

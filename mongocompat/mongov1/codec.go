@@ -29,6 +29,11 @@ var idTypes = idcodec.Types{
 // once built.
 func Registry() *bsoncodec.Registry {
 	reg := bson.NewRegistry()
+	rc := newRawCodec(reg)
+	raw := func(r idcodec.Reader[bsontype.Type, primitive.ObjectID]) (byte, []byte, error) {
+		t, data, err := rc.read(r.(bsonrw.ValueReader))
+		return byte(t), data, err
+	}
 	for _, c := range idcodec.Codecs(idTypes, raw) {
 		reg.RegisterTypeEncoder(c.Type, bsoncodec.ValueEncoderFunc(func(_ bsoncodec.EncodeContext, vw bsonrw.ValueWriter, val reflect.Value) error {
 			if !val.IsValid() || val.Type() != c.Type {
@@ -43,14 +48,41 @@ func Registry() *bsoncodec.Registry {
 			return c.Decode(vr, val)
 		}))
 	}
-	registerUUID(reg)
+	registerUUID(reg, rc)
 	return reg
 }
 
-// raw copies the current value as the driver's ValueUnmarshaler decoder does.
-func raw(r idcodec.Reader[bsontype.Type, primitive.ObjectID]) (byte, []byte, error) {
-	t, data, err := bsonrw.Copier{}.CopyValueToBytes(r.(bsonrw.ValueReader))
-	return byte(t), data, err
+// rawCodec reads and writes a value as raw bytes through the registry's
+// codecs for bson.RawValue, which copy it as the driver's
+// ValueUnmarshaler decoder and ValueMarshaler encoder do.
+type rawCodec struct {
+	enc bsoncodec.ValueEncoder
+	dec bsoncodec.ValueDecoder
+}
+
+func newRawCodec(reg *bsoncodec.Registry) rawCodec {
+	t := reflect.TypeFor[bson.RawValue]()
+	enc, err := reg.LookupEncoder(t)
+	if err != nil {
+		panic("mongov1: the driver's default registry has no RawValue encoder: " + err.Error())
+	}
+	dec, err := reg.LookupDecoder(t)
+	if err != nil {
+		panic("mongov1: the driver's default registry has no RawValue decoder: " + err.Error())
+	}
+	return rawCodec{enc, dec}
+}
+
+// read returns the BSON type and bytes of the current value of vr.
+func (rc rawCodec) read(vr bsonrw.ValueReader) (bsontype.Type, []byte, error) {
+	var v bson.RawValue
+	err := rc.dec.DecodeValue(bsoncodec.DecodeContext{}, vr, reflect.ValueOf(&v).Elem())
+	return v.Type, v.Value, err
+}
+
+// write writes the value of BSON type t and bytes data to vw.
+func (rc rawCodec) write(vw bsonrw.ValueWriter, t bsontype.Type, data []byte) error {
+	return rc.enc.EncodeValue(bsoncodec.EncodeContext{}, vw, reflect.ValueOf(bson.RawValue{Type: t, Value: data}))
 }
 
 // MapObjectIDs makes reg, made by [Registry], decode BSON ObjectIds into
@@ -58,5 +90,5 @@ func raw(r idcodec.Reader[bsontype.Type, primitive.ObjectID]) (byte, []byte, err
 // interface (bson.M, bson.D, interface{} fields). It must not be called while
 // reg is in use.
 func MapObjectIDs(reg *bsoncodec.Registry) {
-	reg.RegisterTypeMapEntry(bsontype.ObjectID, idTypes.ObjectID)
+	reg.RegisterTypeMapEntry(bson.TypeObjectID, idTypes.ObjectID)
 }

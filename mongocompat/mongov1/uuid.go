@@ -14,7 +14,7 @@ import (
 // that encode and decode through the types' MarshalBSONValue and
 // UnmarshalBSONValue methods, whose v2 signatures the v1 driver does not
 // recognise (without them it writes a UUID as generic binary, subtype 0).
-func registerUUID(reg *bsoncodec.Registry) {
+func registerUUID(reg *bsoncodec.Registry, rc rawCodec) {
 	for _, t := range []reflect.Type{reflect.TypeFor[types.UUID](), reflect.TypeFor[types.NullUUID]()} {
 		name := "mongov1." + t.Name()
 		reg.RegisterTypeEncoder(t, bsoncodec.ValueEncoderFunc(func(_ bsoncodec.EncodeContext, vw bsonrw.ValueWriter, val reflect.Value) error {
@@ -27,13 +27,13 @@ func registerUUID(reg *bsoncodec.Registry) {
 			if err != nil {
 				return err
 			}
-			return bsonrw.Copier{}.CopyValueFromBytes(vw, bsontype.Type(typ), data)
+			return rc.write(vw, bsontype.Type(typ), data)
 		}))
 		reg.RegisterTypeDecoder(t, bsoncodec.ValueDecoderFunc(func(_ bsoncodec.DecodeContext, vr bsonrw.ValueReader, val reflect.Value) error {
 			if !val.CanSet() || val.Type() != t {
 				return bsoncodec.ValueDecoderError{Name: name + "DecodeValue", Types: []reflect.Type{t}, Received: val}
 			}
-			typ, data, err := bsonrw.Copier{}.CopyValueToBytes(vr)
+			typ, data, err := rc.read(vr)
 			if err != nil {
 				return err
 			}

@@ -17,12 +17,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/doc"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -107,50 +108,62 @@ func docLines(dir string) (int, error) {
 	return strings.Count(string(out), "\n"), nil
 }
 
-// countDir counts the exported declarations of the non-main package in dir;
-// ok is false when dir holds no such package.
+// countDir counts the exported declarations of the non-main package in dir,
+// in the files that build for the host (go/build's default context); ok is
+// false when dir holds no such package.
 func countDir(dir string) (c count, ok bool, err error) {
-	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, dir, func(fi fs.FileInfo) bool {
-		return !strings.HasSuffix(fi.Name(), "_test.go")
-	}, parser.ParseComments)
+	bp, err := build.ImportDir(dir, 0)
+	var noGo *build.NoGoError
+	if errors.As(err, &noGo) {
+		return c, false, nil
+	}
 	if err != nil {
 		return c, false, err
 	}
-	for name, pkg := range pkgs {
-		if name == "main" {
-			continue
+	if bp.Name == "main" {
+		return c, false, nil
+	}
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, name := range append(bp.GoFiles, bp.CgoFiles...) {
+		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.ParseComments)
+		if err != nil {
+			return c, false, err
 		}
-		p := doc.New(pkg, module+"/"+filepath.ToSlash(dir), 0)
-		ok = true
-		values := func(vs []*doc.Value) (n int) {
-			for _, v := range vs {
-				for _, s := range v.Decl.Specs {
-					for _, id := range s.(*ast.ValueSpec).Names {
-						if id.IsExported() {
-							n++
-						}
+		files = append(files, f)
+	}
+	p, err := doc.NewFromFiles(fset, files, module+"/"+filepath.ToSlash(dir))
+	if err != nil {
+		return c, false, err
+	}
+	ok = true
+	values := func(vs []*doc.Value) (n int) {
+		for _, v := range vs {
+			for _, s := range v.Decl.Specs {
+				for _, id := range s.(*ast.ValueSpec).Names {
+					if id.IsExported() {
+						n++
 					}
 				}
 			}
-			return n
 		}
-		c.consts += values(p.Consts)
-		c.vars += values(p.Vars)
-		c.funcs += len(p.Funcs)
-		for _, t := range p.Types {
-			c.types++
-			c.consts += values(t.Consts)
-			c.vars += values(t.Vars)
-			c.funcs += len(t.Funcs)
-			c.methods += len(t.Methods)
-			for _, s := range t.Decl.Specs {
-				switch tt := s.(*ast.TypeSpec).Type.(type) {
-				case *ast.StructType:
-					c.fields += exportedFields(tt.Fields)
-				case *ast.InterfaceType:
-					c.fields += exportedFields(tt.Methods)
-				}
+		return n
+	}
+	c.consts += values(p.Consts)
+	c.vars += values(p.Vars)
+	c.funcs += len(p.Funcs)
+	for _, t := range p.Types {
+		c.types++
+		c.consts += values(t.Consts)
+		c.vars += values(t.Vars)
+		c.funcs += len(t.Funcs)
+		c.methods += len(t.Methods)
+		for _, s := range t.Decl.Specs {
+			switch tt := s.(*ast.TypeSpec).Type.(type) {
+			case *ast.StructType:
+				c.fields += exportedFields(tt.Fields)
+			case *ast.InterfaceType:
+				c.fields += exportedFields(tt.Methods)
 			}
 		}
 	}

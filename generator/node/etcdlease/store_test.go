@@ -183,6 +183,7 @@ func TestStoreRenewLongerTTL(t *testing.T) {
 	require.NoError(t, s.Renew(ctx, n, "a", 2500*time.Millisecond, 5))
 	id2, secs := grant()
 	require.Equal(t, id, id2, "a renewal within the claim's TTL keeps its etcd lease")
+	require.Equal(t, int64(3), secs)
 	require.NoError(t, s.Renew(ctx, n, "a", 7*time.Second, 6))
 	id2, secs = grant()
 	require.NotEqual(t, id, id2)

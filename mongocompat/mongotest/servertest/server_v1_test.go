@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.mongodb.org/mongo-driver/bson"
-	"go.mongodb.org/mongo-driver/bson/bsontype"
 	"go.mongodb.org/mongo-driver/bson/primitive"
 	"go.mongodb.org/mongo-driver/mongo"
 	"go.mongodb.org/mongo-driver/mongo/options"
@@ -74,7 +73,7 @@ func TestServerV1ObjectID(t *testing.T) {
 		assert.Equal(t, primitive.ObjectID(ids[0]), m["_id"])
 		raw, err := coll.FindOne(ctx, bson.M{"_id": &ids[0]}).Raw()
 		require.NoError(t, err)
-		assert.Equal(t, bsontype.ObjectID, raw.Lookup("_id").Type)
+		assert.Equal(t, bson.TypeObjectID, raw.Lookup("_id").Type)
 	})
 	t.Run("time range", func(t *testing.T) {
 		from := types.ObjectIDFromTime(baseTime.Add(1 * time.Second))

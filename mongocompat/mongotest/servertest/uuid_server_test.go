@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	bsonv1 "go.mongodb.org/mongo-driver/bson"
-	"go.mongodb.org/mongo-driver/bson/bsontype"
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
@@ -106,7 +105,7 @@ func uuidDriverV1(t *testing.T) uuidDriver {
 			require.NoError(t, err)
 			v := raw.Lookup(key)
 			s := storedUUID{typ: byte(v.Type)}
-			if v.Type == bsontype.Binary {
+			if v.Type == bsonv1.TypeBinary {
 				s.subtype, s.data = v.Binary()
 			}
 			return s

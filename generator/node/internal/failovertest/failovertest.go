@@ -118,7 +118,7 @@ func try(s node.Store, o node.LeaseOptions) (*holder, time.Duration, time.Durati
 	}
 	took := time.Since(t0)
 	p, _ := g.Layout().Decompose(first)
-	ahead := p.Time.Sub(time.Now())
+	ahead := time.Until(p.Time)
 	h := &holder{lease: l, ids: []int64{int64(first)}, stop: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(h.done)
