@@ -4,8 +4,8 @@ go 1.26.0
 
 require (
 	github.com/go-sql-driver/mysql v1.8.1
-	github.com/idkit-go/idkit v0.0.0
-	github.com/idkit-go/idkit/generator/node/etcdlease v0.0.0
+	github.com/idkit-go/idkit v0.1.0
+	github.com/idkit-go/idkit/generator/node/etcdlease v0.1.0
 	github.com/jackc/pgx/v5 v5.10.0
 	github.com/redis/go-redis/v9 v9.23.0
 	go.etcd.io/etcd/client/v3 v3.7.3

@@ -4,7 +4,7 @@ go 1.26.0
 
 require (
 	entgo.io/ent v0.14.5
-	github.com/idkit-go/idkit v0.0.0
+	github.com/idkit-go/idkit v0.1.0
 	github.com/jackc/pgx/v5 v5.10.0
 	modernc.org/sqlite v1.61.1
 )

@@ -4,7 +4,7 @@ go 1.26.0
 
 require (
 	github.com/99designs/gqlgen v0.17.98
-	github.com/idkit-go/idkit v0.0.0
+	github.com/idkit-go/idkit v0.1.0
 	github.com/vektah/gqlparser/v2 v2.5.64
 )
 

@@ -3,7 +3,7 @@ module github.com/idkit-go/idkit/examples/leasemetrics
 go 1.26.0
 
 require (
-	github.com/idkit-go/idkit v0.0.0
+	github.com/idkit-go/idkit v0.1.0
 	github.com/jackc/pgx/v5 v5.10.0
 	modernc.org/sqlite v1.61.1
 )

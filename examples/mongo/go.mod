@@ -2,11 +2,11 @@ module github.com/idkit-go/idkit/examples/mongo
 
 go 1.26.0
 
-require github.com/idkit-go/idkit v0.0.0
+require github.com/idkit-go/idkit v0.1.0
 
 replace github.com/idkit-go/idkit => ../..
 
-require github.com/idkit-go/idkit/mongocompat/mongotest v0.0.0
+require github.com/idkit-go/idkit/mongocompat/mongotest v0.1.0
 
 replace github.com/idkit-go/idkit/mongocompat/mongotest => ../../mongocompat/mongotest
 

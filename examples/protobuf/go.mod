@@ -3,7 +3,7 @@ module github.com/idkit-go/idkit/examples/protobuf
 go 1.26.0
 
 require (
-	github.com/idkit-go/idkit v0.0.0
+	github.com/idkit-go/idkit v0.1.0
 	google.golang.org/protobuf v1.36.12
 )
 

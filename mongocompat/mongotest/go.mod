@@ -2,7 +2,7 @@ module github.com/idkit-go/idkit/mongocompat/mongotest
 
 go 1.26.0
 
-require github.com/idkit-go/idkit v0.0.0
+require github.com/idkit-go/idkit v0.1.0
 
 replace github.com/idkit-go/idkit => ../..
 
