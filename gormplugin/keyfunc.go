@@ -12,9 +12,10 @@ import (
 
 // keyFunc is a key type registered with [WithKeyFunc].
 type keyFunc struct {
-	typ    reflect.Type
-	next   func() (reflect.Value, error) // a new, non-zero key
-	isZero func(reflect.Value) bool
+	typ reflect.Type
+	// set stores a new key in v, an addressable T, when it holds the zero
+	// key.
+	set func(v reflect.Value) error
 	// setAt stores a new key at ptr, a *T, when it holds the zero key.
 	setAt func(ptr unsafe.Pointer) error
 }
@@ -36,20 +37,23 @@ func WithKeyFunc[T any](next func() (T, error)) Option {
 			return fmt.Errorf("%w: key type %s is a pointer or interface; give the type it points to", ErrInvalidConfig, t)
 		}
 		zeroAt, ok := zeroTest[T]()
-		isZero := func(v T) bool { return zeroAt(&v) }
 		if !ok {
 			return fmt.Errorf("%w: key type %s has no IsZero method and is not comparable", ErrInvalidConfig, t)
 		}
-		kf := &keyFunc{typ: t, isZero: func(v reflect.Value) bool { return isZero(v.Interface().(T)) }}
-		kf.next = func() (reflect.Value, error) {
+		kf := &keyFunc{typ: t}
+		kf.set = func(rv reflect.Value) error {
+			v := rv.Addr().Interface().(*T)
+			if !zeroAt(v) {
+				return nil
+			}
 			id, err := next()
 			if err != nil {
-				return reflect.Value{}, err
+				return err
 			}
-			if isZero(id) {
-				return reflect.Value{}, fmt.Errorf("key func for %s returned the zero key", t)
+			if *v = id; zeroAt(v) {
+				return fmt.Errorf("key func for %s returned the zero key", t)
 			}
-			return reflect.ValueOf(&id).Elem(), nil
+			return nil
 		}
 		kf.setAt = func(ptr unsafe.Pointer) error {
 			v := (*T)(ptr)
