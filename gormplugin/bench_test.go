@@ -88,17 +88,14 @@ func BenchmarkInsert10k(b *testing.B) {
 			}
 			migrate(b, withPlugin, &benchPlugin{}, &benchHook{}, &benchSerial{})
 
-			for _, inPlace := range []bool{true, false} {
-				b.Run("plugin/"+fillName(inPlace), func(b *testing.B) {
-					defer gormplugin.SetFillInPlace(inPlace)()
-					rows := benchRowsOf(func(r *benchPlugin, i int) { r.Name, r.Amount = "n"+strconv.Itoa(i), int64(i) })
-					runInsert(b, withPlugin, &benchPlugin{}, rows, func() {
-						for i := range rows {
-							rows[i].ID = 0
-						}
-					})
+			b.Run("plugin", func(b *testing.B) {
+				rows := benchRowsOf(func(r *benchPlugin, i int) { r.Name, r.Amount = "n"+strconv.Itoa(i), int64(i) })
+				runInsert(b, withPlugin, &benchPlugin{}, rows, func() {
+					for i := range rows {
+						rows[i].ID = 0
+					}
 				})
-			}
+			})
 			b.Run("hook", func(b *testing.B) {
 				rows := benchRowsOf(func(r *benchHook, i int) { r.Name, r.Amount = "n"+strconv.Itoa(i), int64(i) })
 				runInsert(b, plain, &benchHook{}, rows, func() {
@@ -225,31 +222,21 @@ func BenchmarkFill1000(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	for _, inPlace := range []bool{true, false} {
-		defer gormplugin.SetFillInPlace(inPlace)()
-		b.Run("serial/"+fillName(inPlace), func(b *testing.B) {
-			benchFill(b, db, func(r *fillSerial) { r.ID = 0 })
-		})
-		b.Run("snowflake/"+fillName(inPlace), func(b *testing.B) {
-			benchFill(b, db, func(r *fillSnowflake) { r.ID = 0 })
-		})
-		b.Run("objectid/"+fillName(inPlace), func(b *testing.B) {
-			benchFill(b, db, func(r *fillObjectID) { r.ID = types.ObjectID{} })
-		})
-		b.Run("uuid/"+fillName(inPlace), func(b *testing.B) {
-			benchFill(b, db, func(r *fillUUID) { r.ID = types.UUID{} })
-		})
-		b.Run("keyfunc/"+fillName(inPlace), func(b *testing.B) {
-			benchFill(b, db, func(r *fillKeyFunc) { r.ID = benchKey{} })
-		})
-	}
-}
-
-func fillName(inPlace bool) string {
-	if inPlace {
-		return "fill=inplace"
-	}
-	return "fill=reflect"
+	b.Run("serial", func(b *testing.B) {
+		benchFill(b, db, func(r *fillSerial) { r.ID = 0 })
+	})
+	b.Run("snowflake", func(b *testing.B) {
+		benchFill(b, db, func(r *fillSnowflake) { r.ID = 0 })
+	})
+	b.Run("objectid", func(b *testing.B) {
+		benchFill(b, db, func(r *fillObjectID) { r.ID = types.ObjectID{} })
+	})
+	b.Run("uuid", func(b *testing.B) {
+		benchFill(b, db, func(r *fillUUID) { r.ID = types.UUID{} })
+	})
+	b.Run("keyfunc", func(b *testing.B) {
+		benchFill(b, db, func(r *fillKeyFunc) { r.ID = benchKey{} })
+	})
 }
 
 func benchFill[T any](b *testing.B, db *gorm.DB, reset func(*T)) {

@@ -44,13 +44,6 @@ type keyField struct {
 	idIdx int      // for repNull, index of the ID field
 	okIdx int      // for repNull, index of the Valid field
 	fn    *keyFunc // for repFunc
-
-	// direct: the field lies at offset bytes into the model's struct, with
-	// no pointer on the way, and its value is what rep says without a
-	// pointer (an int64, uint64, [12]byte or WithKeyFunc type); the fill of
-	// a slice of models then writes it in place, without reflection.
-	direct bool
-	offset uintptr
 }
 
 // modelKeys is what the plugin knows about one parsed model.
@@ -153,10 +146,6 @@ func (mk *modelKeys) prepare(s *schema.Schema) {
 		}
 		mk.fields = append(mk.fields, kf)
 	}
-	for i := range mk.fields {
-		kf := &mk.fields[i]
-		kf.offset, kf.direct = directOffset(s.ModelType, kf)
-	}
 	for _, kf := range mk.fields {
 		noAutoIncrement(s, kf.field)
 		if kf.field.PrimaryKey {
@@ -165,35 +154,6 @@ func (mk *modelKeys) prepare(s *schema.Schema) {
 			kf.field.NotNull = true
 		}
 	}
-}
-
-// directOffset returns kf's offset in model and whether the fill may write
-// it there in place (see keyField.direct).
-func directOffset(model reflect.Type, kf *keyField) (uintptr, bool) {
-	if kf.ptr || model.Kind() != reflect.Struct {
-		return 0, false
-	}
-	switch kf.rep {
-	case repInt, repUint:
-		if kf.field.FieldType.Size() != 8 {
-			return 0, false
-		}
-	case repArray, repFunc:
-	default:
-		return 0, false
-	}
-	var off uintptr
-	t := model
-	for _, i := range kf.field.StructField.Index {
-		// GORM gives a field reached through an embedded pointer a
-		// negative index.
-		if i < 0 || t.Kind() != reflect.Struct || i >= t.NumField() {
-			return 0, false
-		}
-		sf := t.Field(i)
-		off, t = off+sf.Offset, sf.Type
-	}
-	return off, t == kf.field.FieldType
 }
 
 // isValuer reports whether t or *t implements [driver.Valuer].

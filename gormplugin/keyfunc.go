@@ -5,7 +5,6 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"reflect"
-	"unsafe"
 
 	"gorm.io/gorm/clause"
 )
@@ -16,8 +15,6 @@ type keyFunc struct {
 	// set stores a new key in v, an addressable T, when it holds the zero
 	// key.
 	set func(v reflect.Value) error
-	// setAt stores a new key at ptr, a *T, when it holds the zero key.
-	setAt func(ptr unsafe.Pointer) error
 }
 
 // WithKeyFunc makes the plugin fill zero primary keys of type T (or *T)
@@ -50,21 +47,6 @@ func WithKeyFunc[T any](next func() (T, error)) Option {
 			if err != nil {
 				return err
 			}
-			if *v = id; zeroAt(v) {
-				return fmt.Errorf("key func for %s returned the zero key", t)
-			}
-			return nil
-		}
-		kf.setAt = func(ptr unsafe.Pointer) error {
-			v := (*T)(ptr)
-			if !zeroAt(v) {
-				return nil
-			}
-			id, err := next()
-			if err != nil {
-				return err
-			}
-			// Tested in place, where taking its address copies nothing.
 			if *v = id; zeroAt(v) {
 				return fmt.Errorf("key func for %s returned the zero key", t)
 			}
