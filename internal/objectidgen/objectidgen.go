@@ -178,8 +178,10 @@ func (g *Generator) Next() (id [12]byte) {
 		// window was loaded before the add, v >= first.
 		second, first, room, base := w.second, w.first, w.room, w.base
 		if now <= second {
-			if off := g.counter.Add(1) - 1 - first; off < room {
+			v := g.counter.Add(1) - 1
+			if off := v - first; off < room {
 				put(&id, second, base+off)
+				g.sync(v)
 				return id
 			}
 		}
@@ -193,6 +195,7 @@ func (g *Generator) Next() (id [12]byte) {
 		g.ranges.Set(p, next+1, end)
 		procpin.Unpin()
 		put(&id, w.second, w.base+off)
+		g.sync(next)
 		return id
 	}
 	procpin.Unpin()
@@ -281,6 +284,16 @@ func (g *Generator) successor(w *window, now int64, first uint64) *window {
 		room = CounterSpace - field
 	}
 	return &window{second: now, first: first, field: field, base: g.uniqueBits + field, room: room}
+}
+
+// sync keeps the coarse clock current while IDs come fast: once every
+// coarseclock.SyncEvery counter values it reads the wall clock, so the
+// second of an ID is never older than the clock read SyncEvery IDs before,
+// even while the coarse clock's timer waits for a busy P.
+func (g *Generator) sync(v uint64) {
+	if v%coarseclock.SyncEvery == 0 && g.now == nil {
+		coarseclock.SyncSeconds()
+	}
 }
 
 // clock returns the current Unix second.

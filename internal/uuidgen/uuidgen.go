@@ -112,7 +112,13 @@ func (g *Generator) Next() [16]byte {
 	// taken is then at least first.
 	ms, first, base, room := w.ms, w.first, w.base, w.room
 	if now <= ms {
-		if off := g.counter.Add(1) - 1 - first; off < room {
+		v := g.counter.Add(1) - 1
+		if off := v - first; off < room {
+			if v%coarseclock.SyncEvery == 0 && g.now == nil {
+				// Keep the coarse clock current while IDs come fast, even
+				// while its timer waits for a busy P.
+				coarseclock.SyncMilli()
+			}
 			return build(ms, base+off, g.rand.uint64())
 		}
 	}
