@@ -12,7 +12,7 @@ import (
 // process-unique value, a 3-byte counter), safe for concurrent use. IDs
 // rise in the order Next returns them, the second never goes backwards,
 // and within a second the last 8 bytes never wrap. How it carries and
-// waits: https://github.com/idkit-go/idkit/blob/main/docs/generators.md
+// waits: docs/generators.md in this module.
 type ObjectID struct {
 	g *objectidgen.Generator
 }
