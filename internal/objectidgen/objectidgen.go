@@ -136,7 +136,7 @@ func New(c Config) *Generator {
 		g.unique = *c.Unique
 		g.fixed = true
 	} else {
-		mustRead(g.unique[:])
+		rand.Read(g.unique[:]) // never fails: since Go 1.24 a failure crashes the program
 	}
 	var u [8]byte
 	copy(u[:5], g.unique[:])
@@ -146,7 +146,7 @@ func New(c Config) *Generator {
 		start = *c.CounterStart
 	} else {
 		var b [4]byte
-		mustRead(b[:])
+		rand.Read(b[:])
 		start = binary.BigEndian.Uint32(b[:])
 	}
 	// A window before all time whose successor starts at the counter start.
@@ -334,22 +334,6 @@ func put(id *[12]byte, second int64, v uint64) {
 	binary.BigEndian.PutUint32(id[8:12], uint32(v))
 }
 
-var (
-	defaultOnce sync.Once
-	defaultGen  *Generator
-)
-
 // Default returns the process-wide generator behind types.NewObjectID: a
 // random process-unique value and strict order.
-func Default() *Generator {
-	defaultOnce.Do(func() { defaultGen = New(Config{}) })
-	return defaultGen
-}
-
-// mustRead fills b from crypto/rand. crypto/rand.Read never fails on
-// supported platforms; if it does, no safe ID can be made, so it panics.
-func mustRead(b []byte) {
-	if _, err := rand.Read(b); err != nil {
-		panic("idkit: crypto/rand failed: " + err.Error())
-	}
-}
+var Default = sync.OnceValue(func() *Generator { return New(Config{}) })
