@@ -16,7 +16,7 @@ type Clock interface {
 
 // SystemClock returns the real clock: Now is [time.Now], and Sleep wakes
 // within microseconds of d (see
-// docs/generators.md ("The system clock" section) in this module).
+// https://github.com/idkit-go/idkit/blob/main/docs/generators.md#the-system-clock).
 // A generated time may trail the wall clock by up to about a millisecond;
 // while IDs come fast, the few IDs (at most 63) made right after the
 // scheduler paused the goroutines making them may trail by that pause.

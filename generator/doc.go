@@ -9,5 +9,5 @@
 // [github.com/idkit-go/idkit/generator/generatortest.FakeClock]. IDs come
 // in the order Next returns them unless [WithPerCPUBlocks] trades that
 // order for throughput. Guarantees and costs:
-// docs/generators.md in this module.
+// https://github.com/idkit-go/idkit/blob/main/docs/generators.md
 package generator

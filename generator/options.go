@@ -88,7 +88,7 @@ func WithClock(clock Clock) SharedOption {
 // WithPerCPUBlocks makes each P (scheduler processor) reserve n values at a
 // time, so Next scales with cores. IDs stay unique but increase only within
 // a block; unused values of a block can be skipped (see
-// docs/generators.md in this module). n = 1 is
+// https://github.com/idkit-go/idkit/blob/main/docs/generators.md). n = 1 is
 // the default; n outside [1, MaxPerCPUBlock] gives [ErrInvalidConfig].
 func WithPerCPUBlocks(n int) SharedOption {
 	return sharedOption(func(c *config) { c.block = n })

@@ -21,5 +21,6 @@
 // fill fails with [ErrNoSnowflakeGenerator], since a node is never silently 0.
 //
 // How each path works, and each error with its remedy:
-// docs/gorm.md and docs/gorm-errors.md in this module.
+// https://github.com/idkit-go/idkit/blob/main/docs/gorm.md and
+// https://github.com/idkit-go/idkit/blob/main/docs/gorm-errors.md.
 package gormplugin

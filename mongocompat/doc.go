@@ -9,5 +9,5 @@
 // stored as a BSON ObjectId and a Snowflake as an int64. A zero ID is never
 // written, with either driver: encoding one fails with an error wrapping
 // [types.ErrZeroID]. See
-// docs/mongodb.md in this module.
+// https://github.com/idkit-go/idkit/blob/main/docs/mongodb.md.
 package mongocompat

@@ -7,7 +7,7 @@
 // encoding without the allocations of Value and Scan. A [types.UUID] for a
 // uuid column needs it in the Exec and SimpleProtocol modes, where pgx alone
 // sends Value's bytes as bytea text. See
-// docs/sql.md in this module.
+// https://github.com/idkit-go/idkit/blob/main/docs/sql.md.
 package pgxtypes
 
 import (

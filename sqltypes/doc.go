@@ -5,5 +5,5 @@
 // [ObjectIDRange], which turn "rows created in [from, to)" into a
 // primary-key range, as a GORM scope or as SQL arguments. Everything here is
 // safe for concurrent use. See
-// docs/sql.md in this module.
+// https://github.com/idkit-go/idkit/blob/main/docs/sql.md.
 package sqltypes

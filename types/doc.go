@@ -32,7 +32,7 @@
 //
 // The hex text of an ObjectID and the binary forms of all three types sort
 // as the IDs do under byte-wise comparison; see
-// docs/encoding.md in this module for every
+// https://github.com/idkit-go/idkit/blob/main/docs/encoding.md for every
 // encoding's rules.
 //
 // The types are plain values, safe to read from many goroutines; the Scan

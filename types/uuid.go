@@ -29,7 +29,7 @@ type UUID [16]byte
 // (IDs keep the last millisecond until the clock passes it); IDs of
 // different processes are unique with overwhelming probability but not
 // ordered within a millisecond. See
-// docs/generators.md in this module.
+// https://github.com/idkit-go/idkit/blob/main/docs/generators.md.
 func NewUUIDv7() UUID {
 	return UUID(uuidgen.Default().Next())
 }

@@ -27,7 +27,7 @@ func (refusedUUID) Value() (driver.Value, error) { return nil, errZeroUUID }
 // error wrapping [ErrZeroID], with a non-nil value as [ObjectID.Value] does.
 // Drivers that send bytes as bytea text (lib/pq, pgx's simple protocol) need
 // a setting for a uuid column; see
-// docs/sql.md in this module.
+// https://github.com/idkit-go/idkit/blob/main/docs/sql.md.
 func (id UUID) Value() (driver.Value, error) {
 	if id == (UUID{}) {
 		return refusedUUIDValue, errZeroUUID

@@ -4,5 +4,5 @@
 // Clock rollback cannot affect it, but it needs a node ID that is new on
 // every start ([github.com/idkit-go/idkit/generator/node.Disposable]), and
 // its time part runs ahead of real time above [Layout.PerSecond] IDs a
-// second. See docs/generators.md ("Meteor" section) in this module.
+// second. See https://github.com/idkit-go/idkit/blob/main/docs/generators.md#meteor
 package meteor

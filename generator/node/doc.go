@@ -15,6 +15,6 @@
 // IDs after TTL + BorrowAhead + [LeaseOptions].MaxClockOffset, when the
 // holders it forgot have stopped. How leases renew, heal and what each
 // coordinator guarantees:
-// docs/leases.md in this module. Never delete
+// https://github.com/idkit-go/idkit/blob/main/docs/leases.md. Never delete
 // rows of the lease table: a row keeps its node's high-water mark.
 package node

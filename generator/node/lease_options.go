@@ -15,7 +15,7 @@ const DefaultTTL = 10 * time.Second
 // LeaseOptions configures a lease on any [Store] and the generator of
 // [NewSnowflake]. The zero value gives a Twitter-layout lease with a 10 s
 // TTL, renewed every TTL/3, trusted until TTL/4 before expiry. Tuning:
-// docs/leases.md ("Tuning" section) in this module.
+// https://github.com/idkit-go/idkit/blob/main/docs/leases.md#tuning
 type LeaseOptions struct {
 	// Layout bounds the node IDs claimed. Default [generator.Twitter].
 	Layout generator.Layout

@@ -3,5 +3,5 @@
 // step IDs at a time with one atomic statement, hands them out from memory
 // and prefetches the next segment in the background. It runs on
 // PostgreSQL, MySQL/MariaDB and SQLite through database/sql. See
-// docs/generators.md ("Segments" section) in this module.
+// https://github.com/idkit-go/idkit/blob/main/docs/generators.md#segments
 package segment

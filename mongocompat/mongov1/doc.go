@@ -3,5 +3,5 @@
 // [Registry]: without them it stores an ObjectID as BSON binary.
 // [InsertOne] and [InsertMany] fill zero _id fields and insert in one call.
 // A [types.ObjectID] converts to primitive.ObjectID and back with a type
-// conversion. See docs/mongodb.md in this module.
+// conversion. See https://github.com/idkit-go/idkit/blob/main/docs/mongodb.md.
 package mongov1

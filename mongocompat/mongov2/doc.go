@@ -4,5 +4,5 @@
 // own ObjectID. [InsertOne] and [InsertMany] fill zero _id fields and insert
 // in one call. A [types.ObjectID] converts to bson.ObjectID and back with a
 // type conversion. See
-// docs/mongodb.md in this module.
+// https://github.com/idkit-go/idkit/blob/main/docs/mongodb.md.
 package mongov2

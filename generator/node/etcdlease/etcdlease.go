@@ -9,7 +9,7 @@
 // again, so a leader failover loses no acknowledged lease and no mark: a
 // new holder never needs to wait out a holder that the store forgot.
 // Expiry follows etcd's own leases, by the leader's clock.
-// docs/leases.md in module github.com/idkit-go/idkit compares the
+// https://github.com/idkit-go/idkit/blob/main/docs/leases.md compares the
 // stores.
 package etcdlease
 
@@ -58,7 +58,7 @@ type StoreOptions struct {
 // and release act only if the owner key still names the owner. With a nil
 // client every method returns an error wrapping [node.ErrInvalidConfig].
 // The client settings that keep renewals going when a member fails:
-// docs/leases.md ("etcd" section) in module github.com/idkit-go/idkit.
+// https://github.com/idkit-go/idkit/blob/main/docs/leases.md#etcd.
 func NewStore(client *clientv3.Client, opts StoreOptions) node.Store {
 	p := opts.Prefix
 	if p == "" {

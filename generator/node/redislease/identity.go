@@ -11,7 +11,7 @@ import (
 	"github.com/idkit-go/idkit/generator/node/internal/failover"
 )
 
-// Failover detection (see docs/leases.md in this module):
+// Failover detection (see https://github.com/idkit-go/idkit/blob/main/docs/leases.md):
 // the hash keeps "ident", the master replication ID of the server that
 // wrote it, and "mark", the floor (Unix µs) that claims after the last
 // detected loss start from. The claim script reads the replication ID with

@@ -5,7 +5,7 @@
 // a new replication ID; a claim that finds it changed waits out the holders
 // Redis forgot (see [node.LeaseOptions].MaxClockOffset).
 // [StoreOptions].Replicas makes claims and renewals wait for replicas (WAIT).
-// See docs/leases.md in this module.
+// See https://github.com/idkit-go/idkit/blob/main/docs/leases.md
 package redislease
 
 import (
