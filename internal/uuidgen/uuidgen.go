@@ -36,8 +36,9 @@
 // The random offsets and bits come from math/rand/v2's top-level functions:
 // the runtime's ChaCha8 generator of each thread, seeded from the operating
 // system's entropy. (A ChaCha8 generator per P, pinned through a linkname to
-// the runtime, measured no faster: 90 ns against 42 ns per value serially
-// and 83 against 61 on 2 goroutines, on a loaded 2-core machine.)
+// the runtime, showed no gain on docs/benchmarks.md's UUIDv7 rows, run
+// beside this one: benchstat found no difference, p >= 0.38 with 8 runs
+// each, on a 2-core machine at load 30, so it went.)
 package uuidgen
 
 import (
