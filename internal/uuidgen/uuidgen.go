@@ -36,9 +36,9 @@
 // The random offsets and bits come from math/rand/v2's top-level functions:
 // the runtime's ChaCha8 generator of each thread, seeded from the operating
 // system's entropy. (A ChaCha8 generator per P, pinned through a linkname to
-// the runtime, showed no gain on docs/benchmarks.md's UUIDv7 rows, run
-// beside this one: benchstat found no difference, p >= 0.38 with 8 runs
-// each, on a 2-core machine at load 30, so it went.)
+// the runtime, cost more: 9.7 to 13 CPU ns per value against 7.2 to 10.5
+// here, on 1 and 2 goroutines, and showed no gain on docs/benchmarks.md's
+// UUIDv7 rows run beside this version, so it went.)
 package uuidgen
 
 import (
