@@ -19,7 +19,7 @@ func TestNoBackgroundGoroutineAtLowRates(t *testing.T) {
 	require.NoError(t, err)
 	o, err := generator.NewObjectID()
 	require.NoError(t, err)
-	time.Sleep(20 * time.Millisecond) // earlier tests' clock goroutines stop
+	time.Sleep(20 * time.Millisecond) // goroutines of earlier tests end
 	before := runtime.NumGoroutine()
 	for range 50 { // 500 IDs a second of each kind
 		g.MustNext()

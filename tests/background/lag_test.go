@@ -61,8 +61,9 @@ func lags(t *testing.T, d, unit time.Duration, idTime func() (time.Time, error))
 // at most about a millisecond beyond their unit, with busy loops on every P
 // beside the goroutines making them. As generator.SystemClock says, IDs made
 // right after a pause may trail further (by the pause, for up to 63 IDs),
-// so the test allows 1% of them over. With the clock published only by a background goroutine, which
-// waits for a P, 82% of UUIDv7s and 16% of Snowflakes trailed by over 1ms.
+// so the test allows 1% of them over. With the clock published only by a
+// background goroutine, which waits for a P, 82% of UUIDv7s and 16% of
+// Snowflakes trailed by over 1ms.
 func TestTimesKeepUpOnABusyCPU(t *testing.T) {
 	sf, err := generator.NewSnowflake(1)
 	if err != nil {
