@@ -17,7 +17,10 @@ type Clock interface {
 // SystemClock returns the real clock: Now is [time.Now], and Sleep wakes
 // within microseconds of d (see
 // https://github.com/idkit-go/idkit/blob/main/docs/generators.md#the-system-clock).
-// A generated time may trail the wall clock by up to about a millisecond.
+// A generated time may trail the wall clock by up to about a millisecond;
+// while IDs come fast, the up to 63 IDs made right after a pause may trail
+// by that pause, if the scheduler paused the goroutines making them or kept
+// the shared clock's timer from running.
 func SystemClock() Clock { return systemClock{} }
 
 type systemClock struct{}

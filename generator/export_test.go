@@ -2,9 +2,12 @@ package generator
 
 import "time"
 
-// WithCounterStart is withCounterStart, for the tests of counter
+// WithCounterStart sets an [ObjectID] generator's first counter value
+// (taken mod 2^24) instead of a random one, for the tests of counter
 // wrap-around.
-var WithCounterStart = withCounterStart
+func WithCounterStart(start uint32) ObjectIDOption {
+	return objectIDOption(func(c *config) { c.counterStart = &start })
+}
 
 // WithFence and WithNotBefore are the lease wiring that package node
 // reaches through package hook, for this package's tests of fences and

@@ -9,10 +9,12 @@ import (
 )
 
 // ObjectID is a generator of MongoDB ObjectIDs (a Unix second, a 5-byte
-// process-unique value, a 3-byte counter), safe for concurrent use. IDs
-// rise in the order Next returns them, the second never goes backwards,
-// and within a second the last 8 bytes never wrap. How it carries and
-// waits: https://github.com/idkit-go/idkit/blob/main/docs/generators.md
+// process-unique value, a 3-byte counter), safe for concurrent use. By
+// default IDs rise in the order Next returns them, across goroutines; with
+// [WithPerCPUBlocks] they rise only within each P's block. The second never
+// goes backwards, and within a second the last 8 bytes never wrap. How it
+// carries and waits:
+// https://github.com/idkit-go/idkit/blob/main/docs/generators.md
 type ObjectID struct {
 	g *objectidgen.Generator
 }

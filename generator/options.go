@@ -168,10 +168,3 @@ const MaxObjectIDWorker = 1<<40 - 1
 func WithWorkerID(id int64) ObjectIDOption {
 	return objectIDOption(func(c *config) { c.worker, c.unique = &id, nil })
 }
-
-// withCounterStart sets an [ObjectID] generator's first counter value (taken
-// mod 2^24) instead of a random one, for this package's tests of counter
-// wrap-around (export_test.go).
-func withCounterStart(start uint32) ObjectIDOption {
-	return objectIDOption(func(c *config) { c.counterStart = &start })
-}

@@ -173,6 +173,7 @@ func (g *Snowflake) Next() (types.Snowflake, error) {
 					if nextTick != lastTick {
 						g.opened(old, next, next, now)
 					}
+					g.sync(next)
 					if g.fence == nil { // issue, inlined
 						return g.compose(next), nil
 					}
@@ -193,6 +194,7 @@ func (g *Snowflake) Next() (types.Snowflake, error) {
 		p := procpin.Pin()
 		if v, ok := g.takeHeld(p, now); ok {
 			procpin.Unpin()
+			g.sync(v)
 			if g.fence != nil { // issue, inlined
 				return g.issueFenced(v)
 			}
@@ -359,6 +361,7 @@ func (g *Snowflake) reserve(n int64) (first, last int64, err error) {
 				if nextTick != lastTick || end>>g.seqBits != lastTick {
 					g.opened(old, next, end, now)
 				}
+				g.sync(next)
 				return next, end, nil
 			}
 			old = g.last.Load()
@@ -370,6 +373,16 @@ func (g *Snowflake) reserve(n int64) (first, last int64, err error) {
 			return 0, 0, err
 		}
 		fresh = true
+	}
+}
+
+// sync keeps the coarse clock current while IDs come fast: once every
+// coarseclock.SyncEvery state values it reads the wall clock, so a tick is
+// never older than the clock read SyncEvery IDs before, even while the
+// coarse clock's timer waits for a busy P.
+func (g *Snowflake) sync(v int64) {
+	if v%coarseclock.SyncEvery == 0 && g.coarse {
+		coarseclock.SyncMilli()
 	}
 }
 

@@ -17,10 +17,11 @@
 // never becomes a zero key. In the Null forms, which read JSON, SQL, BSON
 // and GraphQL, the empty forms (GraphQL "" included) and SQL NULL give NULL
 // (Valid false), never a valid zero. A zero ID is never written to a
-// database: [ObjectID.Value], [Snowflake.Value] and their MarshalBSONValue
-// methods return an error wrapping [ErrZeroID]; store NULL with an invalid
-// Null form, or leave the field out (bson omitempty). Scanning SQL NULL into
-// ObjectID or Snowflake is an error wrapping [ErrNull].
+// database: [ObjectID.Value], [Snowflake.Value], [UUID.Value] and their
+// MarshalBSONValue methods return an error wrapping [ErrZeroID]; store NULL
+// with an invalid Null form, or leave the field out (bson omitempty).
+// Scanning SQL NULL into ObjectID, Snowflake or UUID is an error wrapping
+// [ErrNull].
 //
 // # Errors
 //
@@ -29,8 +30,8 @@
 // the first 32 bytes of the input. A Snowflake is never negative: every
 // decoder rejects a negative number with an error that says so.
 //
-// The hex text of an ObjectID and the binary forms of both types sort as
-// the IDs do under byte-wise comparison; see
+// The hex text of an ObjectID and the binary forms of all three types sort
+// as the IDs do under byte-wise comparison; see
 // https://github.com/idkit-go/idkit/blob/main/docs/encoding.md for every
 // encoding's rules.
 //

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 )
 
@@ -73,40 +72,26 @@ func (s Snowflake) MarshalGQL(w io.Writer) {
 // that quotes the input, and leave s unchanged.
 func (s *Snowflake) UnmarshalGQL(v any) error {
 	var p Snowflake
+	var err error
 	switch x := v.(type) {
 	case string:
-		var err error
-		if p, err = parseDecimal(x); err != nil {
-			return err
-		}
+		p, err = parseDecimal(x)
 	case json.Number:
-		var err error
-		if p, err = parseDecimal(string(x)); err != nil {
-			return err
-		}
+		p, err = parseDecimal(string(x))
 	case int64:
-		if x < 0 {
-			return errNegative(x)
-		}
-		p = Snowflake(x)
+		p, err = snowflakeOf(x)
 	case int:
-		if x < 0 {
-			return errNegative(int64(x))
-		}
-		p = Snowflake(x)
+		p, err = snowflakeOf(x)
 	case float64:
-		if x < 0 {
-			return fmt.Errorf("%w: %v is negative; a Snowflake is never negative", ErrInvalidSnowflake, x)
-		}
-		if x != math.Trunc(x) || x >= 1<<53 {
-			return fmt.Errorf("%w: GraphQL float %v is not a whole number below 2^53", ErrInvalidSnowflake, x)
-		}
-		p = Snowflake(x)
+		p, err = snowflakeOfFloat("GraphQL float", x)
 	case nil:
 		*s = 0
 		return nil
 	default:
 		return fmt.Errorf("%w: cannot unmarshal GraphQL %T %s", ErrInvalidSnowflake, v, quoteInput(fmt.Sprint(v)))
+	}
+	if err != nil {
+		return err
 	}
 	*s = p
 	return nil

@@ -94,6 +94,29 @@ func errNegative(v int64) error {
 	return fmt.Errorf("%w: %d is negative; a Snowflake is never negative", ErrInvalidSnowflake, v)
 }
 
+// snowflakeOf returns x as a Snowflake, or for a negative x an error
+// wrapping [ErrInvalidSnowflake]: the integer rule of every decoder.
+func snowflakeOf[T int | int32 | int64](x T) (Snowflake, error) {
+	if x < 0 {
+		return 0, errNegative(int64(x))
+	}
+	return Snowflake(x), nil
+}
+
+// snowflakeOfFloat returns f as a Snowflake if it is a whole number in
+// [0, 2^53), where a float64 holds every integer exactly, else an error
+// wrapping [ErrInvalidSnowflake] that names f as what (such as "GraphQL
+// float"): the rule of every decoder given a floating-point number.
+func snowflakeOfFloat(what string, f float64) (Snowflake, error) {
+	if f < 0 {
+		return 0, fmt.Errorf("%w: %s %v is negative; a Snowflake is never negative", ErrInvalidSnowflake, what, f)
+	}
+	if f != math.Trunc(f) || f >= 1<<53 {
+		return 0, fmt.Errorf("%w: %s %v is not a whole number below 2^53", ErrInvalidSnowflake, what, f)
+	}
+	return Snowflake(f), nil
+}
+
 // String returns the decimal form of s.
 func (s Snowflake) String() string { return strconv.FormatInt(int64(s), 10) }
 

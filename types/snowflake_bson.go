@@ -42,14 +42,11 @@ func (s *Snowflake) UnmarshalBSONValue(typ byte, data []byte) error {
 		if len(data) != 8 {
 			return fmt.Errorf("%w: BSON double of %d bytes", ErrInvalidSnowflake, len(data))
 		}
-		f := math.Float64frombits(binary.LittleEndian.Uint64(data))
-		if f < 0 {
-			return fmt.Errorf("%w: BSON double %v is negative; a Snowflake is never negative", ErrInvalidSnowflake, f)
+		p, err := snowflakeOfFloat("BSON double", math.Float64frombits(binary.LittleEndian.Uint64(data)))
+		if err != nil {
+			return err
 		}
-		if f != math.Trunc(f) || f >= 1<<53 {
-			return fmt.Errorf("%w: BSON double %v is not a whole number below 2^53", ErrInvalidSnowflake, f)
-		}
-		v = int64(f)
+		v = int64(p)
 	case bsonString:
 		text, err := bsonStringValue(data)
 		if err != nil {

@@ -39,22 +39,14 @@ func (s Snowflake) Value() (driver.Value, error) {
 // the zero Snowflake without error. On error s is left unchanged.
 func (s *Snowflake) Scan(src any) error {
 	var v Snowflake
+	var err error
 	switch x := src.(type) {
 	case int64:
-		if x < 0 {
-			return errNegative(x)
-		}
-		v = Snowflake(x)
+		v, err = snowflakeOf(x)
 	case int32:
-		if x < 0 {
-			return errNegative(int64(x))
-		}
-		v = Snowflake(x)
+		v, err = snowflakeOf(x)
 	case int:
-		if x < 0 {
-			return errNegative(int64(x))
-		}
-		v = Snowflake(x)
+		v, err = snowflakeOf(x)
 	case uint64:
 		if x > math.MaxInt64 {
 			return fmt.Errorf("%w: %d overflows int64", ErrInvalidSnowflake, x)
@@ -63,21 +55,16 @@ func (s *Snowflake) Scan(src any) error {
 	case uint32:
 		v = Snowflake(x)
 	case []byte:
-		p, err := parseDecimal(x)
-		if err != nil {
-			return err
-		}
-		v = p
+		v, err = parseDecimal(x)
 	case string:
-		p, err := parseDecimal(x)
-		if err != nil {
-			return err
-		}
-		v = p
+		v, err = parseDecimal(x)
 	case nil:
 		return fmt.Errorf("%w: %w", ErrInvalidSnowflake, ErrNull)
 	default:
 		return fmt.Errorf("%w: cannot scan %T", ErrInvalidSnowflake, src)
+	}
+	if err != nil {
+		return err
 	}
 	*s = v
 	return nil

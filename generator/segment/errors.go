@@ -8,16 +8,13 @@ import (
 
 // Errors returned by this package wrap one of these; test with [errors.Is].
 var (
-	// ErrInvalidConfig is generator.ErrInvalidConfig (named here without
-	// importing package generator, which compiles GORM).
-	ErrInvalidConfig = errInvalidConfig
+	// ErrInvalidConfig reports an unusable setting given to [New]. It is
+	// the same error as generator.ErrInvalidConfig, so errors.Is holds
+	// with either.
+	ErrInvalidConfig = sentinel.ErrInvalidConfig
 	// ErrUnavailable reports that no ID is buffered and a fetch failed; the
 	// database error is wrapped. Later calls retry.
 	ErrUnavailable = errors.New("segment: no ids buffered and database unavailable")
 	// ErrClosed reports use of an allocator after Close.
 	ErrClosed = errors.New("segment: allocator closed")
 )
-
-// errInvalidConfig is generator.ErrInvalidConfig, named without importing
-// package generator, which would make this package compile GORM.
-var errInvalidConfig = sentinel.ErrInvalidConfig

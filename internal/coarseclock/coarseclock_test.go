@@ -19,13 +19,13 @@ func readBurst(read func() int64, n int) {
 	wg.Wait()
 }
 
-// waitStopped waits up to d for t's goroutine to stop.
+// waitStopped waits up to d for t to stop publishing.
 func waitStopped(tb testing.TB, t *ticker, d time.Duration) {
 	tb.Helper()
 	deadline := time.Now().Add(d)
 	for t.word.Load() != 0 {
 		if time.Now().After(deadline) {
-			tb.Fatalf("goroutine still running %v after the reads stopped", d)
+			tb.Fatalf("still publishing %v after the reads stopped", d)
 		}
 		time.Sleep(time.Millisecond)
 	}
@@ -36,7 +36,7 @@ func TestUnixSecondsFollowsTheClock(t *testing.T) {
 		if burst {
 			readBurst(UnixSeconds, 4*1024)
 			if seconds.word.Load() == 0 {
-				t.Fatal("a burst of reads did not start the goroutine")
+				t.Fatal("a burst of reads did not publish the time")
 			}
 		}
 		for range 3 {
@@ -51,9 +51,9 @@ func TestUnixSecondsFollowsTheClock(t *testing.T) {
 }
 
 func TestUnixMilliFollowsTheClock(t *testing.T) {
-	// The published millisecond lags by the goroutine's wake-up latency, a
-	// millisecond or so on an idle machine; the bound leaves room for a
-	// loaded one, such as a CI runner running other tests under -race.
+	// The published millisecond lags by the timer's latency, a millisecond
+	// or so on an idle machine; the bound leaves room for a loaded one, such
+	// as a CI runner running other tests under -race.
 	check := func() {
 		got, want := UnixMilli(), time.Now().UnixMilli()
 		if got > want || got < want-50 {
@@ -64,9 +64,9 @@ func TestUnixMilliFollowsTheClock(t *testing.T) {
 		check()
 		time.Sleep(3 * time.Millisecond)
 	}
-	// Fast reads start the goroutine. It stops again after a millisecond
-	// with few reads, which a descheduled test makes, so the test records
-	// whether it ran at any point rather than whether it runs at the end.
+	// Fast reads publish the time. Publishing stops again after a
+	// millisecond with few reads, which a descheduled test makes, so the
+	// test records whether it published at any point rather than at the end.
 	started := false
 	deadline := time.Now().Add(200 * time.Millisecond)
 	for time.Now().Before(deadline) {
@@ -76,7 +76,7 @@ func TestUnixMilliFollowsTheClock(t *testing.T) {
 		started = started || millis.word.Load() != 0
 	}
 	if !started {
-		t.Fatal("a tight loop of reads did not start the goroutine")
+		t.Fatal("a tight loop of reads did not publish the time")
 	}
 	observed := time.Now().UnixMilli()
 	ObserveMilli(observed)
@@ -90,24 +90,49 @@ func TestUnixMilliFollowsTheClock(t *testing.T) {
 	}
 }
 
-// At a low read rate the goroutine never runs; after a burst it runs and
-// stops within a few periods of the reads slowing down.
-func TestGoroutineRunsOnlyWhileReadsAreFrequent(t *testing.T) {
+// At a low read rate nothing is published; after a burst the time is
+// published, and publishing stops within a few periods of the reads slowing
+// down.
+func TestPublishedOnlyWhileReadsAreFrequent(t *testing.T) {
 	waitStopped(t, &millis, time.Second)
 	for range 100 { // 500 reads a second
 		UnixMilli()
 		if millis.word.Load() != 0 {
-			t.Fatal("the goroutine started at 500 reads a second")
+			t.Fatal("published at 500 reads a second")
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
 	readBurst(UnixMilli, 100_000)
 	if millis.word.Load() == 0 {
-		t.Fatal("a burst of reads did not start the goroutine")
+		t.Fatal("a burst of reads did not publish the time")
 	}
 	waitStopped(t, &millis, 100*time.Millisecond)
 	if got, want := UnixMilli(), time.Now().UnixMilli(); got < want-50 || got > want {
 		t.Fatalf("after stopping, UnixMilli = %d, time.Now = %d", got, want)
+	}
+}
+
+// SyncMilli moves a published value that the timer has not moved (here the
+// test holds the time back) forward to the wall clock, never backwards.
+func TestSyncMilliCatchesUp(t *testing.T) {
+	millis.start()
+	for millis.word.Load() == 0 { // the timer stopped it already
+		millis.start()
+	}
+	for {
+		w := millis.word.Load()
+		if w == 0 || millis.word.CompareAndSwap(w, (w>>milliBits-500)<<milliBits|w&millis.limit) {
+			break
+		}
+	}
+	SyncMilli()
+	if got, want := UnixMilli(), time.Now().UnixMilli(); got < want-50 || got > want {
+		t.Fatalf("after SyncMilli, UnixMilli = %d, time.Now = %d", got, want)
+	}
+	v := UnixMilli()
+	SyncMilli()
+	if UnixMilli() < v {
+		t.Fatal("SyncMilli moved the clock backwards")
 	}
 }
 
@@ -146,7 +171,7 @@ func TestWallNanosIsTheWallClock(t *testing.T) {
 	}
 }
 
-// A read while the goroutine is stopped: the cost of a low-rate read.
+// A read while nothing is published: the cost of a low-rate read.
 func BenchmarkUnixMilliStopped(b *testing.B) {
 	for b.Loop() {
 		millis.direct()

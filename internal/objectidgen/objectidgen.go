@@ -136,7 +136,7 @@ func New(c Config) *Generator {
 		g.unique = *c.Unique
 		g.fixed = true
 	} else {
-		mustRead(g.unique[:])
+		rand.Read(g.unique[:]) // never fails: since Go 1.24 a failure crashes the program
 	}
 	var u [8]byte
 	copy(u[:5], g.unique[:])
@@ -146,7 +146,7 @@ func New(c Config) *Generator {
 		start = *c.CounterStart
 	} else {
 		var b [4]byte
-		mustRead(b[:])
+		rand.Read(b[:])
 		start = binary.BigEndian.Uint32(b[:])
 	}
 	// A window before all time whose successor starts at the counter start.
@@ -178,8 +178,10 @@ func (g *Generator) Next() (id [12]byte) {
 		// window was loaded before the add, v >= first.
 		second, first, room, base := w.second, w.first, w.room, w.base
 		if now <= second {
-			if off := g.counter.Add(1) - 1 - first; off < room {
+			v := g.counter.Add(1) - 1
+			if off := v - first; off < room {
 				put(&id, second, base+off)
+				g.sync(v)
 				return id
 			}
 		}
@@ -193,6 +195,7 @@ func (g *Generator) Next() (id [12]byte) {
 		g.ranges.Set(p, next+1, end)
 		procpin.Unpin()
 		put(&id, w.second, w.base+off)
+		g.sync(next)
 		return id
 	}
 	procpin.Unpin()
@@ -283,6 +286,16 @@ func (g *Generator) successor(w *window, now int64, first uint64) *window {
 	return &window{second: now, first: first, field: field, base: g.uniqueBits + field, room: room}
 }
 
+// sync keeps the coarse clock current while IDs come fast: once every
+// coarseclock.SyncEvery counter values it reads the wall clock, so the
+// second of an ID is never older than the clock read SyncEvery IDs before,
+// even while the coarse clock's timer waits for a busy P.
+func (g *Generator) sync(v uint64) {
+	if v%coarseclock.SyncEvery == 0 && g.now == nil {
+		coarseclock.SyncSeconds()
+	}
+}
+
 // clock returns the current Unix second.
 func (g *Generator) clock() int64 {
 	if g.now == nil {
@@ -321,22 +334,6 @@ func put(id *[12]byte, second int64, v uint64) {
 	binary.BigEndian.PutUint32(id[8:12], uint32(v))
 }
 
-var (
-	defaultOnce sync.Once
-	defaultGen  *Generator
-)
-
 // Default returns the process-wide generator behind types.NewObjectID: a
 // random process-unique value and strict order.
-func Default() *Generator {
-	defaultOnce.Do(func() { defaultGen = New(Config{}) })
-	return defaultGen
-}
-
-// mustRead fills b from crypto/rand. crypto/rand.Read never fails on
-// supported platforms; if it does, no safe ID can be made, so it panics.
-func mustRead(b []byte) {
-	if _, err := rand.Read(b); err != nil {
-		panic("idkit: crypto/rand failed: " + err.Error())
-	}
-}
+var Default = sync.OnceValue(func() *Generator { return New(Config{}) })

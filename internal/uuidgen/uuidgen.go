@@ -33,15 +33,18 @@
 //
 // # Randomness
 //
-// The random offsets and bits come from ChaCha8 generators (math/rand/v2),
-// one per P (scheduler processor), each seeded from crypto/rand; a P
-// created after the generator (GOMAXPROCS grew) reads crypto/rand directly.
+// The random offsets and bits come from math/rand/v2's top-level functions:
+// the runtime's ChaCha8 generator of each thread, seeded from the operating
+// system's entropy. (A ChaCha8 generator per P, pinned through a linkname to
+// the runtime, cost more: 9.7 to 13 CPU ns per value against 7.2 to 10.5
+// here, on 1 and 2 goroutines, and showed no gain on docs/benchmarks.md's
+// UUIDv7 rows run beside this version, so it went.)
 package uuidgen
 
 import (
-	"crypto/rand"
 	"encoding/binary"
 	"math"
+	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 
@@ -71,7 +74,6 @@ type Generator struct {
 	// Read on every call, written only when a millisecond opens.
 	window atomic.Pointer[window]
 	now    func() int64 // nil: coarseclock.UnixMilli, called directly
-	rand   *procRand
 
 	// counter is written by every call: on its own cache lines, so that
 	// reading the fields above does not contend with it.
@@ -93,7 +95,7 @@ type window struct {
 
 // New returns a generator with the given configuration.
 func New(c Config) *Generator {
-	g := &Generator{now: c.Now, rand: newProcRand()}
+	g := &Generator{now: c.Now}
 	// A window before all time: the first call opens a real one.
 	g.window.Store(&window{ms: math.MinInt64})
 	return g
@@ -112,8 +114,14 @@ func (g *Generator) Next() [16]byte {
 	// taken is then at least first.
 	ms, first, base, room := w.ms, w.first, w.base, w.room
 	if now <= ms {
-		if off := g.counter.Add(1) - 1 - first; off < room {
-			return build(ms, base+off, g.rand.uint64())
+		v := g.counter.Add(1) - 1
+		if off := v - first; off < room {
+			if v%coarseclock.SyncEvery == 0 && g.now == nil {
+				// Keep the coarse clock current while IDs come fast, even
+				// while its timer waits for a busy P.
+				coarseclock.SyncMilli()
+			}
+			return build(ms, base+off, rand.Uint64())
 		}
 	}
 	return g.nextSlow(now)
@@ -127,7 +135,7 @@ func (g *Generator) nextSlow(now int64) [16]byte {
 	for {
 		w := g.window.Load()
 		if now > w.ms || v-w.first >= w.room && v >= w.first {
-			base := g.rand.uint64() % offsetLimit
+			base := rand.Uint64() % offsetLimit
 			nw := &window{ms: max(now, w.ms+1), first: v, base: base, room: fieldSpace - base}
 			if !g.window.CompareAndSwap(w, nw) {
 				continue // another goroutine opened a window: check against it
@@ -139,7 +147,7 @@ func (g *Generator) nextSlow(now int64) [16]byte {
 			continue
 		}
 		if off := v - w.first; off < w.room {
-			return build(w.ms, w.base+off, g.rand.uint64())
+			return build(w.ms, w.base+off, rand.Uint64())
 		}
 	}
 }
@@ -156,21 +164,5 @@ func build(ms int64, field, r uint64) (id [16]byte) {
 	return id
 }
 
-var (
-	defaultOnce sync.Once
-	defaultGen  *Generator
-)
-
 // Default returns the process-wide generator behind types.NewUUIDv7.
-func Default() *Generator {
-	defaultOnce.Do(func() { defaultGen = New(Config{}) })
-	return defaultGen
-}
-
-// mustRead fills b from crypto/rand. crypto/rand.Read never fails on
-// supported platforms; if it does, no safe ID can be made, so it panics.
-func mustRead(b []byte) {
-	if _, err := rand.Read(b); err != nil {
-		panic("idkit: crypto/rand failed: " + err.Error())
-	}
-}
+var Default = sync.OnceValue(func() *Generator { return New(Config{}) })

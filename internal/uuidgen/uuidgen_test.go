@@ -44,7 +44,7 @@ func TestLayout(t *testing.T) {
 		t.Fatalf("second ID of the millisecond: %x after %x", b, a)
 	}
 	// Real time: the default generator's millisecond is the clock's, which
-	// the coarse clock may show late while its goroutine waits for a CPU.
+	// the coarse clock may show late while its timer waits for a CPU.
 	before := time.Now().UnixMilli()
 	c := Default().Next()
 	after := time.Now().UnixMilli()

@@ -1,6 +1,7 @@
 // Command apicount prints, for each public idkit package, how many exported
 // declarations `go doc -all` shows for it (the packages are those
-// repo.PublicPackages lists): every exported package-level
+// repo.PublicPackages lists in every published module, as .ci/modules
+// lists them): every exported package-level
 // constant, variable, function and type (each name in a grouped const or var
 // declaration counts once), plus every exported method of an exported type,
 // including methods go doc lists as promoted from an unexported embedded
@@ -24,9 +25,12 @@ import (
 	"go/doc"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"os"
 	"os/exec"
+	pathpkg "path"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/idkit-go/idkit/tools/internal/repo"
@@ -53,7 +57,7 @@ func run() error {
 	if err := os.Chdir(root); err != nil {
 		return err
 	}
-	paths, err := repo.PublicPackages(root)
+	paths, err := publishedPackages(root)
 	if err != nil {
 		return err
 	}
@@ -95,11 +99,66 @@ func perDecl(c count) string {
 	return fmt.Sprintf("%.2f", float64(c.doc)/float64(c.decls()))
 }
 
+// publishedPackages returns the public packages (see repo.PublicPackages) of
+// every published module: the root and the nested modules outside
+// examples/, tests/, bench/ and tools/ (as .ci/modules lists them), as
+// directories relative to root, sorted.
+func publishedPackages(root string) ([]string, error) {
+	var dirs []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(root, path)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		switch name := d.Name(); {
+		case rel == ".":
+		case strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata" ||
+			rel == "examples" || rel == "tests" || rel == "bench" || rel == "tools":
+			return filepath.SkipDir
+		default:
+			if _, err := os.Stat(filepath.Join(path, "go.mod")); err != nil {
+				return nil // a package of the module being walked
+			}
+		}
+		pkgs, err := repo.PublicPackages(path)
+		if err != nil {
+			return err
+		}
+		for _, p := range pkgs {
+			dirs = append(dirs, pathpkg.Join(rel, p))
+		}
+		return nil
+	})
+	sort.Strings(dirs)
+	return dirs, err
+}
+
+// moduleDir returns the directory of the module that holds dir, both
+// relative to the working directory (the root module's directory).
+func moduleDir(dir string) string {
+	for d := dir; d != "." && d != "/"; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+	}
+	return "."
+}
+
 // docLines returns the number of lines `go doc -all` prints for the package
 // in dir, a directory relative to the root module's directory (the working
-// directory).
+// directory), run in the module that holds dir.
 func docLines(dir string) (int, error) {
-	cmd := exec.Command("go", "doc", "-all", "./"+filepath.ToSlash(dir))
+	mod := moduleDir(dir)
+	rel, err := filepath.Rel(mod, dir)
+	if err != nil {
+		return 0, err
+	}
+	cmd := exec.Command("go", "doc", "-all", "./"+filepath.ToSlash(rel))
+	cmd.Dir = mod
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {

@@ -9,6 +9,15 @@
 // Moving a generator is safe only while its fence refuses every ID, for a
 // node the caller holds, with the floor the node's coordinator recorded;
 // package node keeps those rules (see its Lease.heal).
+//
+// Why a registry: package generator imports this one, so this one cannot
+// name generator's types (hence the values typed any, each asserted to the
+// type its doc names), and package node can reach generator's unexported
+// wiring only through a package both import. The alternatives are exported
+// names in generator that only idkit's own packages need, or moving the
+// Snowflake generator into an internal package that generator wraps; both
+// cost more than these five variables. Each is set once, in generator's
+// init, before any package that imports generator runs.
 package hook
 
 import "time"

@@ -1,0 +1,5 @@
+//go:build !race
+
+package background_test
+
+const raceEnabled = false
