@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/idkit-go/idkit/types"
 )
@@ -134,35 +135,43 @@ func (c *Codec[T]) cutPrefix(s string) (string, error) {
 	return body, nil
 }
 
-// encrypt returns id encrypted with k, as one number hi:lo.
+// encrypt returns id encrypted with k, as one number hi:lo. It reads id
+// through unsafe pointers of the kind's type, as a type switch on any(id)
+// would box it on the heap; the constraint makes T exactly that type.
 func (c *Codec[T]) encrypt(k *key, id T) (hi, lo uint64) {
-	switch v := any(id).(type) {
-	case types.Snowflake:
-		return k.ff.encrypt(0, uint64(v))
-	case types.ObjectID:
+	switch c.kind {
+	case kindSnowflake:
+		return k.ff.encrypt(0, uint64(*(*int64)(unsafe.Pointer(&id))))
+	case kindObjectID:
+		v := (*[12]byte)(unsafe.Pointer(&id))
 		return k.ff.encrypt(uint64(binary.BigEndian.Uint32(v[0:4])), binary.BigEndian.Uint64(v[4:12]))
-	case types.UUID:
-		k.block.Encrypt(v[:], v[:])
-		return binary.BigEndian.Uint64(v[0:8]), binary.BigEndian.Uint64(v[8:16])
 	}
-	return 0, 0 // not reached: T is one of the three
+	q := blocks.Get().(*[16]byte)
+	defer blocks.Put(q)
+	*q = *(*[16]byte)(unsafe.Pointer(&id)) // id itself would escape through the interface call
+	k.block.Encrypt(q[:], q[:])
+	return binary.BigEndian.Uint64(q[0:8]), binary.BigEndian.Uint64(q[8:16])
 }
 
 // decrypt inverts encrypt.
 func (c *Codec[T]) decrypt(k *key, hi, lo uint64) T {
 	var out T
-	switch p := any(&out).(type) {
-	case *types.Snowflake:
+	switch c.kind {
+	case kindSnowflake:
 		_, lo = k.ff.decrypt(hi, lo)
-		*p = types.Snowflake(lo)
-	case *types.ObjectID:
+		*(*int64)(unsafe.Pointer(&out)) = int64(lo)
+	case kindObjectID:
 		hi, lo = k.ff.decrypt(hi, lo)
+		p := (*[12]byte)(unsafe.Pointer(&out))
 		binary.BigEndian.PutUint32(p[0:4], uint32(hi))
 		binary.BigEndian.PutUint64(p[4:12], lo)
-	case *types.UUID:
-		binary.BigEndian.PutUint64(p[0:8], hi)
-		binary.BigEndian.PutUint64(p[8:16], lo)
-		k.block.Decrypt(p[:], p[:])
+	default:
+		q := blocks.Get().(*[16]byte)
+		defer blocks.Put(q)
+		binary.BigEndian.PutUint64(q[0:8], hi)
+		binary.BigEndian.PutUint64(q[8:16], lo)
+		k.block.Decrypt(q[:], q[:])
+		*(*[16]byte)(unsafe.Pointer(&out)) = *q
 	}
 	return out
 }

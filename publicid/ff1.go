@@ -3,7 +3,13 @@ package publicid
 import (
 	"crypto/cipher"
 	"encoding/binary"
+	"sync"
 )
+
+// blocks holds 16-byte buffers for the AES calls: a slice passed to
+// [cipher.Block] (an interface) escapes to the heap, so a buffer on the
+// stack would cost an allocation per call.
+var blocks = sync.Pool{New: func() any { return new([16]byte) }}
 
 // ff1 is FF1 (NIST SP 800-38G, Rev. 1) with radix 2 and an empty tweak, for
 // messages of n bits, 40 <= n <= 128, held as a big-endian number: bit 1 of
@@ -32,17 +38,13 @@ func newFF1(b cipher.Block, n uint) *ff1 {
 
 // round returns the low 64 bits of y = NUM(S) for round i with the half x
 // (B when encrypting, A when decrypting).
-func (f *ff1) round(i int, x uint64) uint64 {
+// q is scratch space.
+func (f *ff1) round(i int, x uint64, q *[16]byte) uint64 {
 	// Q = T || [0]^((-t-b-1) mod 16) || [i]^1 || [NUM(x)]^b, one block as t = 0
 	// and b <= 8; R = PRF(P || Q) = CIPH(CIPH(P) xor Q).
-	var q [16]byte
-	var num [8]byte
-	binary.BigEndian.PutUint64(num[:], x)
-	copy(q[16-f.b:], num[8-f.b:])
-	q[15-f.b] = byte(i)
-	for j := range q {
-		q[j] ^= f.p[j]
-	}
+	*q = f.p
+	binary.BigEndian.PutUint64(q[8:], binary.BigEndian.Uint64(q[8:])^x)
+	q[15-f.b] ^= byte(i)
 	f.block.Encrypt(q[:], q[:])
 	// S is the first d <= 16 bytes of R; y mod 2^m needs only its last 8
 	// bytes, as m <= 64.
@@ -54,13 +56,15 @@ func mask(m uint) uint64 { return 1<<m - 1 } // m <= 64: 1<<64 is 0 in Go, and 0
 // encrypt returns the FF1 encryption of the n-bit message hi:lo (hi holds
 // the bits above 64).
 func (f *ff1) encrypt(hi, lo uint64) (uint64, uint64) {
+	q := blocks.Get().(*[16]byte)
+	defer blocks.Put(q)
 	a, b := split(hi, lo, f.v)
 	for i := range 10 {
 		m := f.u
 		if i%2 == 1 {
 			m = f.v
 		}
-		c := (a + f.round(i, b)) & mask(m)
+		c := (a + f.round(i, b, q)) & mask(m)
 		a, b = b, c
 	}
 	return join(a, b, f.v)
@@ -68,13 +72,15 @@ func (f *ff1) encrypt(hi, lo uint64) (uint64, uint64) {
 
 // decrypt inverts encrypt.
 func (f *ff1) decrypt(hi, lo uint64) (uint64, uint64) {
+	q := blocks.Get().(*[16]byte)
+	defer blocks.Put(q)
 	a, b := split(hi, lo, f.v)
 	for i := 9; i >= 0; i-- {
 		m := f.u
 		if i%2 == 1 {
 			m = f.v
 		}
-		c := (b - f.round(i, a)) & mask(m)
+		c := (b - f.round(i, a, q)) & mask(m)
 		b, a = a, c
 	}
 	return join(a, b, f.v)
