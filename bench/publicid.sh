@@ -6,12 +6,14 @@
 # Each round runs every implementation once per row, so load that drifts
 # during the run falls on all of them alike. Writes results/publicid.txt
 # (raw, benchstat's input) and results/publicid.md (benchstat's tables,
-# which docs/publicid.md includes).
+# which docs/publicid.md includes). "bench/publicid.sh report" only
+# remakes results/publicid.md from results/publicid.txt.
 set -euo pipefail
 cd "$(dirname "$0")"
 rounds=${1:-6}
 bin=$(mktemp)
 trap 'rm -f "$bin"' EXIT
+[ "$rounds" = report ] || {
 go test -c -o "$bin" .
 {
 	for _ in $(seq "$rounds"); do
@@ -23,6 +25,7 @@ go test -c -o "$bin" .
 			-test.benchtime 1s -test.count 1
 	done
 } | tee results/publicid.txt
+}
 # The Snowflake rows, one benchstat column per implementation, sqids-go's
 # first: benchstat prints each other column's change against it. Then
 # idkit's other rows.
@@ -31,7 +34,7 @@ trap 'rm -f "$bin"; rm -rf "$dir"' EXIT
 grep -v '^Benchmark' results/publicid.txt | grep -v '^PASS' | grep -v '^ok' | sort -u > "$dir/header"
 for impl in sqids idkit idkit-append hashids; do
 	cp "$dir/header" "$dir/$impl"
-	sed -n "s|^\(BenchmarkPublicID/Snowflake\)/$impl\([- ]\)|\1\2|p" results/publicid.txt >> "$dir/$impl"
+	sed -En "s#^(BenchmarkPublicID/Snowflake)/${impl}(-[0-9]+)?([[:space:]])#\1\2\3#p" results/publicid.txt >> "$dir/$impl"
 done
 cp "$dir/header" "$dir/kinds"
 grep -E '^BenchmarkPublicID/(ObjectID|UUID|TypeID)/' results/publicid.txt >> "$dir/kinds"
