@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/idkit-go/idkit/types"
@@ -135,16 +136,21 @@ func (c *Codec[T]) cutPrefix(s string) (string, error) {
 	return body, nil
 }
 
+// blocks holds 16-byte buffers for the AES calls of UUIDs: a slice passed
+// to [crypto/cipher.Block] (an interface) escapes to the heap, so a buffer
+// on the stack would cost an allocation per call.
+var blocks = sync.Pool{New: func() any { return new([16]byte) }}
+
 // encrypt returns id encrypted with k, as one number hi:lo. It reads id
 // through unsafe pointers of the kind's type, as a type switch on any(id)
 // would box it on the heap; the constraint makes T exactly that type.
 func (c *Codec[T]) encrypt(k *key, id T) (hi, lo uint64) {
 	switch c.kind {
 	case kindSnowflake:
-		return k.ff.encrypt(0, uint64(*(*int64)(unsafe.Pointer(&id))))
+		return k.ff.Encrypt(0, uint64(*(*int64)(unsafe.Pointer(&id))))
 	case kindObjectID:
 		v := (*[12]byte)(unsafe.Pointer(&id))
-		return k.ff.encrypt(uint64(binary.BigEndian.Uint32(v[0:4])), binary.BigEndian.Uint64(v[4:12]))
+		return k.ff.Encrypt(uint64(binary.BigEndian.Uint32(v[0:4])), binary.BigEndian.Uint64(v[4:12]))
 	}
 	q := blocks.Get().(*[16]byte)
 	defer blocks.Put(q)
@@ -158,10 +164,10 @@ func (c *Codec[T]) decrypt(k *key, hi, lo uint64) T {
 	var out T
 	switch c.kind {
 	case kindSnowflake:
-		_, lo = k.ff.decrypt(hi, lo)
+		_, lo = k.ff.Decrypt(hi, lo)
 		*(*int64)(unsafe.Pointer(&out)) = int64(lo)
 	case kindObjectID:
-		hi, lo = k.ff.decrypt(hi, lo)
+		hi, lo = k.ff.Decrypt(hi, lo)
 		p := (*[12]byte)(unsafe.Pointer(&out))
 		binary.BigEndian.PutUint32(p[0:4], uint32(hi))
 		binary.BigEndian.PutUint64(p[4:12], lo)

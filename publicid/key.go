@@ -8,6 +8,8 @@ import (
 	"encoding/base64"
 	"fmt"
 	"strings"
+
+	"github.com/idkit-go/idkit/internal/ff1"
 )
 
 // secretLen is the length of a key's secret in bytes.
@@ -17,7 +19,7 @@ const secretLen = 32
 type key struct {
 	id    byte         // its digit in the public form
 	block cipher.Block // AES-256 with the derived key
-	ff    *ff1         // FF1 for Snowflakes and ObjectIDs; nil for UUIDs
+	ff    *ff1.Cipher  // FF1 for Snowflakes and ObjectIDs; nil for UUIDs
 }
 
 // ringEntry is one "ID:SECRET" entry of a key ring.
@@ -78,7 +80,7 @@ func derive(e ringEntry, k kind, prefix string) (*key, error) {
 	}
 	out := &key{id: e.id, block: block}
 	if bits := k.bits(); bits < 128 {
-		out.ff = newFF1(block, bits)
+		out.ff = ff1.New(block, bits)
 	}
 	return out, nil
 }

@@ -3,6 +3,7 @@ module github.com/idkit-go/idkit/tests
 go 1.26.0
 
 require (
+	github.com/capitalone/fpe v1.2.1
 	github.com/google/uuid v1.6.0
 	github.com/idkit-go/idkit v0.1.0
 	github.com/lib/pq v1.12.3

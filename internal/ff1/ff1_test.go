@@ -1,4 +1,4 @@
-package publicid
+package ff1
 
 import (
 	"crypto/aes"
@@ -156,7 +156,7 @@ func TestFF1Radix2MatchesReference(t *testing.T) {
 				key[i] = byte(rng.Uint32())
 			}
 			block, _ := aes.NewCipher(key)
-			f := newFF1(block, n)
+			f := New(block, n)
 			hi, lo := rng.Uint64(), rng.Uint64()
 			if n <= 64 {
 				hi, lo = 0, lo&mask(n)
@@ -173,7 +173,7 @@ func TestFF1Radix2MatchesReference(t *testing.T) {
 				}
 			}
 			want := refFF1(block, nil, 2, x, false)
-			ghi, glo := f.encrypt(hi, lo)
+			ghi, glo := f.Encrypt(hi, lo)
 			var wantHi, wantLo uint64
 			for _, d := range want {
 				wantHi = wantHi<<1 | wantLo>>63
@@ -182,15 +182,15 @@ func TestFF1Radix2MatchesReference(t *testing.T) {
 			if ghi != wantHi || glo != wantLo {
 				t.Fatalf("n=%d: encrypt(%x:%x) = %x:%x, reference %x:%x", n, hi, lo, ghi, glo, wantHi, wantLo)
 			}
-			if dhi, dlo := f.decrypt(ghi, glo); dhi != hi || dlo != lo {
+			if dhi, dlo := f.Decrypt(ghi, glo); dhi != hi || dlo != lo {
 				t.Fatalf("n=%d: decrypt does not invert encrypt", n)
 			}
 		}
 	}
 }
 
-// TestAESFIPS197 checks the block cipher the codecs use against the
-// AES-256 example of FIPS-197, appendix C.3.
+// TestAESFIPS197 checks the block cipher against the AES-256 example of
+// FIPS-197, appendix C.3.
 func TestAESFIPS197(t *testing.T) {
 	key, _ := hex.DecodeString("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f")
 	plain, _ := hex.DecodeString("00112233445566778899aabbccddeeff")

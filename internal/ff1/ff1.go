@@ -1,4 +1,6 @@
-package publicid
+// Package ff1 is FF1 (NIST SP 800-38G) with radix 2 and an empty tweak on
+// messages of up to 128 bits held in two uint64s, for package publicid.
+package ff1
 
 import (
 	"crypto/cipher"
@@ -11,11 +13,12 @@ import (
 // stack would cost an allocation per call.
 var blocks = sync.Pool{New: func() any { return new([16]byte) }}
 
-// ff1 is FF1 (NIST SP 800-38G, Rev. 1) with radix 2 and an empty tweak, for
-// messages of n bits, 40 <= n <= 128, held as a big-endian number: bit 1 of
-// the standard's string is the most significant bit. Its two halves fit
-// uint64s, so a message costs ten AES block encryptions and no allocation.
-type ff1 struct {
+// Cipher is FF1 (NIST SP 800-38G, Rev. 1) with radix 2 and an empty tweak,
+// for messages of n bits, 20 <= n <= 128, held as a big-endian number: bit
+// 1 of the standard's string is the most significant bit. Its two halves
+// fit uint64s, so a message costs ten AES block encryptions and no
+// allocation. It is safe for concurrent use.
+type Cipher struct {
 	block cipher.Block
 	n     uint     // message length in bits
 	u, v  uint     // the halves: u = floor(n/2), v = n - u
@@ -24,9 +27,9 @@ type ff1 struct {
 	p     [16]byte // CIPH_K(P): the first CBC-MAC block, the same for every message
 }
 
-// newFF1 returns FF1 over n-bit messages with the AES block b.
-func newFF1(b cipher.Block, n uint) *ff1 {
-	f := &ff1{block: b, n: n, u: n / 2, v: n - n/2}
+// New returns FF1 over n-bit messages with the AES block b.
+func New(b cipher.Block, n uint) *Cipher {
+	f := &Cipher{block: b, n: n, u: n / 2, v: n - n/2}
 	f.b = int(f.v+7) / 8
 	f.d = 4*((f.b+3)/4) + 4
 	// P = [1]^1 || [2]^1 || [1]^1 || [radix]^3 || [10]^1 || [u mod 256]^1 || [n]^4 || [t]^4
@@ -39,7 +42,7 @@ func newFF1(b cipher.Block, n uint) *ff1 {
 // round returns the low 64 bits of y = NUM(S) for round i with the half x
 // (B when encrypting, A when decrypting).
 // q is scratch space.
-func (f *ff1) round(i int, x uint64, q *[16]byte) uint64 {
+func (f *Cipher) round(i int, x uint64, q *[16]byte) uint64 {
 	// Q = T || [0]^((-t-b-1) mod 16) || [i]^1 || [NUM(x)]^b, one block as t = 0
 	// and b <= 8; R = PRF(P || Q) = CIPH(CIPH(P) xor Q).
 	*q = f.p
@@ -53,9 +56,9 @@ func (f *ff1) round(i int, x uint64, q *[16]byte) uint64 {
 
 func mask(m uint) uint64 { return 1<<m - 1 } // m <= 64: 1<<64 is 0 in Go, and 0-1 is all ones
 
-// encrypt returns the FF1 encryption of the n-bit message hi:lo (hi holds
+// Encrypt returns the FF1 encryption of the n-bit message hi:lo (hi holds
 // the bits above 64).
-func (f *ff1) encrypt(hi, lo uint64) (uint64, uint64) {
+func (f *Cipher) Encrypt(hi, lo uint64) (uint64, uint64) {
 	q := blocks.Get().(*[16]byte)
 	defer blocks.Put(q)
 	a, b := split(hi, lo, f.v)
@@ -70,8 +73,8 @@ func (f *ff1) encrypt(hi, lo uint64) (uint64, uint64) {
 	return join(a, b, f.v)
 }
 
-// decrypt inverts encrypt.
-func (f *ff1) decrypt(hi, lo uint64) (uint64, uint64) {
+// Decrypt inverts Encrypt.
+func (f *Cipher) Decrypt(hi, lo uint64) (uint64, uint64) {
 	q := blocks.Get().(*[16]byte)
 	defer blocks.Put(q)
 	a, b := split(hi, lo, f.v)
