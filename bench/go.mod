@@ -11,6 +11,8 @@ require (
 	github.com/oklog/ulid/v2 v2.1.2
 	github.com/rs/xid v1.6.0
 	github.com/sony/sonyflake v1.2.0
+	github.com/speps/go-hashids/v2 v2.0.1
+	github.com/sqids/sqids-go v0.4.1
 	go.mongodb.org/mongo-driver v1.17.10
 	go.mongodb.org/mongo-driver/v2 v2.9.3
 	gorm.io/driver/mysql v1.6.0

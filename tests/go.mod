@@ -3,11 +3,13 @@ module github.com/idkit-go/idkit/tests
 go 1.26.0
 
 require (
+	github.com/capitalone/fpe v1.2.1
 	github.com/google/uuid v1.6.0
 	github.com/idkit-go/idkit v0.1.0
 	github.com/lib/pq v1.12.3
 	github.com/oklog/ulid/v2 v2.1.2
 	github.com/stretchr/testify v1.12.1
+	go.jetify.com/typeid v1.3.0
 	go.uber.org/goleak v1.3.0
 	gorm.io/driver/sqlite v1.6.0
 	gorm.io/gorm v1.31.2
@@ -17,6 +19,7 @@ require (
 	filippo.io/edwards25519 v1.1.0 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/go-sql-driver/mysql v1.8.1 // indirect
+	github.com/gofrs/uuid/v5 v5.2.0 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
 	github.com/jackc/pgx/v5 v5.10.0 // indirect

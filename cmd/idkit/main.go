@@ -11,6 +11,7 @@
 //	idkit inspect [--layout LAYOUT] [--json] [ID ...]
 //	idkit convert [--from FORM] [--to FORM] [--kind KIND] [ID ...]
 //	idkit range --from TIME [--to TIME] [--kind KIND] [--layout LAYOUT]
+//	idkit public encode|decode|key [--prefix P] [--key-file F] [ID ...]
 //
 // Run "idkit help COMMAND" for the details of each command. Exit status is 0
 // on success, 1 when an input was invalid (the others are still processed)

@@ -36,7 +36,7 @@ var pkgs = []pkg{
 	{".", "types"}, {".", "generator"}, {".", "generator/node"}, {".", "generator/node/redislease"},
 	{".", "generator/meteor"}, {".", "generator/segment"}, {".", "gormplugin"}, {".", "sqltypes"},
 	{".", "pgxtypes"}, {".", "mongocompat"}, {".", "mongocompat/mongov2"}, {".", "mongocompat/mongov1"},
-	{"mongocompat/mongotest", "mongocompat/mongotest"}, {".", "cmd/idkit"},
+	{"mongocompat/mongotest", "mongocompat/mongotest"}, {".", "publicid"}, {".", "cmd/idkit"},
 }
 
 const modulePath = repo.Module

@@ -130,7 +130,7 @@ func TestImportRules(t *testing.T) {
 		}
 		return false
 	}
-	for _, pkg := range []string{"types", "generator", "generator/node", "generator/segment", "generator/meteor", "sqltypes"} {
+	for _, pkg := range []string{"types", "generator", "generator/node", "generator/segment", "generator/meteor", "sqltypes", "publicid"} {
 		if bad := found(t, all, pkg, isDriver); len(bad) > 0 {
 			t.Errorf("%s compiles database drivers: %v", pkg, bad)
 		}

@@ -89,7 +89,7 @@ func message(err error) string {
 	return libraryPrefix.ReplaceAllString(err.Error(), "$1")
 }
 
-var libraryPrefix = regexp.MustCompile(`(^|: )(?:generator|types|sqltypes|node|meteor|segment): `)
+var libraryPrefix = regexp.MustCompile(`(^|: )(?:generator|types|sqltypes|node|meteor|segment|publicid): `)
 
 // usageError reports a bad command line and returns ExitUsage.
 func usageError(e *Env, cmd, msg string) int {

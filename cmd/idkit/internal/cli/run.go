@@ -46,6 +46,7 @@ func commands() []command {
 		{"inspect", "decode IDs: kind, time, node/process, counter/sequence, UUID version, bit diagram", runInspect, usageInspect},
 		{"convert", "convert IDs between hex, decimal, base64 and raw bytes", runConvert, usageConvert},
 		{"range", "smallest and largest IDs for a time range, with SQL and mongosh", runRange, usageRange},
+		{"public", "encode IDs as keyed public IDs that hide time, node and order, and decode them", runPublic, usagePublic},
 	}
 }
 

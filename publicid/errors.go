@@ -1,0 +1,57 @@
+package publicid
+
+import (
+	"errors"
+	"strconv"
+
+	"github.com/idkit-go/idkit/internal/sentinel"
+)
+
+// Errors. Every failure of [Codec.Decode] and [DecodeTypeID] wraps
+// [ErrInvalid] and one of the sentinels that says why; test with
+// [errors.Is].
+var (
+	// ErrInvalid is wrapped by every failure to decode a public ID.
+	ErrInvalid = errors.New("publicid: invalid public ID")
+	// ErrWrongPrefix reports a public ID without the codec's prefix, with
+	// another prefix, or with a prefix where the codec has none.
+	ErrWrongPrefix = errors.New("publicid: wrong prefix")
+	// ErrLength reports a public ID with too few or too many characters
+	// after its prefix.
+	ErrLength = errors.New("publicid: wrong length")
+	// ErrAlphabet reports a character that is not one of the 32 lower-case
+	// digits 0-9 and a-z without i, l, o and u.
+	ErrAlphabet = errors.New("publicid: character outside the alphabet")
+	// ErrNonCanonical reports digits that carry more bits than the ID has
+	// (a first digit too large): no encoder writes them.
+	ErrNonCanonical = errors.New("publicid: non-canonical digits")
+	// ErrUnknownKey reports a public ID made with a key the codec does not
+	// hold.
+	ErrUnknownKey = errors.New("publicid: unknown key")
+	// ErrInvalidConfig reports a bad prefix or key ring given to [New]. It
+	// is the same value as every idkit package's ErrInvalidConfig.
+	ErrInvalidConfig = sentinel.ErrInvalidConfig
+)
+
+// decodeError is a decoding failure: it wraps ErrInvalid and reason.
+type decodeError struct {
+	reason error
+	msg    string
+}
+
+func (e *decodeError) Error() string { return e.msg }
+
+func (e *decodeError) Is(target error) bool { return target == ErrInvalid || target == e.reason }
+
+// invalid returns a decodeError for input s; detail says what was wrong.
+func invalid(reason error, s, detail string) error {
+	return &decodeError{reason, "publicid: invalid public ID " + quote(s) + ": " + detail}
+}
+
+// quote quotes s for an error message, at most its first 80 bytes.
+func quote(s string) string {
+	if len(s) <= 80 {
+		return strconv.Quote(s)
+	}
+	return strconv.Quote(s[:80]) + "... (" + strconv.Itoa(len(s)) + " bytes)"
+}

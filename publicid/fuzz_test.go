@@ -1,0 +1,109 @@
+package publicid_test
+
+import (
+	"encoding/binary"
+	"errors"
+	"testing"
+
+	"github.com/idkit-go/idkit/publicid"
+	"github.com/idkit-go/idkit/types"
+)
+
+// checkDecode checks what Decode did with s: an error wrapping ErrInvalid
+// and the zero ID, or an ID that encodes back to s exactly.
+func checkDecode[T interface {
+	types.Snowflake | types.ObjectID | types.UUID
+}](t *testing.T, c *publicid.Codec[T], s string, id T, err error, encode func(T) string) {
+	t.Helper()
+	if err != nil {
+		if !errors.Is(err, publicid.ErrInvalid) || id != *new(T) {
+			t.Fatalf("Decode(%q) = %v, %v: want the zero ID and ErrInvalid", s, id, err)
+		}
+		return
+	}
+	if back := encode(id); back != s {
+		t.Fatalf("Decode(%q) = %v, which encodes to %q", s, id, back)
+	}
+}
+
+func addSeeds[T interface {
+	types.Snowflake | types.ObjectID | types.UUID
+}](f *testing.F, c *publicid.Codec[T], ids ...T) {
+	for _, id := range ids {
+		s := c.Encode(id)
+		f.Add(s)
+		f.Add(s[:len(s)-1])
+		f.Add(s + "0")
+		f.Add("x" + s)
+	}
+	f.Add("")
+	f.Add("user_")
+}
+
+func FuzzDecodeSnowflake(f *testing.F) {
+	c := mustNew[types.Snowflake](f, "user", key1)
+	addSeeds(f, c, 0, 1, -1, 1541815603606036480)
+	f.Fuzz(func(t *testing.T, s string) {
+		id, err := c.Decode(s)
+		checkDecode(t, c, s, id, err, c.Encode)
+	})
+}
+
+func FuzzDecodeObjectID(f *testing.F) {
+	c := mustNew[types.ObjectID](f, "order", key1)
+	addSeeds(f, c, types.ObjectID{}, types.MustParseObjectID("632c6d93d65f74baeb22a2c9"))
+	f.Fuzz(func(t *testing.T, s string) {
+		id, err := c.Decode(s)
+		checkDecode(t, c, s, id, err, c.Encode)
+	})
+}
+
+func FuzzDecodeUUID(f *testing.F) {
+	c := mustNew[types.UUID](f, "", key1)
+	addSeeds(f, c, types.UUID{}, types.MustParseUUID("0190a3c2-5b7e-7def-8a12-3456789abcde"))
+	f.Fuzz(func(t *testing.T, s string) {
+		id, err := c.Decode(s)
+		checkDecode(t, c, s, id, err, c.Encode)
+	})
+}
+
+func FuzzDecodeTypeID(f *testing.F) {
+	c := mustNew[types.UUID](f, "user", key1)
+	for _, s := range []string{"user_01h455vb4pex5vsknk084sn02q", "user_7zzzzzzzzzzzzzzzzzzzzzzzzz", "user_8zzzzzzzzzzzzzzzzzzzzzzzzz", "01h455vb4pex5vsknk084sn02q", ""} {
+		f.Add(s)
+	}
+	encode := func(id types.UUID) string { return publicid.EncodeTypeID(c, id) }
+	f.Fuzz(func(t *testing.T, s string) {
+		id, err := publicid.DecodeTypeID(c, s)
+		checkDecode(t, c, s, id, err, encode)
+	})
+}
+
+// FuzzRoundTrip checks Decode(Encode(id)) == id for IDs of every kind made
+// from the fuzzer's bytes.
+func FuzzRoundTrip(f *testing.F) {
+	sc := mustNew[types.Snowflake](f, "user", key2+" "+key1)
+	oc := mustNew[types.ObjectID](f, "", key1)
+	uc := mustNew[types.UUID](f, "a_b", key1)
+	f.Add(make([]byte, 16))
+	f.Add([]byte("\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var buf [16]byte
+		copy(buf[:], b)
+		sf := types.Snowflake(binary.BigEndian.Uint64(buf[:8]))
+		if got, err := sc.Decode(sc.Encode(sf)); err != nil || got != sf {
+			t.Fatalf("Snowflake %d: %v, %v", sf, got, err)
+		}
+		oid := types.ObjectID(buf[:12])
+		if got, err := oc.Decode(oc.Encode(oid)); err != nil || got != oid {
+			t.Fatalf("ObjectID %v: %v, %v", oid, got, err)
+		}
+		u := types.UUID(buf)
+		if got, err := uc.Decode(uc.Encode(u)); err != nil || got != u {
+			t.Fatalf("UUID %v: %v, %v", u, got, err)
+		}
+		if got, err := publicid.DecodeTypeID(uc, publicid.EncodeTypeID(uc, u)); err != nil || got != u {
+			t.Fatalf("UUID %v as a TypeID: %v, %v", u, got, err)
+		}
+	})
+}
