@@ -51,6 +51,9 @@ type config struct {
 	out      string        // directory for the report ("" : stdout only)
 	dir      string        // scratch directory for ID files
 	short    bool
+	failover bool          // a private coordinator that fails over at the middle of the run
+	lag      time.Duration // -failover: replication cut this long before the primary dies
+	replicas int           // Redis: redislease.StoreOptions.Replicas (-1: 1 with -failover, else 0)
 }
 
 func main() {
@@ -70,6 +73,9 @@ func main() {
 	flag.DurationVar(&c.every, "every", 0, "mean time between churn events (default: run time / 30)")
 	flag.StringVar(&c.out, "out", "", "directory to write the report to")
 	flag.BoolVar(&c.short, "short", false, "a short run for CI: 30 s, 200 holders, TTL 2 s")
+	flag.BoolVar(&c.failover, "failover", false, "run on a private primary that dies at the middle of the run; its asynchronous replica, cut off -failover-lag before, is promoted (etcd: the leader of the in-process cluster is killed)")
+	flag.DurationVar(&c.lag, "failover-lag", 0, "with -failover, how long before the primary's death its replica stops receiving writes (default TTL/2)")
+	flag.IntVar(&c.replicas, "replicas", -1, "Redis: replicas every claim and renewal waits for (redislease StoreOptions.Replicas; default 1 with -failover, else 0)")
 	flag.StringVar(&table, "table", "", "print the markdown summary of the reports in this directory, and exit")
 	flag.Parse()
 	if table != "" {

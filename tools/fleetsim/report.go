@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -54,7 +53,11 @@ func (r *report) write(w io.Writer) {
 }
 
 func (r *report) fileName() string {
-	return fmt.Sprintf("%s-%sh-%s-%s.txt", r.get("store"), r.get("holders"), r.get("duration"),
+	store := r.get("store")
+	if r.get("failover") != "" {
+		store += "-failover"
+	}
+	return fmt.Sprintf("%s-%sh-%s-%s.txt", store, r.get("holders"), r.get("duration"),
 		strings.ReplaceAll(r.get("date")[:16], ":", ""))
 }
 
@@ -157,7 +160,8 @@ func (s *sim) analyse(end time.Time, cpuSec float64, adm *admin) *report {
 	r.add("pauses", count["pause"])
 	r.add("kills", count["kill"])
 	r.add("fail_reasons", fmt.Sprintf("lost %d, expired %d, closed %d, other %d", reasons["lost"], reasons["expired"], reasons["closed"], reasons["other"]))
-	heals, episodes, notHealed, other := s.heals(end)
+	h := s.heals(end)
+	heals, episodes, notHealed, other := h.heals, h.episodes, h.notHealed, h.other
 	r.add("fence_episodes", episodes)
 	r.add("healed", len(heals))
 	r.add("not_healed", notHealed)
@@ -185,21 +189,45 @@ func (s *sim) analyse(end time.Time, cpuSec float64, adm *admin) *report {
 	if ops > 0 {
 		r.add("server_cpu_per_call", time.Duration(cpuSec*1e9/float64(ops)))
 	}
-	r.add("server_cpu_scope", map[string]string{
+	scope := map[string]string{
 		"postgres": "backends serving the fleet",
 		"redis":    "whole redis-server (shared with other users)",
 		"mysql":    "whole mariadbd (shared with other users)",
 		"etcd":     "the fleetsim parent process, which runs the three etcd members",
-	}[c.store])
+	}[c.store]
+	if c.failover && (c.store == "redis" || c.store == "mysql") {
+		scope = "every " + map[string]string{"redis": "redis-server", "mysql": "mariadbd"}[c.store] +
+			" on the machine: the shared one and the run's primary and replicas"
+	}
+	r.add("server_cpu_scope", scope)
+	if c.failover {
+		s.analyseFailover(r, h.failover, h.failoverEpisodes, h.failoverNotHealed)
+	}
 	return r
+}
+
+// healing is what heals found.
+type healing struct {
+	heals               []time.Duration // from a churn event's end to the next ID
+	episodes, notHealed int
+	other               int             // episodes outside churn and failover
+	failover            []time.Duration // from the proxies' move to the next ID
+	failoverEpisodes    int
+	failoverNotHealed   int
 }
 
 // heals pairs each fence episode (a holder's first failing Next after
 // issuing, to its next ID) with the churn event on its process, and
 // returns the times from the event's end (partition healed, SIGCONT) to
 // the next ID, the number of episodes, those that never issued again, and
-// those outside any churn event.
-func (s *sim) heals(end time.Time) (heals []time.Duration, episodes, notHealed, other int) {
+// those outside any churn event. In a -failover run, an episode outside
+// churn that starts between the replication cut (etcd: the leader's death)
+// and one TTL after the proxies moved is the failover's.
+func (s *sim) heals(end time.Time) (h healing) {
+	foStart, foEnd := s.fo.cut, s.fo.moved.Add(s.c.ttl)
+	if foStart.IsZero() {
+		foStart = s.fo.killed
+	}
 	type key struct {
 		inc    *incarnation
 		holder int
@@ -217,7 +245,7 @@ func (s *sim) heals(end time.Time) (heals []time.Duration, episodes, notHealed, 
 			if e.kind != "fail" {
 				continue
 			}
-			episodes++
+			h.episodes++
 			var ok *event
 			if i+1 < len(es) && es[i+1].kind == "ok" {
 				ok = &es[i+1]
@@ -230,16 +258,23 @@ func (s *sim) heals(end time.Time) (heals []time.Duration, episodes, notHealed, 
 				}
 			}
 			switch {
+			case d == nil && s.c.failover && !s.fo.moved.IsZero() && !e.t.Before(foStart) && !e.t.After(foEnd):
+				h.failoverEpisodes++
+				if ok == nil {
+					h.failoverNotHealed++
+				} else {
+					h.failover = append(h.failover, max(0, ok.t.Sub(s.fo.moved)))
+				}
 			case d == nil:
-				other++
+				h.other++
 			case ok == nil:
-				notHealed++
+				h.notHealed++
 			default:
-				heals = append(heals, max(0, ok.t.Sub(d.end)))
+				h.heals = append(h.heals, max(0, ok.t.Sub(d.end)))
 			}
 		}
 	}
-	return heals, episodes, notHealed, other
+	return h
 }
 
 func serverVersion(a *admin) string {
@@ -256,8 +291,10 @@ func serverVersion(a *admin) string {
 			}
 		}
 	case "etcd":
-		if st, err := a.ecli.Status(ctx, a.etcd.endpoints[0]); err == nil {
-			return "etcd " + st.Version + " (3 members in process)"
+		for _, ep := range a.etcd.endpoints { // the first may be the leader a failover killed
+			if st, err := a.ecli.Status(ctx, ep); err == nil {
+				return "etcd " + st.Version + " (3 members in process)"
+			}
 		}
 	default:
 		var v string
@@ -287,57 +324,4 @@ func machine() string {
 		f.Close()
 	}
 	return fmt.Sprintf("%d cores, %s, %s, shared with other jobs", runtime.NumCPU(), model, runtime.Version())
-}
-
-// printTable prints a markdown table of the reports (*.txt) in dir.
-func printTable(w io.Writer, dir string) error {
-	paths, err := filepath.Glob(filepath.Join(dir, "*.txt"))
-	if err != nil {
-		return err
-	}
-	if len(paths) == 0 {
-		return fmt.Errorf("no reports in %s", dir)
-	}
-	cols := []struct{ head, f string }{
-		{"run", "{file}"},
-		{"server", "{server}"},
-		{"holders / processes", "{holders} / {workers}"},
-		{"TTL", "{ttl}"},
-		{"length", "{duration}"},
-		{"churn: partitions, pauses, kills", "{partitions}, {pauses}, {kills}"},
-		{"IDs checked", "{ids}"},
-		{"duplicates", "{duplicates}"},
-		{"claim at start p50 / p99 / all", "{start_claim_p50} / {start_claim_p99} / {start_all_claimed_after}"},
-		{"heal p50 / p99 (healed / fenced)", "{heal_p50} / {heal_p99} ({healed} / {fence_episodes}, {not_healed} not healed)"},
-		{"ErrExhausted: holders, wait p50 / max", "{exhausted_holders}, {exhausted_wait_p50} / {exhausted_wait_max}"},
-		{"store calls/s (per holder)", "{store_calls_per_s} ({store_calls_per_holder_s})"},
-		{"server CPU (per call)", "{server_cpu_pct_of_core}% of a core ({server_cpu_per_call})"},
-	}
-	heads := make([]string, len(cols))
-	for i, c := range cols {
-		heads[i] = c.head
-	}
-	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(heads, " | "), strings.Repeat("---|", len(cols)))
-	for _, p := range paths {
-		kv := map[string]string{"file": strings.TrimSuffix(filepath.Base(p), ".txt")}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		for _, l := range strings.Split(string(b), "\n") {
-			if k, v, ok := strings.Cut(l, ": "); ok {
-				kv[k] = v
-			}
-		}
-		cells := make([]string, len(cols))
-		for i, c := range cols {
-			cell := c.f
-			for k, v := range kv {
-				cell = strings.ReplaceAll(cell, "{"+k+"}", v)
-			}
-			cells[i] = cell
-		}
-		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
-	}
-	return nil
 }
