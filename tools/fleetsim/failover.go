@@ -144,27 +144,19 @@ func etcdPlan(c *etcdCluster) *failoverPlan {
 	}
 }
 
-// failover is the -failover run's event, at the middle of the run. Its own
+// failover is the -failover run's event, at the middle of the run: the
+// replica's link is cut -failover-lag before the primary dies. Its own
 // churn makes claims made after a lapse fall among the writes the replica
-// misses: one worker is partitioned from TTL + 0.2 s before the primary's
-// death until the proxies move (its holders lapse; their nodes expire on
-// the primary while the replica is cut off), and another is killed and
-// restarted just before (its new holders wait for expired nodes). The
-// replica's link is cut -failover-lag before the primary dies.
+// misses: one worker is partitioned from TTL + 0.2 s before the cut until
+// the proxies move (its holders lapse; their nodes expire on the primary
+// before the cut), and another is killed at the cut and restarted at once
+// (its new holders claim the lowest free nodes: the lapsed ones).
 func (s *sim) failover(ctx context.Context) {
-	ttl := s.c.ttl
 	at := s.start.Add(s.c.duration / 2)
 	ft := &s.fo
 	ft.at, ft.partition, ft.kill = at, -1, -1
-	ps := at.Add(-ttl - 200*time.Millisecond)
-	if !sleepUntil(ctx, ps.Add(-300*time.Millisecond)) {
-		return
-	}
-	if k := s.pickSlot(); k >= 0 {
-		ft.kill = k
-		go s.disrupt(k, "kill")
-	}
-	if !sleepUntil(ctx, ps) {
+	cut := at.Add(-s.c.lag)
+	if !sleepUntil(ctx, cut.Add(-s.c.ttl-200*time.Millisecond)) {
 		return
 	}
 	var part *disruption
@@ -175,13 +167,17 @@ func (s *sim) failover(ctx context.Context) {
 		s.mu.Unlock()
 		s.setPartition(p, "blackhole")
 	}
+	if !sleepUntil(ctx, cut) {
+		return
+	}
 	if s.plan.cut != nil {
-		if !sleepUntil(ctx, at.Add(-s.c.lag)) {
-			return
-		}
 		s.plan.cut()
 		ft.cut = time.Now()
 		fmt.Fprintf(s.log, "fleetsim: replication cut\n")
+	}
+	if k := s.pickSlot(); k >= 0 {
+		ft.kill = k
+		go s.disrupt(k, "kill", 0)
 	}
 	if !sleepUntil(ctx, at) {
 		return
@@ -269,8 +265,8 @@ func (s *sim) analyseFailover(r *report, failoverHeals []time.Duration, fenced, 
 		r.add("failover_replication_cut_before", "none (etcd replicates synchronously)")
 	}
 	r.add("failover_moved_after", ft.moved.Sub(ft.killed))
-	r.add("failover_churn", fmt.Sprintf("partition of worker %d until the move, kill of worker %d %v before the kill of the primary",
-		ft.partition, ft.kill, s.c.ttl+500*time.Millisecond))
+	r.add("failover_churn", fmt.Sprintf("partition of worker %d from TTL + 0.2s before the cut until the move, kill and restart of worker %d at the cut",
+		ft.partition, ft.kill))
 	if s.c.store == "redis" {
 		r.add("redis_replicas", s.c.replicas)
 	}

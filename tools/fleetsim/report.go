@@ -6,12 +6,16 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/types"
 )
 
 // report is a run's outcome; write prints it as "key: value" lines, which
@@ -97,18 +101,28 @@ func (s *sim) analyse(end time.Time, cpuSec float64, adm *admin) *report {
 		}
 	}
 	slices.Sort(ids)
+	dupNodes := map[int64]int{}
 	for i := 1; i < len(ids); i++ {
 		if ids[i] == ids[i-1] {
 			r.Dups++
+			p, _ := generator.Twitter().Decompose(types.Snowflake(ids[i]))
+			dupNodes[p.Node]++
 		}
 	}
 	r.add("ids", len(ids))
 	r.add("duplicates", r.Dups)
+	if r.Dups > 0 {
+		var nodes []string
+		for _, n := range slices.Sorted(maps.Keys(dupNodes)) {
+			nodes = append(nodes, fmt.Sprintf("%d (%d)", n, dupNodes[n]))
+		}
+		r.add("duplicate_nodes", strings.Join(nodes, ", "))
+	}
 
 	// Claims at the simultaneous start.
 	var first, exh, restart []time.Duration
 	var last time.Time
-	errorsN := 0
+	errorsN, firstErr := 0, ""
 	reasons := map[string]int{}
 	for _, e := range s.events {
 		switch e.kind {
@@ -130,6 +144,9 @@ func (s *sim) analyse(end time.Time, cpuSec float64, adm *admin) *report {
 				exh = append(exh, d)
 			}
 		case "error":
+			if errorsN == 0 && len(e.args) > 0 {
+				firstErr = strings.Join(e.args, " ")
+			}
 			errorsN++
 		case "fail":
 			if len(e.args) > 0 {
@@ -150,6 +167,9 @@ func (s *sim) analyse(end time.Time, cpuSec float64, adm *admin) *report {
 	r.add("exhausted_wait_p99", pct(exh, 0.99))
 	r.add("exhausted_wait_max", pct(exh, 1))
 	r.add("claim_errors", errorsN)
+	if firstErr != "" {
+		r.add("claim_error_first", firstErr)
+	}
 
 	// Churn and healing.
 	count := map[string]int{}

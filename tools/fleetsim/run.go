@@ -279,7 +279,7 @@ func (s *sim) chaos(ctx context.Context) {
 			continue
 		}
 		kind := []string{"partition", "partition", "pause", "pause", "kill"}[rand.IntN(5)]
-		wg.Go(func() { s.disrupt(slot, kind) })
+		wg.Go(func() { s.disrupt(slot, kind, rand.N(time.Second)) })
 	}
 }
 
@@ -301,8 +301,8 @@ func (s *sim) pickSlot() int {
 }
 
 // disrupt runs one churn event: a partition or pause of 1.2 to 2 TTLs, or
-// a SIGKILL followed by a restart within a second.
-func (s *sim) disrupt(slot int, kind string) {
+// a SIGKILL followed by a restart after restart.
+func (s *sim) disrupt(slot int, kind string, restart time.Duration) {
 	s.mu.Lock()
 	inc := s.current[slot]
 	s.mu.Unlock()
@@ -320,7 +320,7 @@ func (s *sim) disrupt(slot int, kind string) {
 	case "kill":
 		_ = inc.cmd.Process.Kill()
 		<-inc.done
-		time.Sleep(rand.N(time.Second))
+		time.Sleep(restart)
 		if err := s.spawn(slot, time.Now(), false); err != nil {
 			fmt.Fprintln(s.log, "fleetsim: restart:", err)
 		}
