@@ -122,12 +122,16 @@ func openPrivate(ctx context.Context, a *admin, lifetime time.Duration) error {
 // to the next member.
 func etcdPlan(c *etcdCluster) *failoverPlan {
 	return &failoverPlan{
-		what: "etcd leader killed (its member closed); the proxies to it move to the next member",
+		what: "etcd leader killed (its raft node hard-stopped, then its member closed); the proxies to it move to the next member",
 		kill: func() string {
 			for i, e := range c.members {
 				if e != nil && e.Server.Leader() == e.Server.MemberID() {
-					e.Close()
+					// HardStop stops at once, without handing over the
+					// leadership; Close alone would serve for its request
+					// timeout and then hand it over.
+					e.Server.HardStop()
 					c.members[i] = nil
+					c.closing.Go(e.Close)
 					return c.endpoints[i]
 				}
 			}
@@ -184,7 +188,7 @@ func (s *sim) failover(ctx context.Context) {
 	}
 	ft.killed = time.Now()
 	ft.killedAddr = s.plan.kill()
-	fmt.Fprintf(s.log, "fleetsim: primary %s killed\n", ft.killedAddr)
+	fmt.Fprintf(s.log, "fleetsim: primary (etcd: leader) %s killed\n", ft.killedAddr)
 	if s.plan.promote != nil {
 		s.plan.promote()
 	}

@@ -130,7 +130,10 @@ func run(ctx context.Context, c config, log io.Writer) (*report, error) {
 	cpu := startCPU(adm)
 	s.start = time.Now().Add(3 * time.Second)
 	fo := ""
-	if c.failover {
+	switch {
+	case c.failover && c.store == "etcd":
+		fo = fmt.Sprintf(", leader killed at %v", c.duration/2)
+	case c.failover:
 		fo = fmt.Sprintf(", failover at %v (replication cut %v before)", c.duration/2, c.lag)
 	}
 	fmt.Fprintf(log, "fleetsim: %s, %d holders over %d workers, TTL %v, %v%s; table/key %s\n",
