@@ -15,11 +15,28 @@
 // proxy drops or refuses traffic for longer than the TTL). At the end it
 // checks every ID written for duplicates and writes a report.
 //
+// With -failover the coordinator fails over at the middle of the run. On
+// PostgreSQL, MariaDB and Redis the run starts a private primary and an
+// asynchronous replica (internal/testservers; a pg_basebackup -R streaming
+// replica, a GTID replica, a --replicaof replica that has a replica of its
+// own); -failover-lag (TTL/2) before the middle it cuts the replica's link
+// to the primary, so the replica misses the last writes, then kills the
+// primary, promotes the replica and moves every worker's proxy to it, as a
+// virtual IP moves. On etcd it hard-stops the leader of its cluster and
+// moves the proxies to that member. The failover brings churn of its own:
+// a worker partitioned from TTL + 0.2 s before the cut until the move (its
+// holders lapse) and one killed and restarted at the cut (its new holders
+// claim the lapsed nodes, and the replica misses those claims). The report
+// adds the failover's figures: every holder must issue again after it, and
+// no ID may repeat. On Redis every claim and renewal then waits for one
+// replica (-replicas, redislease StoreOptions.Replicas).
+//
 // It lives in the tools module; from the repository's tools directory:
 //
 //	go run ./fleetsim -store postgres -duration 5m -out ../docs/fleet/results
 //	go run ./fleetsim -store redis -short
 //	go run ./fleetsim -store etcd -short
+//	go run ./fleetsim -store postgres -failover -duration 60s -holders 200
 //	go run ./fleetsim -table ../docs/fleet/results   # the summary table
 //
 // Servers and names come from internal/testdb (IDKIT_POSTGRES_DSN,
