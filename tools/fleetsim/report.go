@@ -185,6 +185,7 @@ func (s *sim) analyse(end time.Time, cpuSec float64, adm *admin) *report {
 	r.add("fence_episodes", episodes)
 	r.add("healed", len(heals))
 	r.add("not_healed", notHealed)
+	r.add("ended_by_kill", h.killed)
 	r.add("episodes_outside_churn", other)
 	r.add("heal_p50", pct(heals, 0.50))
 	r.add("heal_p99", pct(heals, 0.99))
@@ -228,6 +229,7 @@ func (s *sim) analyse(end time.Time, cpuSec float64, adm *admin) *report {
 
 // healing is what heals found.
 type healing struct {
+	killed              int             // episodes whose process was killed before they healed
 	heals               []time.Duration // from a churn event's end to the next ID
 	episodes, notHealed int
 	other               int             // episodes outside churn and failover
@@ -240,7 +242,9 @@ type healing struct {
 // issuing, to its next ID) with the churn event on its process, and
 // returns the times from the event's end (partition healed, SIGCONT) to
 // the next ID, the number of episodes, those that never issued again, and
-// those outside any churn event. In a -failover run, an episode outside
+// those outside any churn event. An episode whose process a churn kill
+// ended within 3 TTLs, before it healed, is counted apart (its holder claims again in the
+// new process), neither healed nor not healed. In a -failover run, an episode outside
 // churn that starts between the replication cut (etcd: the leader's death)
 // and one TTL after the proxies moved is the failover's.
 func (s *sim) heals(end time.Time) (h healing) {
@@ -265,33 +269,43 @@ func (s *sim) heals(end time.Time) (h healing) {
 			if e.kind != "fail" {
 				continue
 			}
-			h.episodes++
 			var ok *event
 			if i+1 < len(es) && es[i+1].kind == "ok" {
 				ok = &es[i+1]
 			}
 			var d *disruption
+			killed := false // its process was killed before it issued again
 			for j := range s.disrupts {
 				x := &s.disrupts[j]
 				if x.inc == k.inc && x.kind != "kill" && !e.t.Before(x.start) && !e.t.After(x.end.Add(s.c.ttl)) {
 					d = x
 				}
+				if x.inc == k.inc && x.kind == "kill" && !x.start.Before(e.t) && x.start.Before(e.t.Add(3*s.c.ttl)) {
+					killed = true
+				}
 			}
 			switch {
 			case d == nil && s.c.failover && !s.fo.moved.IsZero() && !e.t.Before(foStart) && !e.t.After(foEnd):
 				h.failoverEpisodes++
-				if ok == nil {
-					h.failoverNotHealed++
-				} else {
+				switch {
+				case ok != nil:
 					h.failover = append(h.failover, max(0, ok.t.Sub(s.fo.moved)))
+				case killed:
+					h.killed++
+				default:
+					h.failoverNotHealed++
 				}
+				continue
 			case d == nil:
 				h.other++
-			case ok == nil:
-				h.notHealed++
-			default:
+			case ok != nil:
 				h.heals = append(h.heals, max(0, ok.t.Sub(d.end)))
+			case killed:
+				h.killed++
+			default:
+				h.notHealed++
 			}
+			h.episodes++
 		}
 	}
 	return h
