@@ -269,11 +269,8 @@ func (s *sim) analyseFailover(r *report, failoverHeals []time.Duration, fenced, 
 		r.add("failover_replication_cut_before", "none (etcd replicates synchronously)")
 	}
 	r.add("failover_moved_after", ft.moved.Sub(ft.killed))
-	r.add("failover_churn", fmt.Sprintf("partition of worker %d from TTL + 0.2s before the cut until the move, kill and restart of worker %d at the cut",
-		ft.partition, ft.kill))
-	if s.c.store == "redis" {
-		r.add("redis_replicas", s.c.replicas)
-	}
+	r.add("failover_churn", fmt.Sprintf("partition of worker %d from TTL + %v before the primary's death until the move, kill and restart of worker %d %v before it",
+		ft.partition, s.c.lag+200*time.Millisecond, ft.kill, s.c.lag))
 	first := map[int]time.Time{}
 	for _, e := range s.events {
 		if e.kind != "after" {

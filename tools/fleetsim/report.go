@@ -91,6 +91,9 @@ func (s *sim) analyse(end time.Time, cpuSec float64, adm *admin) *report {
 	r.add("duration", c.duration)
 	r.add("start", "after each process opened its pool")
 	r.add("rate_per_holder", fmt.Sprintf("%v IDs/s, 1 tick in 100 a burst of %d", c.rate, c.burst))
+	if c.store == "redis" {
+		r.add("redis_replicas", c.replicas)
+	}
 
 	// Duplicates over every ID written.
 	var ids []int64
