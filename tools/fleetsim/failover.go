@@ -29,6 +29,7 @@ type failoverTimes struct {
 	at                 time.Time // the primary's death
 	cut, killed, moved time.Time
 	killedAddr         string
+	err                error // the promotion's failure
 	partition, kill    int // the workers of the failover's own churn (-1: none)
 }
 
@@ -190,7 +191,11 @@ func (s *sim) failover(ctx context.Context) {
 	ft.killedAddr = s.plan.kill()
 	fmt.Fprintf(s.log, "fleetsim: primary (etcd: leader) %s killed\n", ft.killedAddr)
 	if s.plan.promote != nil {
-		s.plan.promote()
+		// Promote reports a failure through the servers' tb.
+		if err := (&tb{}).do("promoting the replica", s.plan.promote); err != nil {
+			ft.err = err
+			fmt.Fprintln(s.log, "fleetsim:", err)
+		}
 	}
 	s.moveProxies(ft.killedAddr, s.plan.next(ft.killedAddr))
 	ft.moved = time.Now()
@@ -269,6 +274,9 @@ func (s *sim) analyseFailover(r *report, failoverHeals []time.Duration, fenced, 
 		r.add("failover_replication_cut_before", "none (etcd replicates synchronously)")
 	}
 	r.add("failover_moved_after", ft.moved.Sub(ft.killed))
+	if ft.err != nil {
+		r.add("failover_error", ft.err)
+	}
 	r.add("failover_churn", fmt.Sprintf("partition of worker %d from TTL + %v before the primary's death until the move, kill and restart of worker %d %v before it",
 		ft.partition, s.c.lag+200*time.Millisecond, ft.kill, s.c.lag))
 	first := map[int]time.Time{}
