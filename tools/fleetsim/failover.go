@@ -30,7 +30,7 @@ type failoverTimes struct {
 	cut, killed, moved time.Time
 	killedAddr         string
 	err                error // the promotion's failure
-	partition, kill    int // the workers of the failover's own churn (-1: none)
+	partition, kill    int   // the workers of the failover's own churn (-1: none)
 }
 
 // openPrivate starts the private primary and replica of a -failover run on
