@@ -292,6 +292,7 @@ func (s *sim) analyseFailover(r *report, failoverHeals []time.Duration, fenced, 
 	for _, t := range first {
 		ds = append(ds, max(0, t.Sub(ft.at)))
 	}
+	r.Silent = s.c.holders - len(first)
 	r.add("failover_holders_issuing_after", fmt.Sprintf("%d / %d", len(first), s.c.holders))
 	r.add("failover_first_id_p50", pct(ds, 0.50))
 	r.add("failover_first_id_p99", pct(ds, 0.99))

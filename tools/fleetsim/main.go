@@ -28,7 +28,8 @@
 // holders lapse) and one killed and restarted at the cut (its new holders
 // claim the lapsed nodes, and the replica misses those claims). The report
 // adds the failover's figures: every holder must issue again after it, and
-// no ID may repeat. On Redis every claim and renewal then waits for one
+// no ID may repeat. fleetsim exits with status 3 if an ID repeated, and
+// with status 4 if a holder issued no ID after the failover. On Redis every claim and renewal then waits for one
 // replica (-replicas, redislease StoreOptions.Replicas).
 //
 // It lives in the tools module; from the repository's tools directory:
@@ -112,8 +113,11 @@ func main() {
 		fmt.Fprintln(os.Stderr, "fleetsim:", err)
 		os.Exit(1)
 	}
-	if r.Dups > 0 {
+	switch {
+	case r.Dups > 0:
 		os.Exit(3)
+	case r.Silent > 0:
+		os.Exit(4)
 	}
 }
 

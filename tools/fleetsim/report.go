@@ -21,8 +21,9 @@ import (
 // report is a run's outcome; write prints it as "key: value" lines, which
 // printTable reads back.
 type report struct {
-	kv   [][2]string
-	Dups int64
+	kv     [][2]string
+	Dups   int64
+	Silent int // -failover: holders with no ID after the failover
 }
 
 func (r *report) add(k string, v any) {
