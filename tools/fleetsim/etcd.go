@@ -25,6 +25,7 @@ type etcdCluster struct {
 	members   []*embed.Etcd
 	endpoints []string
 	dir       string
+	closing   sync.WaitGroup // members a failover killed, closing
 }
 
 func startEtcd() (*etcdCluster, error) {
@@ -93,6 +94,7 @@ func (c *etcdCluster) close() {
 			e.Close()
 		}
 	}
+	c.closing.Wait()
 	os.RemoveAll(c.dir)
 }
 

@@ -15,11 +15,29 @@
 // proxy drops or refuses traffic for longer than the TTL). At the end it
 // checks every ID written for duplicates and writes a report.
 //
+// With -failover the coordinator fails over at the middle of the run. On
+// PostgreSQL, MariaDB and Redis the run starts a private primary and an
+// asynchronous replica (internal/testservers; a pg_basebackup -R streaming
+// replica, a GTID replica, a --replicaof replica that has a replica of its
+// own); -failover-lag (TTL/2) before the middle it cuts the replica's link
+// to the primary, so the replica misses the last writes, then kills the
+// primary, promotes the replica and moves every worker's proxy to it, as a
+// virtual IP moves. On etcd it hard-stops the leader of its cluster and
+// moves the proxies to that member. The failover brings churn of its own:
+// a worker partitioned from TTL + 0.2 s before the cut until the move (its
+// holders lapse) and one killed and restarted at the cut (its new holders
+// claim the lapsed nodes, and the replica misses those claims). The report
+// adds the failover's figures: every holder must issue again after it, and
+// no ID may repeat. fleetsim exits with status 3 if an ID repeated, and
+// with status 4 if a holder issued no ID after the failover. On Redis every claim and renewal then waits for one
+// replica (-replicas, redislease StoreOptions.Replicas).
+//
 // It lives in the tools module; from the repository's tools directory:
 //
 //	go run ./fleetsim -store postgres -duration 5m -out ../docs/fleet/results
 //	go run ./fleetsim -store redis -short
 //	go run ./fleetsim -store etcd -short
+//	go run ./fleetsim -store postgres -failover -duration 60s -holders 200
 //	go run ./fleetsim -table ../docs/fleet/results   # the summary table
 //
 // Servers and names come from internal/testdb (IDKIT_POSTGRES_DSN,
@@ -51,6 +69,9 @@ type config struct {
 	out      string        // directory for the report ("" : stdout only)
 	dir      string        // scratch directory for ID files
 	short    bool
+	failover bool          // a private coordinator that fails over at the middle of the run
+	lag      time.Duration // -failover: replication cut this long before the primary dies
+	replicas int           // Redis: redislease.StoreOptions.Replicas (-1: 1 with -failover, else 0)
 }
 
 func main() {
@@ -70,6 +91,9 @@ func main() {
 	flag.DurationVar(&c.every, "every", 0, "mean time between churn events (default: run time / 30)")
 	flag.StringVar(&c.out, "out", "", "directory to write the report to")
 	flag.BoolVar(&c.short, "short", false, "a short run for CI: 30 s, 200 holders, TTL 2 s")
+	flag.BoolVar(&c.failover, "failover", false, "run on a private primary that dies at the middle of the run; its asynchronous replica, cut off -failover-lag before, is promoted (etcd: the leader of the in-process cluster is killed)")
+	flag.DurationVar(&c.lag, "failover-lag", 0, "with -failover, how long before the primary's death its replica stops receiving writes (default TTL/2)")
+	flag.IntVar(&c.replicas, "replicas", -1, "Redis: replicas every claim and renewal waits for (redislease StoreOptions.Replicas; default 1 with -failover, else 0)")
 	flag.StringVar(&table, "table", "", "print the markdown summary of the reports in this directory, and exit")
 	flag.Parse()
 	if table != "" {
@@ -89,8 +113,11 @@ func main() {
 		fmt.Fprintln(os.Stderr, "fleetsim:", err)
 		os.Exit(1)
 	}
-	if r.Dups > 0 {
+	switch {
+	case r.Dups > 0:
 		os.Exit(3)
+	case r.Silent > 0:
+		os.Exit(4)
 	}
 }
 

@@ -6,20 +6,24 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"maps"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/types"
 )
 
 // report is a run's outcome; write prints it as "key: value" lines, which
 // printTable reads back.
 type report struct {
-	kv   [][2]string
-	Dups int64
+	kv     [][2]string
+	Dups   int64
+	Silent int // -failover: holders with no ID after the failover
 }
 
 func (r *report) add(k string, v any) {
@@ -54,7 +58,11 @@ func (r *report) write(w io.Writer) {
 }
 
 func (r *report) fileName() string {
-	return fmt.Sprintf("%s-%sh-%s-%s.txt", r.get("store"), r.get("holders"), r.get("duration"),
+	store := r.get("store")
+	if r.get("failover") != "" {
+		store += "-failover"
+	}
+	return fmt.Sprintf("%s-%sh-%s-%s.txt", store, r.get("holders"), r.get("duration"),
 		strings.ReplaceAll(r.get("date")[:16], ":", ""))
 }
 
@@ -84,6 +92,9 @@ func (s *sim) analyse(end time.Time, cpuSec float64, adm *admin) *report {
 	r.add("duration", c.duration)
 	r.add("start", "after each process opened its pool")
 	r.add("rate_per_holder", fmt.Sprintf("%v IDs/s, 1 tick in 100 a burst of %d", c.rate, c.burst))
+	if c.store == "redis" {
+		r.add("redis_replicas", c.replicas)
+	}
 
 	// Duplicates over every ID written.
 	var ids []int64
@@ -94,18 +105,28 @@ func (s *sim) analyse(end time.Time, cpuSec float64, adm *admin) *report {
 		}
 	}
 	slices.Sort(ids)
+	dupNodes := map[int64]int{}
 	for i := 1; i < len(ids); i++ {
 		if ids[i] == ids[i-1] {
 			r.Dups++
+			p, _ := generator.Twitter().Decompose(types.Snowflake(ids[i]))
+			dupNodes[p.Node]++
 		}
 	}
 	r.add("ids", len(ids))
 	r.add("duplicates", r.Dups)
+	if r.Dups > 0 {
+		var nodes []string
+		for _, n := range slices.Sorted(maps.Keys(dupNodes)) {
+			nodes = append(nodes, fmt.Sprintf("%d (%d)", n, dupNodes[n]))
+		}
+		r.add("duplicate_nodes", strings.Join(nodes, ", "))
+	}
 
 	// Claims at the simultaneous start.
 	var first, exh, restart []time.Duration
 	var last time.Time
-	errorsN := 0
+	errorsN, firstErr := 0, ""
 	reasons := map[string]int{}
 	for _, e := range s.events {
 		switch e.kind {
@@ -127,6 +148,9 @@ func (s *sim) analyse(end time.Time, cpuSec float64, adm *admin) *report {
 				exh = append(exh, d)
 			}
 		case "error":
+			if errorsN == 0 && len(e.args) > 0 {
+				firstErr = strings.Join(e.args, " ")
+			}
 			errorsN++
 		case "fail":
 			if len(e.args) > 0 {
@@ -147,6 +171,9 @@ func (s *sim) analyse(end time.Time, cpuSec float64, adm *admin) *report {
 	r.add("exhausted_wait_p99", pct(exh, 0.99))
 	r.add("exhausted_wait_max", pct(exh, 1))
 	r.add("claim_errors", errorsN)
+	if firstErr != "" {
+		r.add("claim_error_first", firstErr)
+	}
 
 	// Churn and healing.
 	count := map[string]int{}
@@ -157,10 +184,12 @@ func (s *sim) analyse(end time.Time, cpuSec float64, adm *admin) *report {
 	r.add("pauses", count["pause"])
 	r.add("kills", count["kill"])
 	r.add("fail_reasons", fmt.Sprintf("lost %d, expired %d, closed %d, other %d", reasons["lost"], reasons["expired"], reasons["closed"], reasons["other"]))
-	heals, episodes, notHealed, other := s.heals(end)
+	h := s.heals(end)
+	heals, episodes, notHealed, other := h.heals, h.episodes, h.notHealed, h.other
 	r.add("fence_episodes", episodes)
 	r.add("healed", len(heals))
 	r.add("not_healed", notHealed)
+	r.add("ended_by_kill", h.killed)
 	r.add("episodes_outside_churn", other)
 	r.add("heal_p50", pct(heals, 0.50))
 	r.add("heal_p99", pct(heals, 0.99))
@@ -185,21 +214,48 @@ func (s *sim) analyse(end time.Time, cpuSec float64, adm *admin) *report {
 	if ops > 0 {
 		r.add("server_cpu_per_call", time.Duration(cpuSec*1e9/float64(ops)))
 	}
-	r.add("server_cpu_scope", map[string]string{
+	scope := map[string]string{
 		"postgres": "backends serving the fleet",
 		"redis":    "whole redis-server (shared with other users)",
 		"mysql":    "whole mariadbd (shared with other users)",
 		"etcd":     "the fleetsim parent process, which runs the three etcd members",
-	}[c.store])
+	}[c.store]
+	if c.failover && (c.store == "redis" || c.store == "mysql") {
+		scope = "every " + map[string]string{"redis": "redis-server", "mysql": "mariadbd"}[c.store] +
+			" on the machine: the shared one and the run's primary and replicas"
+	}
+	r.add("server_cpu_scope", scope)
+	if c.failover {
+		s.analyseFailover(r, h.failover, h.failoverEpisodes, h.failoverNotHealed)
+	}
 	return r
+}
+
+// healing is what heals found.
+type healing struct {
+	killed              int             // episodes whose process was killed before they healed
+	heals               []time.Duration // from a churn event's end to the next ID
+	episodes, notHealed int
+	other               int             // episodes outside churn and failover
+	failover            []time.Duration // from the proxies' move to the next ID
+	failoverEpisodes    int
+	failoverNotHealed   int
 }
 
 // heals pairs each fence episode (a holder's first failing Next after
 // issuing, to its next ID) with the churn event on its process, and
 // returns the times from the event's end (partition healed, SIGCONT) to
 // the next ID, the number of episodes, those that never issued again, and
-// those outside any churn event.
-func (s *sim) heals(end time.Time) (heals []time.Duration, episodes, notHealed, other int) {
+// those outside any churn event. An episode whose process a churn kill
+// ended within 3 TTLs, before it healed, is counted apart (its holder claims again in the
+// new process), neither healed nor not healed. In a -failover run, an episode outside
+// churn that starts between the replication cut (etcd: the leader's death)
+// and one TTL after the proxies moved is the failover's.
+func (s *sim) heals(end time.Time) (h healing) {
+	foStart, foEnd := s.fo.cut, s.fo.moved.Add(s.c.ttl)
+	if foStart.IsZero() {
+		foStart = s.fo.killed
+	}
 	type key struct {
 		inc    *incarnation
 		holder int
@@ -217,29 +273,46 @@ func (s *sim) heals(end time.Time) (heals []time.Duration, episodes, notHealed, 
 			if e.kind != "fail" {
 				continue
 			}
-			episodes++
 			var ok *event
 			if i+1 < len(es) && es[i+1].kind == "ok" {
 				ok = &es[i+1]
 			}
 			var d *disruption
+			killed := false // its process was killed before it issued again
 			for j := range s.disrupts {
 				x := &s.disrupts[j]
 				if x.inc == k.inc && x.kind != "kill" && !e.t.Before(x.start) && !e.t.After(x.end.Add(s.c.ttl)) {
 					d = x
 				}
+				if x.inc == k.inc && x.kind == "kill" && !x.start.Before(e.t) && x.start.Before(e.t.Add(3*s.c.ttl)) {
+					killed = true
+				}
 			}
 			switch {
+			case d == nil && s.c.failover && !s.fo.moved.IsZero() && !e.t.Before(foStart) && !e.t.After(foEnd):
+				h.failoverEpisodes++
+				switch {
+				case ok != nil:
+					h.failover = append(h.failover, max(0, ok.t.Sub(s.fo.moved)))
+				case killed:
+					h.killed++
+				default:
+					h.failoverNotHealed++
+				}
+				continue
 			case d == nil:
-				other++
-			case ok == nil:
-				notHealed++
+				h.other++
+			case ok != nil:
+				h.heals = append(h.heals, max(0, ok.t.Sub(d.end)))
+			case killed:
+				h.killed++
 			default:
-				heals = append(heals, max(0, ok.t.Sub(d.end)))
+				h.notHealed++
 			}
+			h.episodes++
 		}
 	}
-	return heals, episodes, notHealed, other
+	return h
 }
 
 func serverVersion(a *admin) string {
@@ -256,8 +329,10 @@ func serverVersion(a *admin) string {
 			}
 		}
 	case "etcd":
-		if st, err := a.ecli.Status(ctx, a.etcd.endpoints[0]); err == nil {
-			return "etcd " + st.Version + " (3 members in process)"
+		for _, ep := range a.etcd.endpoints { // the first may be the leader a failover killed
+			if st, err := a.ecli.Status(ctx, ep); err == nil {
+				return "etcd " + st.Version + " (3 members in process)"
+			}
 		}
 	default:
 		var v string
@@ -287,57 +362,4 @@ func machine() string {
 		f.Close()
 	}
 	return fmt.Sprintf("%d cores, %s, %s, shared with other jobs", runtime.NumCPU(), model, runtime.Version())
-}
-
-// printTable prints a markdown table of the reports (*.txt) in dir.
-func printTable(w io.Writer, dir string) error {
-	paths, err := filepath.Glob(filepath.Join(dir, "*.txt"))
-	if err != nil {
-		return err
-	}
-	if len(paths) == 0 {
-		return fmt.Errorf("no reports in %s", dir)
-	}
-	cols := []struct{ head, f string }{
-		{"run", "{file}"},
-		{"server", "{server}"},
-		{"holders / processes", "{holders} / {workers}"},
-		{"TTL", "{ttl}"},
-		{"length", "{duration}"},
-		{"churn: partitions, pauses, kills", "{partitions}, {pauses}, {kills}"},
-		{"IDs checked", "{ids}"},
-		{"duplicates", "{duplicates}"},
-		{"claim at start p50 / p99 / all", "{start_claim_p50} / {start_claim_p99} / {start_all_claimed_after}"},
-		{"heal p50 / p99 (healed / fenced)", "{heal_p50} / {heal_p99} ({healed} / {fence_episodes}, {not_healed} not healed)"},
-		{"ErrExhausted: holders, wait p50 / max", "{exhausted_holders}, {exhausted_wait_p50} / {exhausted_wait_max}"},
-		{"store calls/s (per holder)", "{store_calls_per_s} ({store_calls_per_holder_s})"},
-		{"server CPU (per call)", "{server_cpu_pct_of_core}% of a core ({server_cpu_per_call})"},
-	}
-	heads := make([]string, len(cols))
-	for i, c := range cols {
-		heads[i] = c.head
-	}
-	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(heads, " | "), strings.Repeat("---|", len(cols)))
-	for _, p := range paths {
-		kv := map[string]string{"file": strings.TrimSuffix(filepath.Base(p), ".txt")}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		for _, l := range strings.Split(string(b), "\n") {
-			if k, v, ok := strings.Cut(l, ": "); ok {
-				kv[k] = v
-			}
-		}
-		cells := make([]string, len(cols))
-		for i, c := range cols {
-			cell := c.f
-			for k, v := range kv {
-				cell = strings.ReplaceAll(cell, "{"+k+"}", v)
-			}
-			cells[i] = cell
-		}
-		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
-	}
-	return nil
 }

@@ -64,6 +64,13 @@ type sim struct {
 	target  string
 	proxies []*tcpproxy.Proxy
 	start   time.Time // the holders' simultaneous claim
+	adm     *admin
+	plan    *failoverPlan // -failover: how the coordinator fails over
+	fo      failoverTimes // -failover: what happened when
+
+	pmu     sync.Mutex
+	pmode   []string // per slot: the partition in force ("", blackhole, cut)
+	ptarget []string // per slot: where its proxy forwards
 
 	mu       sync.Mutex
 	events   []event
@@ -90,16 +97,30 @@ func run(ctx context.Context, c config, log io.Writer) (*report, error) {
 	}
 	defer os.RemoveAll(dir)
 	c.dir = dir
+	if c.failover && c.lag == 0 {
+		c.lag = c.ttl / 2
+	}
+	if c.replicas < 0 {
+		c.replicas = 0
+		if c.failover && c.store == "redis" {
+			c.replicas = 1
+		}
+	}
 	s := &sim{c: c, log: log, self: self, name: testdb.Name("fleetsim"),
-		current: make([]*incarnation, c.workers), busy: make([]bool, c.workers)}
-	adm, err := openAdmin(ctx, c.store, s.name)
+		current: make([]*incarnation, c.workers), busy: make([]bool, c.workers),
+		pmode: make([]string, c.workers), ptarget: make([]string, c.workers)}
+	lifetime := c.duration + 10*time.Minute
+	adm, err := openAdmin(ctx, c, s.name, lifetime)
+	if adm != nil {
+		defer adm.close()
+	}
 	if err != nil {
 		return nil, err
 	}
-	defer adm.close()
-	s.target = adm.target
+	s.target, s.adm, s.plan = adm.target, adm, adm.plan
 	for slot := range c.workers {
-		p, err := tcpproxy.NewFor(adm.targets[slot%len(adm.targets)], c.duration+10*time.Minute)
+		s.ptarget[slot] = adm.targets[slot%len(adm.targets)]
+		p, err := tcpproxy.NewFor(s.ptarget[slot], lifetime)
 		if err != nil {
 			return nil, err
 		}
@@ -108,8 +129,15 @@ func run(ctx context.Context, c config, log io.Writer) (*report, error) {
 	}
 	cpu := startCPU(adm)
 	s.start = time.Now().Add(3 * time.Second)
-	fmt.Fprintf(log, "fleetsim: %s, %d holders over %d workers, TTL %v, %v; table/key %s\n",
-		c.store, c.holders, c.workers, c.ttl, c.duration, s.name)
+	fo := ""
+	switch {
+	case c.failover && c.store == "etcd":
+		fo = fmt.Sprintf(", leader killed at %v", c.duration/2)
+	case c.failover:
+		fo = fmt.Sprintf(", failover at %v (replication cut %v before)", c.duration/2, c.lag)
+	}
+	fmt.Fprintf(log, "fleetsim: %s, %d holders over %d workers, TTL %v, %v%s; table/key %s\n",
+		c.store, c.holders, c.workers, c.ttl, c.duration, fo, s.name)
 	for slot := range c.workers {
 		if err := s.spawn(slot, s.start, true); err != nil {
 			s.stopAll()
@@ -158,11 +186,18 @@ func (s *sim) spawn(slot int, start time.Time, initial bool) error {
 	s.mu.Unlock()
 	inc := &incarnation{slot: slot, n: n, ids: filepath.Join(s.c.dir, fmt.Sprintf("ids-%d.bin", n)), initial: initial, done: make(chan struct{})}
 	first, count := s.holdersOf(slot)
-	cmd := exec.Command(s.self,
+	args := []string{
 		"-store", s.c.store, "-addr", s.proxies[slot].Addr(), "-name", s.name, "-ids", inc.ids,
 		"-first", strconv.Itoa(first), "-count", strconv.Itoa(count), "-start", strconv.FormatInt(start.UnixNano(), 10),
-		"-initial="+strconv.FormatBool(initial), "-ttl", s.c.ttl.String(), "-rate", fmt.Sprint(s.c.rate),
-		"-burst", strconv.Itoa(s.c.burst), "-pool", strconv.Itoa(s.c.pool))
+		"-initial=" + strconv.FormatBool(initial), "-ttl", s.c.ttl.String(), "-rate", fmt.Sprint(s.c.rate),
+		"-burst", strconv.Itoa(s.c.burst), "-pool", strconv.Itoa(s.c.pool), "-replicas", strconv.Itoa(s.c.replicas)}
+	if s.adm.dsn != nil {
+		args = append(args, "-dsn", s.adm.dsn(s.proxies[slot].Addr()))
+	}
+	if s.c.failover {
+		args = append(args, "-mark", strconv.FormatInt(s.start.Add(s.c.duration/2).UnixNano(), 10))
+	}
+	cmd := exec.Command(s.self, args...)
 	cmd.Env = append(os.Environ(), workerEnv+"=1")
 	stderr, err := os.Create(filepath.Join(s.c.dir, fmt.Sprintf("stderr-%d.txt", n)))
 	if err != nil {
@@ -225,6 +260,9 @@ func (s *sim) chaos(ctx context.Context) {
 	next := s.start.Add(warm)
 	var wg sync.WaitGroup
 	defer wg.Wait()
+	if s.c.failover {
+		wg.Go(func() { s.failover(ctx) })
+	}
 	for {
 		wait := time.Until(next)
 		if !next.Before(end.Add(-cool)) {
@@ -244,7 +282,7 @@ func (s *sim) chaos(ctx context.Context) {
 			continue
 		}
 		kind := []string{"partition", "partition", "pause", "pause", "kill"}[rand.IntN(5)]
-		wg.Go(func() { s.disrupt(slot, kind) })
+		wg.Go(func() { s.disrupt(slot, kind, rand.N(time.Second)) })
 	}
 }
 
@@ -266,8 +304,8 @@ func (s *sim) pickSlot() int {
 }
 
 // disrupt runs one churn event: a partition or pause of 1.2 to 2 TTLs, or
-// a SIGKILL followed by a restart within a second.
-func (s *sim) disrupt(slot int, kind string) {
+// a SIGKILL followed by a restart after restart.
+func (s *sim) disrupt(slot int, kind string, restart time.Duration) {
 	s.mu.Lock()
 	inc := s.current[slot]
 	s.mu.Unlock()
@@ -275,13 +313,9 @@ func (s *sim) disrupt(slot int, kind string) {
 	hold := time.Duration(float64(s.c.ttl) * (1.2 + 0.8*rand.Float64()))
 	switch kind {
 	case "partition":
-		if rand.IntN(2) == 0 {
-			s.proxies[slot].Blackhole()
-		} else {
-			s.proxies[slot].Cut()
-		}
+		s.setPartition(slot, []string{"blackhole", "cut"}[rand.IntN(2)])
 		time.Sleep(hold)
-		s.proxies[slot].Restore()
+		s.setPartition(slot, "")
 	case "pause":
 		_ = inc.cmd.Process.Signal(syscall.SIGSTOP)
 		time.Sleep(hold)
@@ -289,7 +323,7 @@ func (s *sim) disrupt(slot int, kind string) {
 	case "kill":
 		_ = inc.cmd.Process.Kill()
 		<-inc.done
-		time.Sleep(rand.N(time.Second))
+		time.Sleep(restart)
 		if err := s.spawn(slot, time.Now(), false); err != nil {
 			fmt.Fprintln(s.log, "fleetsim: restart:", err)
 		}
@@ -324,7 +358,8 @@ func (s *sim) stopAll() {
 }
 
 // admin is the run's own connection to the server: it creates and drops
-// the table or key, and finds the server processes.
+// the table or key, and finds the server processes. In a -failover run it
+// also owns the private servers.
 type admin struct {
 	kind, target string
 	targets      []string // the servers the workers reach, one per slot in turn
@@ -333,11 +368,27 @@ type admin struct {
 	etcd         *etcdCluster
 	ecli         *clientv3.Client
 	name         string
+
+	servers *tb                      // -failover: the private servers' cleanups
+	plan    *failoverPlan            // -failover: how the coordinator fails over
+	proxy   *tcpproxy.Proxy          // -failover: the admin's path to the primary
+	dsn     func(addr string) string // -failover on SQL: the DSN of the private server at addr
 }
 
-func openAdmin(ctx context.Context, kind, name string) (*admin, error) {
+// openAdmin connects to the run's server, or starts the private ones of a
+// -failover run; the admin returned, if any, must be closed even with an
+// error.
+func openAdmin(ctx context.Context, c config, name string, lifetime time.Duration) (*admin, error) {
+	kind := c.store
 	a := &admin{kind: kind, name: name}
 	var err error
+	if c.failover && kind != "etcd" {
+		switch kind {
+		case "postgres", "mysql", "redis":
+			return a, openPrivate(ctx, a, lifetime)
+		}
+		return nil, fmt.Errorf("unknown store %q", kind)
+	}
 	switch kind {
 	case "postgres":
 		cfg, err := pgx.ParseConfig(testdb.PostgresDSN())
@@ -372,6 +423,9 @@ func openAdmin(ctx context.Context, kind, name string) (*admin, error) {
 			a.etcd.close()
 			return nil, err
 		}
+		if c.failover {
+			a.plan = etcdPlan(a.etcd)
+		}
 		return a, nil
 	default:
 		return nil, fmt.Errorf("unknown store %q", kind)
@@ -403,5 +457,8 @@ func (a *admin) close() {
 	}
 	if a.etcd != nil {
 		a.etcd.close()
+	}
+	if a.servers != nil {
+		a.servers.close()
 	}
 }

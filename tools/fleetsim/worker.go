@@ -36,6 +36,7 @@ const workerEnv = "FLEETSIM_WORKER"
 //	claim   node latency-ns first(1/0) exhausted(1/0)
 //	fail    reason (lost, expired, closed, other)
 //	ok      node
+//	after   (the first ID written after -mark)
 //	error   (a claim error other than ErrExhausted)
 //	stats   claims renews releases ids  (holder -1)
 type emitter struct {
@@ -72,8 +73,10 @@ func (c *counted) Release(ctx context.Context, n int64, owner string, hwm int64,
 type workerConfig struct {
 	config
 	addr, name, ids string
+	dsn             string // the server's DSN, host and port replaced by addr ("": internal/testdb's)
 	first, count    int
 	start           int64
+	mark            int64 // Unix ns; each holder reports its first ID written after it ("after")
 	initial         bool
 }
 
@@ -84,6 +87,9 @@ func workerMain(args []string) int {
 	fs.StringVar(&w.addr, "addr", "", "server address (the proxy)")
 	fs.StringVar(&w.name, "name", "", "table or key")
 	fs.StringVar(&w.ids, "ids", "", "file the issued IDs are appended to")
+	fs.StringVar(&w.dsn, "dsn", "", "SQL DSN (default: internal/testdb's)")
+	fs.Int64Var(&w.mark, "mark", 0, "Unix ns after which each holder reports its first ID")
+	fs.IntVar(&w.replicas, "replicas", 0, "Redis StoreOptions.Replicas")
 	fs.IntVar(&w.first, "first", 0, "first holder number")
 	fs.IntVar(&w.count, "count", 0, "holders")
 	fs.Int64Var(&w.start, "start", 0, "Unix ns at which every holder claims")
@@ -104,12 +110,19 @@ func workerMain(args []string) int {
 	return 0
 }
 
-// openStore connects to the server at addr with a pool of pool
-// connections and returns the lease store of name.
-func openStore(ctx context.Context, kind, addr, name string, pool int) (node.Store, func(), error) {
-	switch kind {
+// openStore connects to the server at w.addr with a pool of w.pool
+// connections and returns the lease store of w.name.
+func openStore(ctx context.Context, w workerConfig) (node.Store, func(), error) {
+	addr, name, pool := w.addr, w.name, w.pool
+	dsn := func(def string) string {
+		if w.dsn != "" {
+			return w.dsn
+		}
+		return def
+	}
+	switch w.store {
 	case "postgres":
-		cfg, err := pgx.ParseConfig(testdb.PostgresDSN())
+		cfg, err := pgx.ParseConfig(dsn(testdb.PostgresDSN()))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -124,7 +137,7 @@ func openStore(ctx context.Context, kind, addr, name string, pool int) (node.Sto
 		db := stdlib.OpenDB(*cfg)
 		return sqlStore(ctx, db, name, pool)
 	case "mysql":
-		cfg, err := mysql.ParseDSN(testdb.MySQLDSN())
+		cfg, err := mysql.ParseDSN(dsn(testdb.MySQLDSN()))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -137,7 +150,7 @@ func openStore(ctx context.Context, kind, addr, name string, pool int) (node.Sto
 	case "redis":
 		c := redis.NewClient(&redis.Options{Addr: addr, PoolSize: pool, MinIdleConns: pool, DialTimeout: 2 * time.Second, MaxRetries: -1})
 		warm(pool, func() { _ = c.Ping(ctx).Err() })
-		return redislease.NewStore(c, redislease.StoreOptions{Key: name}), func() { c.Close() }, nil
+		return redislease.NewStore(c, redislease.StoreOptions{Key: name, Replicas: w.replicas}), func() { c.Close() }, nil
 	case "etcd":
 		// One client per process, which multiplexes its requests on one
 		// connection to its member: pool does not apply.
@@ -150,7 +163,7 @@ func openStore(ctx context.Context, kind, addr, name string, pool int) (node.Sto
 		cancel()
 		return etcdlease.NewStore(c, etcdlease.StoreOptions{Prefix: etcdPrefix(name)}), func() { c.Close() }, nil
 	}
-	return nil, nil, fmt.Errorf("unknown store %q", kind)
+	return nil, nil, fmt.Errorf("unknown store %q", w.store)
 }
 
 func sqlStore(ctx context.Context, db *sql.DB, name string, pool int) (node.Store, func(), error) {
@@ -198,7 +211,7 @@ func warm(n int, f func()) {
 }
 
 func work(ctx context.Context, w workerConfig) error {
-	raw, closeStore, err := openStore(ctx, w.store, w.addr, w.name, w.pool)
+	raw, closeStore, err := openStore(ctx, w)
 	if err != nil {
 		return err
 	}
@@ -270,6 +283,7 @@ func hold(ctx context.Context, w workerConfig, s node.Store, f *os.File, e *emit
 	}
 	layout := generator.Twitter()
 	failing := false
+	marked := w.mark == 0
 	buf := make([]byte, 0, 8*w.burst)
 	interval := time.Duration(float64(time.Second) / w.rate)
 	for ctx.Err() == nil {
@@ -294,6 +308,10 @@ func hold(ctx context.Context, w workerConfig, s node.Store, f *os.File, e *emit
 				return
 			}
 			ids.Add(int64(len(buf) / 8))
+			if !marked && time.Now().UnixNano() >= w.mark {
+				marked = true
+				e.emit("after", h)
+			}
 			if failing {
 				p, _ := layout.Decompose(types.Snowflake(binary.LittleEndian.Uint64(buf[len(buf)-8:])))
 				e.emit("ok", h, p.Node)
