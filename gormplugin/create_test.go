@@ -190,10 +190,9 @@ func TestCreateMaps(t *testing.T) {
 				assert.EqualValues(t, 1, count(t, &Order{}, m["id"]))
 			}
 		})
-		t.Run("auto-increment key keeps client key", func(t *testing.T) {
-			// Legacy's table was made by AutoMigrate before the plugin saw
-			// the model, so it is auto-increment; inserts must still use
-			// and keep the client's keys, with no back-fill over them.
+		t.Run("plain integer key keeps client key", func(t *testing.T) {
+			// Inserts use and keep the client's keys, with no back-fill
+			// over them.
 			m := map[string]any{"name": "legacy"}
 			require.NoError(t, db.Model(&Legacy{}).Create(m).Error)
 			id := m["id"].(int64)
@@ -234,8 +233,9 @@ func TestCreateMaps(t *testing.T) {
 }
 
 // TestLastInsertIDBackfill runs MariaDB without RETURNING, as MySQL works:
-// GORM then writes LastInsertId (plus one per row) into the maps of an
-// auto-increment key, over the client's keys, unless the plugin stops it.
+// GORM writes LastInsertId (plus one per row) into the maps of an
+// auto-increment key, over the client's keys; a plain integer key tagged
+// autoIncrement:false keeps them.
 func TestLastInsertIDBackfill(t *testing.T) {
 	d := dialect{Name: "mariadb", Open: func(testing.TB) gorm.Dialector {
 		return mysql.New(mysql.Config{DSN: testdb.MySQLDSN(), DisableWithReturning: true})

@@ -18,8 +18,10 @@ var (
 	// the layout cannot hold. It is [generator.ErrInvalidConfig].
 	ErrInvalidConfig = generator.ErrInvalidConfig
 
-	// ErrUnsupportedField reports an idkit tag with an unknown value, or on a
-	// field whose type cannot hold that kind of ID.
+	// ErrUnsupportedField reports an idkit tag with an unknown value, a
+	// field whose type cannot hold that kind of ID, or an integer primary
+	// key to fill that GORM made auto-increment (it has no
+	// autoIncrement:false tag).
 	ErrUnsupportedField = errors.New("gormplugin: unsupported idkit field")
 
 	// ErrGenerate reports that a generator could not make a key; the

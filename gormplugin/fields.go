@@ -44,13 +44,6 @@ type keyField struct {
 	idIdx int      // for repNull, index of the ID field
 	okIdx int      // for repNull, index of the Valid field
 	fn    *keyFunc // for repFunc
-
-	// direct: the field lies at offset bytes into the model's struct, with
-	// no pointer on the way, and its value is what rep says without a
-	// pointer (an int64, uint64, [12]byte or WithKeyFunc type); the fill of
-	// a slice of models then writes it in place, without reflection.
-	direct bool
-	offset uintptr
 }
 
 // modelKeys is what the plugin knows about one parsed model.
@@ -81,8 +74,10 @@ var (
 	}
 )
 
-// keysOf returns the key fields of s, working them out (and adjusting s) on
-// first sight.
+// keysOf returns the key fields of s, working them out on first sight. It
+// only reads s: GORM shares its parsed schemas among goroutines (AutoMigrate,
+// creates and queries of the same model may run at once), so the plugin
+// never writes to them.
 func (p *Plugin) keysOf(s *schema.Schema) *modelKeys {
 	if v, ok := p.models.Load(s); ok {
 		mk := v.(*modelKeys)
@@ -95,8 +90,7 @@ func (p *Plugin) keysOf(s *schema.Schema) *modelKeys {
 	return mk
 }
 
-// prepare finds s's key fields, clears GORM's auto-increment on them and
-// marks the primary ones NOT NULL.
+// prepare finds s's key fields and checks that the plugin can fill them.
 func (mk *modelKeys) prepare(s *schema.Schema) {
 	mk.pk = objectIDKey(s)
 	if mk.pk == nil {
@@ -153,47 +147,13 @@ func (mk *modelKeys) prepare(s *schema.Schema) {
 		}
 		mk.fields = append(mk.fields, kf)
 	}
-	for i := range mk.fields {
-		kf := &mk.fields[i]
-		kf.offset, kf.direct = directOffset(s.ModelType, kf)
-	}
 	for _, kf := range mk.fields {
-		noAutoIncrement(s, kf.field)
-		if kf.field.PrimaryKey {
-			// SQLite lets a non-integer primary key hold NULL; a key the
-			// plugin fills is never NULL, so AutoMigrate says so.
-			kf.field.NotNull = true
+		if implicitAutoIncrement(kf.field) {
+			mk.err = fmt.Errorf("%w: %s.%s: GORM makes an integer primary key auto-increment; tag it gorm:\"autoIncrement:false\" (or use types.Snowflake)",
+				ErrUnsupportedField, s.Name, kf.field.Name)
+			return
 		}
 	}
-}
-
-// directOffset returns kf's offset in model and whether the fill may write
-// it there in place (see keyField.direct).
-func directOffset(model reflect.Type, kf *keyField) (uintptr, bool) {
-	if kf.ptr || model.Kind() != reflect.Struct {
-		return 0, false
-	}
-	switch kf.rep {
-	case repInt, repUint:
-		if kf.field.FieldType.Size() != 8 {
-			return 0, false
-		}
-	case repArray, repFunc:
-	default:
-		return 0, false
-	}
-	var off uintptr
-	t := model
-	for _, i := range kf.field.StructField.Index {
-		// GORM gives a field reached through an embedded pointer a
-		// negative index.
-		if i < 0 || t.Kind() != reflect.Struct || i >= t.NumField() {
-			return 0, false
-		}
-		sf := t.Field(i)
-		off, t = off+sf.Offset, sf.Type
-	}
-	return off, t == kf.field.FieldType
 }
 
 // isValuer reports whether t or *t implements [driver.Valuer].
@@ -254,26 +214,15 @@ func foreignKeys(s *schema.Schema) map[*schema.Field]bool {
 	return fk
 }
 
-// noAutoIncrement undoes GORM's implicit auto-increment on an integer
-// primary key the plugin fills, so that inserts neither add RETURNING for it
-// nor write LastInsertId over it. An explicit autoIncrement or default tag
-// is left as the model says.
-func noAutoIncrement(s *schema.Schema, f *schema.Field) {
-	if _, explicit := f.TagSettings["AUTOINCREMENT"]; explicit || !f.AutoIncrement {
-		return
-	}
-	f.AutoIncrement = false
-	if _, hasDefault := f.TagSettings["DEFAULT"]; hasDefault {
-		return
-	}
-	f.HasDefaultValue = false
-	kept := make([]*schema.Field, 0, len(s.FieldsWithDefaultDBValue))
-	for _, d := range s.FieldsWithDefaultDBValue {
-		if d != f {
-			kept = append(kept, d)
-		}
-	}
-	s.FieldsWithDefaultDBValue = kept
+// implicitAutoIncrement reports whether GORM made f, an integer primary key,
+// auto-increment without an autoIncrement tag asking for it. The plugin
+// does not change GORM's schema, so it refuses to fill such a key: AutoMigrate
+// makes the column auto-increment, and GORM reads the database's key back
+// after an INSERT (RETURNING, or LastInsertId written into maps over the
+// plugin's keys).
+func implicitAutoIncrement(f *schema.Field) bool {
+	_, explicit := f.TagSettings["AUTOINCREMENT"]
+	return f.AutoIncrement && !explicit
 }
 
 // kindOf returns the kind an untagged primary key of type t gets, or 0.

@@ -3,7 +3,6 @@ package gormplugin
 import (
 	"fmt"
 	"reflect"
-	"unsafe"
 
 	"gorm.io/gorm"
 )
@@ -72,35 +71,20 @@ func selected(stmt *gorm.Statement, fields []keyField) []keyField {
 }
 
 // fillValue fills the zero keys of a struct, or of each struct in a slice or
-// array (of structs or pointers to structs).
+// array (of structs or pointers to structs), through reflect.
 // Values of another type than the model's (Model(&A{}).Create(&B{})) are
-// left to GORM.
+// left to GORM, and so are nil pointers (GORM reports them).
 func (p *Plugin) fillValue(db *gorm.DB, fields []keyField, rv reflect.Value) {
 	model := db.Statement.Schema.ModelType
 	switch rv.Kind() {
 	case reflect.Struct:
-		if rv.Type() != model {
-			return
+		if rv.Type() == model {
+			p.fillStruct(db, fields, rv)
 		}
-		if rv.CanAddr() && allDirect(fields) {
-			p.fillRow(db, fields, rv.Addr().UnsafePointer())
-			return
-		}
-		p.fillStruct(db, fields, rv)
 	case reflect.Slice, reflect.Array:
-		if (rv.Kind() == reflect.Slice || rv.CanAddr()) && allDirect(fields) {
-			switch rv.Type().Elem() {
-			case model:
-				p.fillDirect(db, fields, rv, false)
-				return
-			case reflect.PointerTo(model):
-				p.fillDirect(db, fields, rv, true)
-				return
-			}
-		}
 		for i, n := 0, rv.Len(); i < n; i++ {
 			elem := reflect.Indirect(rv.Index(i))
-			if elem.Kind() != reflect.Struct || elem.Type() != model { // nil pointer: GORM reports it
+			if elem.Kind() != reflect.Struct || elem.Type() != model {
 				continue
 			}
 			if !p.fillStruct(db, fields, elem) {
@@ -108,91 +92,6 @@ func (p *Plugin) fillValue(db *gorm.DB, fields []keyField, rv reflect.Value) {
 			}
 		}
 	}
-}
-
-// allDirect reports whether every field can be filled in place.
-func allDirect(fields []keyField) bool {
-	for i := range fields {
-		if !fields[i].direct {
-			return false
-		}
-	}
-	return true
-}
-
-// fillDirect fills the zero keys of the structs of rv (a slice, or an
-// addressable array, of the model or, with ptrs, of pointers to it) in
-// place: the model's type, the fields' offsets and how to set them were
-// worked out once for the model, so a row costs a load, a compare and, for
-// a zero key, the generator's call. Nil pointers are skipped (GORM reports
-// them).
-func (p *Plugin) fillDirect(db *gorm.DB, fields []keyField, rv reflect.Value, ptrs bool) {
-	n := rv.Len()
-	if n == 0 {
-		return
-	}
-	base, size := rv.Index(0).Addr().UnsafePointer(), rv.Type().Elem().Size()
-	for i := range n {
-		row := unsafe.Add(base, uintptr(i)*size)
-		if ptrs {
-			if row = *(*unsafe.Pointer)(row); row == nil {
-				continue
-			}
-		}
-		if !p.fillRow(db, fields, row) {
-			return
-		}
-	}
-}
-
-// fillRow fills the zero keys of the model at row; false means it failed
-// and reported the error.
-func (p *Plugin) fillRow(db *gorm.DB, fields []keyField, row unsafe.Pointer) bool {
-	for j := range fields {
-		if err := p.setAt(&fields[j], unsafe.Add(row, fields[j].offset)); err != nil {
-			db.AddError(err)
-			return false
-		}
-	}
-	return true
-}
-
-// setAt stores a new ID at ptr, the field of a direct keyField, when it
-// holds the zero ID.
-func (p *Plugin) setAt(kf *keyField, ptr unsafe.Pointer) error {
-	switch kf.rep {
-	case repInt:
-		v := (*int64)(ptr)
-		if *v != 0 {
-			return nil
-		}
-		id, err := p.nextSnowflake(kf)
-		if err != nil {
-			return err
-		}
-		*v = id
-	case repUint:
-		v := (*uint64)(ptr)
-		if *v != 0 {
-			return nil
-		}
-		id, err := p.nextSnowflake(kf)
-		if err != nil {
-			return err
-		}
-		*v = uint64(id)
-	case repArray:
-		a := (*[12]byte)(ptr)
-		if *a != [12]byte{} {
-			return nil
-		}
-		*a = p.objectID.Next()
-	case repFunc:
-		if err := kf.fn.setAt(ptr); err != nil {
-			return fmt.Errorf("%w: %s.%s: %w", ErrGenerate, kf.field.Schema.Name, kf.field.Name, err)
-		}
-	}
-	return nil
 }
 
 // fillMaps fills each map of a []map or *[]map create.
@@ -286,11 +185,12 @@ func (p *Plugin) setRep(kf *keyField, r rep, v reflect.Value) error {
 		}
 		v.SetUint(uint64(id))
 	case repArray:
-		a := (*[12]byte)(v.Addr().UnsafePointer())
-		if *a != [12]byte{} {
+		b := v.Bytes() // the addressable array itself
+		if [12]byte(b) != [12]byte{} {
 			return nil
 		}
-		*a = p.objectID.Next()
+		id := p.objectID.Next()
+		copy(b, id[:])
 	case repHex:
 		if v.Len() != 0 {
 			return nil
@@ -303,14 +203,9 @@ func (p *Plugin) setRep(kf *keyField, r rep, v reflect.Value) error {
 		id := p.objectID.Next()
 		v.SetBytes(id[:])
 	case repFunc:
-		if !kf.fn.isZero(v) {
-			return nil
-		}
-		id, err := kf.fn.next()
-		if err != nil {
+		if err := kf.fn.set(v); err != nil {
 			return fmt.Errorf("%w: %s.%s: %w", ErrGenerate, kf.field.Schema.Name, kf.field.Name, err)
 		}
-		v.Set(id)
 	case repNull:
 		if v.Field(kf.okIdx).Bool() {
 			return nil

@@ -27,7 +27,7 @@ type NullDoc struct {
 
 // RawDoc is keyed by a plain []byte tagged as an ObjectID.
 type RawDoc struct {
-	ID   []byte `gorm:"primaryKey;size:12" idkit:"objectid"`
+	ID   []byte `gorm:"primaryKey;size:12;not null" idkit:"objectid"`
 	Name string
 }
 

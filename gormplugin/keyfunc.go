@@ -5,18 +5,16 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"reflect"
-	"unsafe"
 
 	"gorm.io/gorm/clause"
 )
 
 // keyFunc is a key type registered with [WithKeyFunc].
 type keyFunc struct {
-	typ    reflect.Type
-	next   func() (reflect.Value, error) // a new, non-zero key
-	isZero func(reflect.Value) bool
-	// setAt stores a new key at ptr, a *T, when it holds the zero key.
-	setAt func(ptr unsafe.Pointer) error
+	typ reflect.Type
+	// set stores a new key in v, an addressable T, when it holds the zero
+	// key.
+	set func(v reflect.Value) error
 }
 
 // WithKeyFunc makes the plugin fill zero primary keys of type T (or *T)
@@ -36,23 +34,12 @@ func WithKeyFunc[T any](next func() (T, error)) Option {
 			return fmt.Errorf("%w: key type %s is a pointer or interface; give the type it points to", ErrInvalidConfig, t)
 		}
 		zeroAt, ok := zeroTest[T]()
-		isZero := func(v T) bool { return zeroAt(&v) }
 		if !ok {
 			return fmt.Errorf("%w: key type %s has no IsZero method and is not comparable", ErrInvalidConfig, t)
 		}
-		kf := &keyFunc{typ: t, isZero: func(v reflect.Value) bool { return isZero(v.Interface().(T)) }}
-		kf.next = func() (reflect.Value, error) {
-			id, err := next()
-			if err != nil {
-				return reflect.Value{}, err
-			}
-			if isZero(id) {
-				return reflect.Value{}, fmt.Errorf("key func for %s returned the zero key", t)
-			}
-			return reflect.ValueOf(&id).Elem(), nil
-		}
-		kf.setAt = func(ptr unsafe.Pointer) error {
-			v := (*T)(ptr)
+		kf := &keyFunc{typ: t}
+		kf.set = func(rv reflect.Value) error {
+			v := rv.Addr().Interface().(*T)
 			if !zeroAt(v) {
 				return nil
 			}
@@ -60,7 +47,6 @@ func WithKeyFunc[T any](next func() (T, error)) Option {
 			if err != nil {
 				return err
 			}
-			// Tested in place, where taking its address copies nothing.
 			if *v = id; zeroAt(v) {
 				return fmt.Errorf("key func for %s returned the zero key", t)
 			}

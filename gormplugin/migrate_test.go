@@ -179,26 +179,27 @@ func TestAutoMigrateDDL(t *testing.T) {
 	})
 }
 
-// LegacyParent has a tagged plain int64 key with no autoIncrement:false
-// tag, and children keyed the same way.
+// LegacyParent has a tagged plain int64 key tagged autoIncrement:false,
+// and children keyed the same way.
 type LegacyParent struct {
-	ID       int64 `gorm:"primaryKey" idkit:"snowflake"`
+	ID       int64 `gorm:"primaryKey;autoIncrement:false" idkit:"snowflake"`
 	Children []LegacyChild
 }
 
 type LegacyChild struct {
-	ID             int64 `gorm:"primaryKey" idkit:"snowflake"`
+	ID             int64 `gorm:"primaryKey;autoIncrement:false" idkit:"snowflake"`
 	LegacyParentID int64
 }
 
-func TestPrepare(t *testing.T) {
+// TestPlainIntegerKeys checks that a tagged plain integer key tagged
+// autoIncrement:false is a plain BIGINT, with no setup but AutoMigrate,
+// and that one GORM makes auto-increment is refused, not filled.
+func TestPlainIntegerKeys(t *testing.T) {
 	intType := map[string]string{"postgres": "bigint", "mysql": "bigint(20)", "sqlite": "integer"}
 	for _, d := range dialects {
 		t.Run(d.Name, func(t *testing.T) {
-			p := gormplugin.New(gormplugin.WithNode(1))
-			db := openDB(t, d, p)
-			require.NoError(t, p.Prepare(db, &LegacyParent{}))
-			migrate(t, db, &LegacyParent{}, &LegacyChild{})
+			db := openDB(t, d, gormplugin.New(gormplugin.WithNode(1)))
+			migrate(t, db, &LegacyParent{}, &LegacyChild{}, &AutoInc{})
 			for _, model := range []any{&LegacyParent{}, &LegacyChild{}} {
 				stmt := &gorm.Statement{DB: db}
 				require.NoError(t, stmt.Parse(model))
@@ -215,19 +216,16 @@ func TestPrepare(t *testing.T) {
 				assert.NotZero(t, c.ID)
 				assert.Equal(t, parent.ID, c.LegacyParentID)
 			}
+
+			row := &AutoInc{Name: "a"}
+			assert.ErrorIs(t, db.Create(row).Error, gormplugin.ErrUnsupportedField)
+			assert.Zero(t, row.ID)
+			assert.ErrorIs(t, db.Model(&AutoInc{}).Create(map[string]any{"name": "m"}).Error, gormplugin.ErrUnsupportedField)
+			var n int64
+			require.NoError(t, db.Model(&AutoInc{}).Count(&n).Error)
+			assert.Zero(t, n, "rows stored")
 		})
 	}
-	t.Run("errors", func(t *testing.T) {
-		db := sqliteDB(t)
-		p := gormplugin.New()
-		require.NoError(t, db.Use(p))
-		assert.ErrorIs(t, p.Prepare(db, &Event{}, &Order{}), gormplugin.ErrNoSnowflakeGenerator)
-		assert.Error(t, p.Prepare(db, 42))
-		db2 := sqliteDB(t)
-		p2 := gormplugin.New(gormplugin.WithNode(1))
-		require.NoError(t, db2.Use(p2))
-		assert.ErrorIs(t, p2.Prepare(db2, &badTagValue{}), gormplugin.ErrUnsupportedField)
-	})
 }
 
 // ddlRecorder is a GORM logger that records every statement run.
@@ -272,9 +270,7 @@ func TestAutoMigrateTwiceIssuesNoDDL(t *testing.T) {
 	}
 	for _, d := range dialects {
 		t.Run(d.Name, func(t *testing.T) {
-			p := gormplugin.New(gormplugin.WithNode(1))
-			db := openDB(t, d, p)
-			require.NoError(t, p.Prepare(db, models...))
+			db := openDB(t, d, gormplugin.New(gormplugin.WithNode(1)))
 			first := &ddlRecorder{Interface: logger.Discard}
 			require.NoError(t, db.Session(&gorm.Session{Logger: first}).AutoMigrate(models...))
 			require.NotEmpty(t, first.ddl(), "the first run creates the tables")
@@ -303,11 +299,9 @@ func TestKeyColumnsNotNull(t *testing.T) {
 	}
 	for _, d := range dialects {
 		t.Run(d.Name, func(t *testing.T) {
-			p := gormplugin.New(gormplugin.WithNode(1))
-			db := openDB(t, d, p)
+			db := openDB(t, d, gormplugin.New(gormplugin.WithNode(1)))
 			for _, tt := range tests {
 				t.Run(tt.name, func(t *testing.T) {
-					require.NoError(t, p.Prepare(db, tt.model))
 					migrate(t, db, tt.model)
 					for range 2 {
 						assert.Error(t, db.Omit("id").Create(tt.row()).Error, "a create without the key")

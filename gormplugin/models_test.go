@@ -44,8 +44,16 @@ type Tagged struct {
 	Fixed int64               `gorm:"<-:false" idkit:"snowflake"`
 }
 
-// Legacy has a plain integer key GORM takes for auto-increment.
+// Legacy has a plain integer key, tagged so that GORM does not make it
+// auto-increment.
 type Legacy struct {
+	ID   int64 `gorm:"primaryKey;autoIncrement:false" idkit:"snowflake"`
+	Name string
+}
+
+// AutoInc has a plain integer key GORM makes auto-increment: the plugin
+// refuses to fill it.
+type AutoInc struct {
 	ID   int64 `gorm:"primaryKey" idkit:"snowflake"`
 	Name string
 }
