@@ -145,13 +145,19 @@ func registerStdUUIDArgs(db *gorm.DB) error {
 		after func(string, func(*gorm.DB)) error
 	}{
 		{"gorm:create", func(n string, f func(*gorm.DB)) error { return cb.Create().Before("gorm:create").Register(n, f) },
-			func(n string, f func(*gorm.DB)) error { return cb.Create().After("gorm:create").Before("gorm:commit_or_rollback_transaction").Register(n, f) }},
+			func(n string, f func(*gorm.DB)) error {
+				return cb.Create().After("gorm:create").Before("gorm:commit_or_rollback_transaction").Register(n, f)
+			}},
 		{"gorm:query", func(n string, f func(*gorm.DB)) error { return cb.Query().Before("gorm:query").Register(n, f) },
 			func(n string, f func(*gorm.DB)) error { return cb.Query().After("gorm:query").Register(n, f) }},
 		{"gorm:update", func(n string, f func(*gorm.DB)) error { return cb.Update().Before("gorm:update").Register(n, f) },
-			func(n string, f func(*gorm.DB)) error { return cb.Update().After("gorm:update").Before("gorm:commit_or_rollback_transaction").Register(n, f) }},
+			func(n string, f func(*gorm.DB)) error {
+				return cb.Update().After("gorm:update").Before("gorm:commit_or_rollback_transaction").Register(n, f)
+			}},
 		{"gorm:delete", func(n string, f func(*gorm.DB)) error { return cb.Delete().Before("gorm:delete").Register(n, f) },
-			func(n string, f func(*gorm.DB)) error { return cb.Delete().After("gorm:delete").Before("gorm:commit_or_rollback_transaction").Register(n, f) }},
+			func(n string, f func(*gorm.DB)) error {
+				return cb.Delete().After("gorm:delete").Before("gorm:commit_or_rollback_transaction").Register(n, f)
+			}},
 		{"gorm:row", func(n string, f func(*gorm.DB)) error { return cb.Row().Before("gorm:row").Register(n, f) },
 			func(n string, f func(*gorm.DB)) error { return cb.Row().After("gorm:row").Register(n, f) }},
 		{"gorm:raw", func(n string, f func(*gorm.DB)) error { return cb.Raw().Before("gorm:raw").Register(n, f) },

@@ -102,7 +102,10 @@ func stdUUIDStoreV1(t *testing.T, name string, registry bool, subtype byte) stdU
 			s, b := v.Binary()
 			return byte(v.Type), s, b
 		},
-		insertZ: func(ctx context.Context, doc *stdUUIDDoc) error { _, err := coll.InsertOne(ctx, doc); return v1Err(err) },
+		insertZ: func(ctx context.Context, doc *stdUUIDDoc) error {
+			_, err := coll.InsertOne(ctx, doc)
+			return v1Err(err)
+		},
 	}
 }
 
