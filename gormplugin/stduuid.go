@@ -5,6 +5,8 @@ package gormplugin
 import (
 	"context"
 	"database/sql"
+	"fmt"
+	"strings"
 	"reflect"
 	"uuid"
 
@@ -130,9 +132,24 @@ func unwrapStdUUIDPool(db *gorm.DB) {
 	if _, ok := db.Statement.Settings.LoadAndDelete(stdUUIDSetting); !ok {
 		return
 	}
+	explainLongblobKey(db)
 	if p, ok := db.Statement.ConnPool.(stdUUIDPool); ok {
 		db.Statement.ConnPool = p.ConnPool
 	}
+}
+
+// explainLongblobKey replaces MySQL's error 1170 for a table AutoMigrate
+// gave a longblob key (what GORM makes of a [16]byte such as uuid.UUID)
+// with one that names the tag to write.
+func explainLongblobKey(db *gorm.DB) {
+	if db.Error == nil || !strings.Contains(db.Error.Error(), "Error 1170") {
+		return
+	}
+	if sql := db.Statement.SQL.String(); !strings.HasPrefix(sql, "CREATE TABLE") || !strings.Contains(sql, "longblob") {
+		return
+	}
+	db.Error = fmt.Errorf("%w: MySQL/MariaDB cannot index the longblob column GORM makes for a uuid.UUID key; tag the field gorm:\"type:binary(16)\" (or use types.UUID, which needs no tag): %w",
+		ErrUnsupportedField, db.Error)
 }
 
 // registerStdUUIDArgs registers, around each processor's statement

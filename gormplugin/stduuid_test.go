@@ -152,3 +152,45 @@ func TestStdUUIDStatements(t *testing.T) {
 		})
 	}
 }
+
+// TestStdUUIDAutoMigrate migrates a uuid.UUID-keyed model with the tag the
+// docs give per database, and, untagged on MariaDB, checks that the error
+// names the tag.
+func TestStdUUIDAutoMigrate(t *testing.T) {
+	type plain struct {
+		ID   uuid.UUID
+		Name string
+	}
+	type pg struct {
+		ID   uuid.UUID `gorm:"type:uuid"`
+		Name string
+	}
+	type my struct {
+		ID   uuid.UUID `gorm:"type:binary(16)"`
+		Name string
+	}
+	models := map[string]any{"sqlite": &plain{}, "postgres": &pg{}, "mariadb": &my{}}
+	for _, d := range dialects {
+		t.Run(d.Name, func(t *testing.T) {
+			db := openDB(t, d, gormplugin.New())
+			model := models[d.Name]
+			require.NoError(t, db.AutoMigrate(model))
+			require.NoError(t, db.AutoMigrate(model), "a second AutoMigrate")
+			switch m := model.(type) {
+			case *plain:
+				require.NoError(t, db.Create(m).Error)
+				assert.NotEqual(t, uuid.Nil(), m.ID)
+			case *pg:
+				require.NoError(t, db.Create(m).Error)
+				var typ string
+				require.NoError(t, db.Raw("SELECT data_type FROM information_schema.columns WHERE table_name = ? AND column_name = 'id'", tableOf(t, db, m)).Scan(&typ).Error)
+				assert.Equal(t, "uuid", typ)
+			case *my:
+				require.NoError(t, db.Create(m).Error)
+				err := db.AutoMigrate(&plain{})
+				assert.ErrorIs(t, err, gormplugin.ErrUnsupportedField)
+				assert.ErrorContains(t, err, `gorm:"type:binary(16)"`)
+			}
+		})
+	}
+}
