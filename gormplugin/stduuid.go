@@ -6,8 +6,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
 	"reflect"
+	"strings"
 	"uuid"
 
 	"gorm.io/gorm"
