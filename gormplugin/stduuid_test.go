@@ -194,3 +194,41 @@ func TestStdUUIDAutoMigrate(t *testing.T) {
 		})
 	}
 }
+
+type stdMade struct {
+	ID   uuid.UUID
+	Code uuid.UUID
+	Txt  uuid.UUID
+	Name string
+}
+
+// TestStdUUIDColumns reads uuid.UUID values the database made itself:
+// gen_random_uuid() into uuid and CHAR(36) columns; MariaDB's UUID() into
+// its UUID and CHAR(36) column types, and into BINARY(16).
+func TestStdUUIDColumns(t *testing.T) {
+	for _, d := range dialects {
+		if d.Name == "sqlite" {
+			continue
+		}
+		t.Run(d.Name, func(t *testing.T) {
+			db := openDB(t, d, gormplugin.New())
+			table := tableOf(t, db, &stdMade{})
+			ddl := "CREATE TABLE " + table + " (id uuid NOT NULL PRIMARY KEY DEFAULT gen_random_uuid(), code uuid DEFAULT gen_random_uuid(), txt CHAR(36) DEFAULT gen_random_uuid()::text, name VARCHAR(64))"
+			made := "INSERT INTO " + table + " (name) VALUES ('db')"
+			if d.Name == "mariadb" {
+				ddl = "CREATE TABLE " + table + " (id BINARY(16) NOT NULL PRIMARY KEY, code UUID, txt CHAR(36), name VARCHAR(64))"
+				made = "INSERT INTO " + table + " (id, code, txt, name) VALUES (UNHEX(REPLACE(UUID(), '-', '')), UUID(), UUID(), 'db')"
+			}
+			require.NoError(t, db.Exec(ddl).Error)
+			require.NoError(t, db.Exec(made).Error)
+			var got stdMade
+			require.NoError(t, db.Where("name = ?", "db").First(&got).Error)
+			assert.NotEqual(t, uuid.Nil(), got.ID)
+			assert.NotEqual(t, uuid.Nil(), got.Code)
+			assert.NotEqual(t, uuid.Nil(), got.Txt)
+			var again stdMade
+			require.NoError(t, db.First(&again, got.ID).Error, "lookup by a key the database made")
+			assert.Equal(t, got, again)
+		})
+	}
+}
