@@ -118,5 +118,5 @@ func (kf *keyFunc) keyCondition(in clause.IN) (clause.Expression, bool) {
 	if key, ok := stdUUIDKey(kf.typ, in.Values); ok {
 		return clause.Eq{Column: in.Column, Value: key}, true
 	}
-	return in, false
+	return uuidKeyList(kf.typ, in)
 }

@@ -11,6 +11,7 @@ import (
 	"uuid"
 
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 
 	"github.com/idkit-go/idkit/types"
 )
@@ -115,12 +116,95 @@ func (p stdUUIDPool) QueryRowContext(ctx context.Context, query string, args ...
 	return p.ConnPool.QueryRowContext(ctx, query, stdUUIDArgs(args)...)
 }
 
+// mayHoldStdUUID reports whether stmt's model has a uuid.UUID,
+// *uuid.UUID or sql.Null[uuid.UUID] field, or its arguments (Raw, Exec) or
+// WHERE conditions hold such a value.
+func mayHoldStdUUID(stmt *gorm.Statement) bool {
+	if s := stmt.Schema; s != nil {
+		for _, f := range s.Fields {
+			if isStdUUIDType(f.FieldType) {
+				return true
+			}
+		}
+	}
+	if hasStdUUID(stmt.Vars) {
+		return true
+	}
+	if c, ok := stmt.Clauses["WHERE"]; ok {
+		if w, ok := c.Expression.(clause.Where); ok {
+			return exprsHaveStdUUID(w.Exprs)
+		}
+	}
+	return false
+}
+
+var (
+	stdUUIDPtrType  = reflect.TypeFor[*uuid.UUID]()
+	stdUUIDNullType = reflect.TypeFor[sql.Null[uuid.UUID]]()
+)
+
+func isStdUUIDType(t reflect.Type) bool {
+	return t == stdUUIDType || t == stdUUIDPtrType || t == stdUUIDNullType
+}
+
+func hasStdUUID(vars []any) bool {
+	for _, v := range vars {
+		if _, ok := stdUUIDArg(v); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func exprsHaveStdUUID(exprs []clause.Expression) bool {
+	for _, e := range exprs {
+		switch e := e.(type) {
+		case clause.Expr:
+			if hasStdUUID(e.Vars) {
+				return true
+			}
+		case clause.NamedExpr:
+			if hasStdUUID(e.Vars) {
+				return true
+			}
+		case clause.Eq:
+			if _, ok := stdUUIDArg(e.Value); ok {
+				return true
+			}
+		case clause.Neq:
+			if _, ok := stdUUIDArg(e.Value); ok {
+				return true
+			}
+		case clause.IN:
+			if hasStdUUID(e.Values) {
+				return true
+			}
+		case clause.AndConditions:
+			if exprsHaveStdUUID(e.Exprs) {
+				return true
+			}
+		case clause.OrConditions:
+			if exprsHaveStdUUID(e.Exprs) {
+				return true
+			}
+		case clause.NotConditions:
+			if exprsHaveStdUUID(e.Exprs) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // stdUUIDSetting marks a statement whose pool the plugin wrapped.
 const stdUUIDSetting = "idkit:std_uuid_pool"
 
-// wrapStdUUIDPool puts stdUUIDPool around the statement's pool.
+// wrapStdUUIDPool puts stdUUIDPool around the statement's pool when the
+// statement may carry a uuid.UUID: its model has a uuid.UUID field, or its
+// arguments or WHERE conditions hold one. Other statements run as they
+// would without it.
 func wrapStdUUIDPool(db *gorm.DB) {
-	if _, done := db.Statement.ConnPool.(stdUUIDPool); done || db.Statement.ConnPool == nil {
+	if _, done := db.Statement.ConnPool.(stdUUIDPool); done || db.Statement.ConnPool == nil || !mayHoldStdUUID(db.Statement) {
 		return
 	}
 	db.Statement.ConnPool = stdUUIDPool{db.Statement.ConnPool}
@@ -129,10 +213,10 @@ func wrapStdUUIDPool(db *gorm.DB) {
 
 // unwrapStdUUIDPool restores the pool wrapStdUUIDPool wrapped.
 func unwrapStdUUIDPool(db *gorm.DB) {
+	explainLongblobKey(db)
 	if _, ok := db.Statement.Settings.LoadAndDelete(stdUUIDSetting); !ok {
 		return
 	}
-	explainLongblobKey(db)
 	if p, ok := db.Statement.ConnPool.(stdUUIDPool); ok {
 		db.Statement.ConnPool = p.ConnPool
 	}
