@@ -26,6 +26,12 @@ func fillUUIDKeys(p *Plugin) {
 	}
 }
 
+// isUUIDKeyType reports whether t is a UUID type the plugin fills:
+// types.UUID, types.NullUUID or (on Go 1.27 and later) uuid.UUID.
+func isUUIDKeyType(t reflect.Type) bool {
+	return t == uuidType || t == nullUUIDType || (t == stdUUIDType && t != nil)
+}
+
 // uuidKeyList rewrites the list of inline keys of a model keyed by a UUID
 // type t (types.UUID, types.NullUUID or Go's uuid.UUID): canonical UUID
 // strings and other [16]byte types (github.com/google/uuid's UUID, whose

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"gorm.io/gorm"
 
+	"github.com/idkit-go/idkit/gormplugin"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -64,5 +65,39 @@ func TestUUIDKeyStringsAndGoogle(t *testing.T) {
 		res := db.Delete(&uuidKeyed{}, []string{rows[0].ID.String()})
 		require.NoError(t, res.Error)
 		assert.EqualValues(t, 1, res.RowsAffected, "Delete with []string")
+	})
+}
+
+type compositeUUID struct {
+	Tenant int64      `gorm:"primaryKey;autoIncrement:false"`
+	ID     types.UUID `gorm:"primaryKey"`
+	Name   string
+}
+
+type compositeUUIDTagged struct {
+	Tenant int64      `gorm:"primaryKey;autoIncrement:false"`
+	ID     types.UUID `gorm:"primaryKey" idkit:"uuid"`
+	Name   string
+}
+
+// TestCompositeUUIDPart checks that a zero untagged UUID part of a
+// composite key fails with ErrUntaggedKey naming idkit:"uuid", and that a
+// part tagged idkit:"uuid" is filled.
+func TestCompositeUUIDPart(t *testing.T) {
+	forEachDB(t, func(t *testing.T, db *gorm.DB) {
+		for _, m := range []any{&compositeUUID{}, &compositeUUIDTagged{}} {
+			ddl := "CREATE TABLE " + tableOf(t, db, m) + " (tenant BIGINT NOT NULL, id " + uuidKeyColumn[db.Dialector.Name()] + " NOT NULL, name VARCHAR(64), PRIMARY KEY (tenant, id))"
+			require.NoError(t, db.Exec(ddl).Error)
+		}
+		err := db.Create(&compositeUUID{Tenant: 1, Name: "x"}).Error
+		require.ErrorIs(t, err, gormplugin.ErrUntaggedKey)
+		assert.Contains(t, err.Error(), `idkit:"uuid"`)
+
+		r := compositeUUIDTagged{Tenant: 1, Name: "x"}
+		require.NoError(t, db.Create(&r).Error)
+		assert.False(t, r.ID.IsZero(), "tagged part filled")
+		var got compositeUUIDTagged
+		require.NoError(t, db.Where("tenant = ? AND id = ?", 1, r.ID).First(&got).Error)
+		assert.Equal(t, r, got)
 	})
 }
