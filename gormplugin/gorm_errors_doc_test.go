@@ -96,6 +96,20 @@ func TestDocUntaggedCompositePart(t *testing.T) {
 	assert.EqualValues(t, 1, count(t, db, &Membership{}))
 }
 
+func TestDocAutoIncrementKey(t *testing.T) {
+	type Account struct {
+		ID int64 `gorm:"primaryKey" idkit:"snowflake"` // GORM: auto-increment
+	}
+	db := docDB(t, &Account{})
+
+	err := db.Create(&Account{}).Error
+	require.ErrorIs(t, err, gormplugin.ErrUnsupportedField)
+	assert.EqualError(t, err, `gormplugin: unsupported idkit field: Account.ID: GORM makes an integer primary key auto-increment; tag it gorm:"autoIncrement:false" (or use types.Snowflake)`)
+	err = db.Model(&Account{}).Create(map[string]any{"id": 0}).Error
+	require.ErrorIs(t, err, gormplugin.ErrUnsupportedField)
+	assert.EqualValues(t, 0, count(t, db, &Account{}), "nothing written")
+}
+
 func TestDocHexStringKey(t *testing.T) {
 	base := docDB(t, &Doc{})
 	stored := Doc{Name: "a"}
