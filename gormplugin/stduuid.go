@@ -196,9 +196,6 @@ func exprsHaveStdUUID(exprs []clause.Expression) bool {
 	return false
 }
 
-// stdUUIDSetting marks a statement whose pool the plugin wrapped.
-const stdUUIDSetting = "idkit:std_uuid_pool"
-
 // wrapStdUUIDPool puts stdUUIDPool around the statement's pool when the
 // statement may carry a uuid.UUID: its model has a uuid.UUID field, or its
 // arguments or WHERE conditions hold one. Other statements run as they
@@ -208,15 +205,12 @@ func wrapStdUUIDPool(db *gorm.DB) {
 		return
 	}
 	db.Statement.ConnPool = stdUUIDPool{db.Statement.ConnPool}
-	db.Statement.Settings.Store(stdUUIDSetting, true)
 }
 
-// unwrapStdUUIDPool restores the pool wrapStdUUIDPool wrapped.
+// unwrapStdUUIDPool restores the pool wrapStdUUIDPool wrapped (or that a
+// statement inherited from one it wrapped, as association saves do).
 func unwrapStdUUIDPool(db *gorm.DB) {
 	explainLongblobKey(db)
-	if _, ok := db.Statement.Settings.LoadAndDelete(stdUUIDSetting); !ok {
-		return
-	}
 	if p, ok := db.Statement.ConnPool.(stdUUIDPool); ok {
 		db.Statement.ConnPool = p.ConnPool
 	}
