@@ -45,8 +45,11 @@ func zeroUntaggedIn(stmt *gorm.Statement, untagged []keyField, rv reflect.Value)
 }
 
 func tagName(k kind) string {
-	if k == kindSnowflake {
+	switch k {
+	case kindSnowflake:
 		return "snowflake"
+	case kindKeyFunc:
+		return "uuid"
 	}
 	return "objectid"
 }

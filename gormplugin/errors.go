@@ -21,7 +21,8 @@ var (
 	// ErrUnsupportedField reports an idkit tag with an unknown value, a
 	// field whose type cannot hold that kind of ID, or an integer primary
 	// key to fill that GORM made auto-increment (it has no
-	// autoIncrement:false tag).
+	// autoIncrement:false tag). On MySQL/MariaDB it also wraps the error
+	// of an AutoMigrate that gave a uuid.UUID key GORM's longblob column.
 	ErrUnsupportedField = errors.New("gormplugin: unsupported idkit field")
 
 	// ErrGenerate reports that a generator could not make a key; the

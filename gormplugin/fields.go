@@ -111,8 +111,18 @@ func (mk *modelKeys) prepare(s *schema.Schema) {
 			k = kindSnowflake
 		case tagged && tag == "objectid":
 			k = kindObjectID
+		case tagged && tag == "uuid":
+			fn := mk.plugin.keyFuncs[f.IndirectFieldType]
+			if fn == nil || !isUUIDKeyType(f.IndirectFieldType) {
+				mk.err = fmt.Errorf("%w: %s.%s: type %s cannot hold a UUID (want types.UUID, types.NullUUID or uuid.UUID)",
+					ErrUnsupportedField, s.Name, f.Name, f.FieldType)
+				return
+			}
+			mk.fields = append(mk.fields, keyField{field: f, kind: kindKeyFunc, rep: repFunc,
+				ptr: f.FieldType.Kind() == reflect.Pointer, fn: fn})
+			continue
 		case tagged:
-			mk.err = fmt.Errorf("%w: %s.%s: tag idkit:%q (want snowflake, objectid or -)",
+			mk.err = fmt.Errorf("%w: %s.%s: tag idkit:%q (want snowflake, objectid, uuid or -)",
 				ErrUnsupportedField, s.Name, f.Name, tag)
 			return
 		case f.PrimaryKey && len(s.PrimaryFields) == 1:
@@ -125,6 +135,8 @@ func (mk *modelKeys) prepare(s *schema.Schema) {
 		case f.PrimaryKey:
 			if uk := kindOf(f.IndirectFieldType); uk != 0 {
 				mk.untagged = append(mk.untagged, keyField{field: f, kind: uk})
+			} else if isUUIDKeyType(f.IndirectFieldType) {
+				mk.untagged = append(mk.untagged, keyField{field: f, kind: kindKeyFunc})
 			}
 		}
 		if k == 0 {

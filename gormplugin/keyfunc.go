@@ -115,5 +115,8 @@ func (kf *keyFunc) keyCondition(in clause.IN) (clause.Expression, bool) {
 	if key, ok := kf.fromBytes(in.Values); ok {
 		return clause.Eq{Column: in.Column, Value: key}, true
 	}
-	return in, false
+	if key, ok := stdUUIDKey(kf.typ, in.Values); ok {
+		return clause.Eq{Column: in.Column, Value: key}, true
+	}
+	return uuidKeyList(kf.typ, in)
 }

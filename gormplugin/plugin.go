@@ -56,6 +56,7 @@ func New(opts ...Option) *Plugin {
 		p.objectID = generator.DefaultObjectID()
 	}
 	fillUUIDKeys(p)
+	fillStdUUIDKeys(p)
 	return p
 }
 
@@ -95,5 +96,8 @@ func (p *Plugin) Initialize(db *gorm.DB) error {
 	if err := cb.Update().Before("gorm:update").Register(keyConditionCallback, p.keyConditions); err != nil {
 		return err
 	}
-	return cb.Delete().Before("gorm:delete").Register(keyConditionCallback, p.keyConditions)
+	if err := cb.Delete().Before("gorm:delete").Register(keyConditionCallback, p.keyConditions); err != nil {
+		return err
+	}
+	return registerStdUUIDArgs(db)
 }

@@ -12,9 +12,9 @@ import (
 //
 // A document is filled when it is a struct (through any pointers or
 // interfaces) whose _id field (tag bson:"_id", possibly inside inline
-// structs) is a [types.ObjectID], [types.Snowflake], [types.UUID] (filled
-// with [types.NewUUIDv7]), one of their Null forms or a pointer to one, and
-// is zero. A set key is never overwritten; other documents are left to the
+// structs) is a [types.ObjectID], [types.Snowflake], [types.UUID] or (on
+// Go 1.27 and later) Go's uuid.UUID (filled with [types.NewUUIDv7]), one of
+// the idkit types' Null forms or a pointer to any of these, and is zero. A set key is never overwritten; other documents are left to the
 // driver.
 //
 // The zero Filler is ready to use: it makes ObjectIDs with
@@ -152,7 +152,7 @@ func (f *Filler) fillField(field reflect.Value, p *idPath, check bool) (any, boo
 	if p.ptr && !field.IsNil() {
 		target = field.Elem()
 	}
-	if !(p.ptr && field.IsNil()) && !target.Interface().(interface{ IsZero() bool }).IsZero() {
+	if !(p.ptr && field.IsNil()) && !isZeroID(target, p.kind) {
 		return target.Interface(), false, nil
 	}
 	if !target.CanSet() {
@@ -176,6 +176,8 @@ func (f *Filler) fillField(field reflect.Value, p *idPath, check bool) (any, boo
 		id = types.NewUUIDv7()
 	case kindNullUUID:
 		id = types.NullUUID{ID: types.NewUUIDv7(), Valid: true}
+	case kindStdUUID:
+		id = newStdUUID()
 	case kindSnowflake, kindNullSnowflake:
 		s, err := f.snowflakes.Next()
 		if err != nil {
@@ -195,6 +197,15 @@ func (f *Filler) fillField(field reflect.Value, p *idPath, check bool) (any, boo
 		target.Set(nv)
 	}
 	return id, true, nil
+}
+
+// isZeroID reports whether the _id v, of kind k, is zero (for a Null form:
+// NULL).
+func isZeroID(v reflect.Value, k idKind) bool {
+	if k == kindStdUUID {
+		return v.IsZero()
+	}
+	return v.Interface().(interface{ IsZero() bool }).IsZero()
 }
 
 func (f *Filler) newObjectID() types.ObjectID {

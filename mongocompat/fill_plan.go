@@ -18,6 +18,7 @@ const (
 	kindNullSnowflake
 	kindUUID
 	kindNullUUID
+	kindStdUUID // Go's uuid.UUID (Go 1.27 and later)
 )
 
 // idPath locates the _id field of a struct type the way the drivers' struct
@@ -156,6 +157,8 @@ func classify(t reflect.Type) (idKind, bool) {
 		return kindUUID, ptr
 	case tNullUUID:
 		return kindNullUUID, ptr
+	case tStdUUID: // nil before Go 1.27
+		return kindStdUUID, ptr
 	}
 	return kindOther, false
 }

@@ -4,9 +4,10 @@
 // pgx takes [types.ObjectID], [types.Snowflake] and their Null forms without
 // registration, through their Value and Scan methods. [Register] adds slices
 // of them (WHERE id = ANY($1)) in every query execution mode and a binary
-// encoding without the allocations of Value and Scan. A [types.UUID] for a
-// uuid column needs it in the Exec and SimpleProtocol modes, where pgx alone
-// sends Value's bytes as bytea text. See
+// encoding without the allocations of Value and Scan. A [types.UUID] or
+// [types.NullUUID] (or a pointer to one) for a uuid column needs it in the
+// Exec and SimpleProtocol modes, where pgx alone sends Value's bytes as
+// bytea text. See
 // https://github.com/idkit-go/idkit/blob/main/docs/sql.md.
 package pgxtypes
 

@@ -7,7 +7,7 @@ import (
 )
 
 // registerUUID records uuid (uuid[]) as the PostgreSQL type of
-// [types.UUID], [types.NullUUID] and slices of them, and replaces m's uuid
+// [types.UUID], [types.NullUUID], pointers to them and slices of them, and replaces m's uuid
 // codec with pgx's own extended by plans for the two types.
 func registerUUID(m *pgtype.Map) {
 	uuid := &pgtype.Type{Name: "uuid", OID: pgtype.UUIDOID, Codec: uuidCodec{}}
@@ -15,18 +15,20 @@ func registerUUID(m *pgtype.Map) {
 	m.RegisterType(&pgtype.Type{Name: "_uuid", OID: pgtype.UUIDArrayOID, Codec: &pgtype.ArrayCodec{ElementType: uuid}})
 	m.RegisterDefaultPgType(types.UUID{}, "uuid")
 	m.RegisterDefaultPgType(types.NullUUID{}, "uuid")
+	m.RegisterDefaultPgType((*types.UUID)(nil), "uuid")
+	m.RegisterDefaultPgType((*types.NullUUID)(nil), "uuid")
 	m.RegisterDefaultPgType([]types.UUID(nil), "_uuid")
 	m.RegisterDefaultPgType([]types.NullUUID(nil), "_uuid")
 }
 
-// uuidCodec is pgx's uuid codec with plans for UUID and NullUUID in both
-// formats: 16 bytes in binary, the canonical form in text. A zero UUID
+// uuidCodec is pgx's uuid codec with plans for UUID and NullUUID (and
+// pointers to them, nil being NULL) in both formats: 16 bytes in binary, the canonical form in text. A zero UUID
 // goes to Value, whose error it returns.
 type uuidCodec struct{ pgtype.UUIDCodec }
 
 func (c uuidCodec) PlanEncode(m *pgtype.Map, oid uint32, format int16, value any) pgtype.EncodePlan {
 	switch value.(type) {
-	case types.UUID, types.NullUUID:
+	case types.UUID, types.NullUUID, *types.UUID, *types.NullUUID:
 		return encodeUUID{text: format == pgtype.TextFormatCode}
 	}
 	return c.UUIDCodec.PlanEncode(m, oid, format, value)
@@ -50,6 +52,16 @@ func (e encodeUUID) Encode(value any, buf []byte) ([]byte, error) {
 	case types.NullUUID:
 		if !v.Valid {
 			return nil, nil // NULL, as v.Value gives
+		}
+		id = v.ID
+	case *types.UUID:
+		if v == nil {
+			return nil, nil
+		}
+		id = *v
+	case *types.NullUUID:
+		if v == nil || !v.Valid {
+			return nil, nil
 		}
 		id = v.ID
 	}

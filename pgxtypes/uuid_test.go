@@ -107,3 +107,46 @@ func testUUID(t *testing.T, mode pgx.QueryExecMode, register bool) {
 		t.Fatalf("array_agg = %v", all)
 	}
 }
+
+// TestUUIDPointersEveryExecMode stores *types.UUID and *types.NullUUID
+// arguments in a uuid column after Register, in every execution mode, and
+// reads them back into pointers.
+func TestUUIDPointersEveryExecMode(t *testing.T) {
+	for _, mode := range execModes {
+		t.Run(mode.String(), func(t *testing.T) {
+			conn := connect(t, mode, true)
+			ctx := context.Background()
+			table := testdb.Name("idkit_pgx_uuidptr")
+			if _, err := conn.Exec(ctx, `CREATE TABLE `+table+` (id uuid PRIMARY KEY, ref uuid NULL)`); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { conn.Exec(context.Background(), "DROP TABLE IF EXISTS "+table) })
+
+			a, b := types.NewUUIDv7(), types.NewUUIDv7()
+			ins := `INSERT INTO ` + table + ` (id, ref) VALUES ($1, $2)`
+			if _, err := conn.Exec(ctx, ins, &a, &types.NullUUID{}); err != nil {
+				t.Fatalf("insert *UUID, *NullUUID (NULL): %v", err)
+			}
+			if _, err := conn.Exec(ctx, ins, &b, &types.NullUUID{ID: a, Valid: true}); err != nil {
+				t.Fatalf("insert *UUID, *NullUUID: %v", err)
+			}
+			if _, err := conn.Exec(ctx, ins, (*types.UUID)(nil), (*types.NullUUID)(nil)); err == nil {
+				t.Fatal("insert of a nil *UUID key worked")
+			}
+			if _, err := conn.Exec(ctx, ins, &types.UUID{}, nil); !errors.Is(err, types.ErrZeroID) {
+				t.Fatalf("insert of a zero *UUID: %v, want ErrZeroID", err)
+			}
+			var ref string
+			if err := conn.QueryRow(ctx, `SELECT ref::text FROM `+table+` WHERE id = $1`, &b).Scan(&ref); err != nil || ref != a.String() {
+				t.Fatalf("ref = %q, %v; want %s", ref, err, a)
+			}
+			id, nref := new(types.UUID), new(types.NullUUID)
+			if err := conn.QueryRow(ctx, `SELECT id, ref FROM `+table+` WHERE ref = $1`, &types.NullUUID{ID: a, Valid: true}).Scan(id, nref); err != nil {
+				t.Fatal(err)
+			}
+			if *id != b || *nref != (types.NullUUID{ID: a, Valid: true}) {
+				t.Fatalf("scanned %v %+v", *id, *nref)
+			}
+		})
+	}
+}

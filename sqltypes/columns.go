@@ -34,3 +34,11 @@ func hexGormType(d dialect.Dialect, f *schema.Field) string {
 	}
 	return sqlcol.Gorm(typ, f.PrimaryKey, f.NotNull)
 }
+
+// UUIDColumnType returns the column type for a raw 16-byte UUID
+// ([github.com/idkit-go/idkit/types.UUID], or Go's uuid.UUID with the GORM
+// plugin) in d: uuid (PostgreSQL), binary(16) (MySQL/MariaDB, SQL Server),
+// blob (SQLite), and "" for a dialect it does not know. It is the type
+// GORM's AutoMigrate creates for types.UUID fields (a primary key also gets
+// NOT NULL).
+func UUIDColumnType(d dialect.Dialect) string { return sqlcol.UUID(d) }

@@ -101,17 +101,19 @@ func TestColumnTypes(t *testing.T) {
 	tests := []struct {
 		dialect       dialect.Dialect
 		objectID, hex string
+		uuid          string
 	}{
-		{dialect.Postgres, "bytea", "char(24)"},
-		{dialect.MySQL, "binary(12)", "char(24)"},
-		{dialect.SQLite, "blob", "text"},
-		{dialect.SQLServer, "binary(12)", "char(24)"},
-		{"oracle", "", ""},
+		{dialect.Postgres, "bytea", "char(24)", "uuid"},
+		{dialect.MySQL, "binary(12)", "char(24)", "binary(16)"},
+		{dialect.SQLite, "blob", "text", "blob"},
+		{dialect.SQLServer, "binary(12)", "char(24)", "binary(16)"},
+		{"oracle", "", "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.dialect), func(t *testing.T) {
 			assert.Equal(t, tt.objectID, sqltypes.ObjectIDColumnType(tt.dialect))
 			assert.Equal(t, tt.hex, sqltypes.HexObjectIDColumnType(tt.dialect))
+			assert.Equal(t, tt.uuid, sqltypes.UUIDColumnType(tt.dialect))
 		})
 	}
 }

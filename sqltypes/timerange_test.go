@@ -86,6 +86,34 @@ func TestNewObjectIDRange(t *testing.T) {
 	}
 }
 
+func TestNewUUIDRange(t *testing.T) {
+	r, err := sqltypes.NewUUIDRange(base.Add(300*time.Microsecond), base.Add(2*time.Second))
+	require.NoError(t, err)
+	assert.Equal(t, types.UUIDv7FromTime(base), r.From)
+	assert.Equal(t, types.UUIDv7FromTime(base.Add(2*time.Second)), r.To)
+	assert.Equal(t, []any{r.From, r.To}, r.Args())
+	assert.True(t, r.Contains(r.From))
+	assert.False(t, r.Contains(r.To))
+	last := r.To
+	last[6], last[15] = 0x6f, 0xff // the millisecond before To, every other bit set
+	last[5]--
+	assert.True(t, r.Contains(last))
+
+	empty, err := sqltypes.NewUUIDRange(base, base.Add(-time.Second))
+	require.NoError(t, err)
+	assert.Equal(t, empty.From, empty.To)
+
+	for _, bad := range [][2]time.Time{
+		{time.Unix(0, -1), base},
+		{base, time.UnixMilli(1 << 48)},
+	} {
+		_, err := sqltypes.NewUUIDRange(bad[0], bad[1])
+		assert.ErrorIs(t, err, sqltypes.ErrInvalidRange)
+	}
+	_, err = sqltypes.NewUUIDRange(base, time.UnixMilli(1<<48-1))
+	assert.NoError(t, err)
+}
+
 type rangeSnow struct {
 	ID types.Snowflake
 	N  int
@@ -93,6 +121,11 @@ type rangeSnow struct {
 
 type rangeOID struct {
 	ID types.ObjectID
+	N  int
+}
+
+type rangeUUID struct {
+	ID types.UUID
 	N  int
 }
 
@@ -109,7 +142,7 @@ func TestRangesOnDatabases(t *testing.T) {
 			db := testgorm.Open(t, d)
 			sqlDB, err := db.DB()
 			require.NoError(t, err)
-			models := []any{&rangeSnow{}, &rangeOID{}, &rangeHex{}}
+			models := []any{&rangeSnow{}, &rangeOID{}, &rangeHex{}, &rangeUUID{}}
 			require.NoError(t, db.AutoMigrate(models...))
 
 			clock := generatortest.NewFakeClock(base)
@@ -125,6 +158,9 @@ func TestRangesOnDatabases(t *testing.T) {
 				require.NoError(t, db.Create(&rangeSnow{ID: id, N: i}).Error)
 				require.NoError(t, db.Create(&rangeOID{ID: oid, N: i}).Error)
 				require.NoError(t, db.Create(&rangeHex{ID: sqltypes.HexObjectID(oid), N: i}).Error)
+				u := types.UUIDv7FromTime(clock.Now())
+				u[15] = 0xff // any bits beyond the range's lower bound
+				require.NoError(t, db.Create(&rangeUUID{ID: u, N: i}).Error)
 				clock.Add(time.Second)
 			}
 			from, to := base.Add(2*time.Second), base.Add(5*time.Second)
@@ -133,6 +169,9 @@ func TestRangesOnDatabases(t *testing.T) {
 			sr, err := sqltypes.NewSnowflakeRange(generator.Twitter(), from, to)
 			require.NoError(t, err)
 			or, err := sqltypes.NewObjectIDRange(from, to)
+			require.NoError(t, err)
+
+			ur, err := sqltypes.NewUUIDRange(from, to)
 			require.NoError(t, err)
 
 			ns := func(q *gorm.DB) []int {
@@ -144,6 +183,7 @@ func TestRangesOnDatabases(t *testing.T) {
 			assert.Equal(t, want, ns(db.Model(&rangeSnow{}).Scopes(sr.Scope("id"))), "Snowflake scope by column")
 			assert.Equal(t, want, ns(db.Model(&rangeOID{}).Scopes(or.Scope(""))), "ObjectID scope")
 			assert.Equal(t, want, ns(db.Model(&rangeHex{}).Scopes(or.HexScope(""))), "hex ObjectID scope")
+			assert.Equal(t, want, ns(db.Model(&rangeUUID{}).Scopes(ur.Scope(""))), "UUID scope")
 
 			// Plain SQL through database/sql, with the dialect's placeholders.
 			ph := "? AND id < ?"
@@ -168,6 +208,7 @@ func TestRangesOnDatabases(t *testing.T) {
 			assert.Equal(t, want, plain(&rangeSnow{}, sr.Args()), "Snowflake SQL args")
 			assert.Equal(t, want, plain(&rangeOID{}, or.Args()), "ObjectID SQL args")
 			assert.Equal(t, want, plain(&rangeHex{}, or.HexArgs()), "hex ObjectID SQL args")
+			assert.Equal(t, want, plain(&rangeUUID{}, ur.Args()), "UUID SQL args")
 		})
 	}
 }

@@ -3,6 +3,7 @@ package types
 import (
 	"database/sql"
 	"database/sql/driver"
+	"encoding"
 	"encoding/json"
 	"io"
 
@@ -10,11 +11,13 @@ import (
 )
 
 var (
-	_ driver.Valuer    = NullUUID{}
-	_ sql.Scanner      = (*NullUUID)(nil)
-	_ json.Marshaler   = NullUUID{}
-	_ json.Unmarshaler = (*NullUUID)(nil)
-	_ gqlScalar        = (*NullUUID)(nil)
+	_ driver.Valuer            = NullUUID{}
+	_ sql.Scanner              = (*NullUUID)(nil)
+	_ json.Marshaler           = NullUUID{}
+	_ json.Unmarshaler         = (*NullUUID)(nil)
+	_ encoding.TextMarshaler   = NullUUID{}
+	_ encoding.TextUnmarshaler = (*NullUUID)(nil)
+	_ gqlScalar                = (*NullUUID)(nil)
 )
 
 // NullUUID is a [UUID] that may be NULL, for nullable columns and optional
@@ -39,6 +42,32 @@ func (n NullUUID) Value() (driver.Value, error) { return nullable.Value(n.ID, n.
 // Scan implements [database/sql.Scanner]: nil sets n to NULL; anything else
 // is scanned as by [UUID.Scan]. On error n is left unchanged.
 func (n *NullUUID) Scan(src any) error { return nullable.Scan(&n.ID, &n.Valid, src) }
+
+// MarshalText implements [encoding.TextMarshaler]: empty text when not
+// valid, else the canonical form (so a NullUUID serves as a map key and
+// with [flag.TextVar]).
+func (n NullUUID) MarshalText() ([]byte, error) {
+	if !n.Valid {
+		return []byte{}, nil
+	}
+	return n.ID.MarshalText()
+}
+
+// UnmarshalText implements [encoding.TextUnmarshaler]: empty text sets n
+// to NULL; anything else is read as by [ParseUUID] and makes n valid. On
+// error, which wraps [ErrInvalidUUID], n is left unchanged.
+func (n *NullUUID) UnmarshalText(text []byte) error {
+	if len(text) == 0 {
+		*n = NullUUID{}
+		return nil
+	}
+	var id UUID
+	if err := decodeUUIDBytes(&id, text); err != nil {
+		return err
+	}
+	*n = NullUUID{ID: id, Valid: true}
+	return nil
+}
 
 // MarshalJSON implements [encoding/json.Marshaler]: null when not valid,
 // else the canonical string.

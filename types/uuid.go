@@ -1,6 +1,7 @@
 package types
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -78,6 +79,13 @@ func (id UUID) String() string {
 
 // IsZero reports whether id is the nil UUID (all zeros).
 func (id UUID) IsZero() bool { return id == UUID{} }
+
+// Compare returns -1, 0 or +1 as id sorts before, equal to or after other.
+// The order is that of the bytes (RFC 9562's), and so, for version 7
+// UUIDs, of creation milliseconds.
+func (id UUID) Compare(other UUID) int {
+	return bytes.Compare(id[:], other[:])
+}
 
 // Time returns the Unix millisecond time of a version 7 UUID (variant 10),
 // in UTC, and the zero [time.Time] for any other UUID.

@@ -24,9 +24,12 @@ var idTypes = idcodec.Types{
 // Registry returns a new v1 driver registry: the driver's default registry
 // with codecs for [types.ObjectID], [types.Snowflake], [types.UUID] (binary
 // subtype 4) and their Null forms, which encode and decode as the types' BSON
-// methods do (a zero ID is an error wrapping [types.ErrZeroID]). Pass it to options.Client().SetRegistry (or
-// the database or collection options). A registry is safe for concurrent use
-// once built.
+// methods do (a zero ID is an error wrapping [types.ErrZeroID]). On Go 1.27
+// and later it also stores Go's uuid.UUID as binary subtype 4 (the driver
+// alone writes subtype 0), refuses the nil UUID, and reads subtype 4 or 0 of
+// 16 bytes, a UUID string or null back. Pass it to
+// options.Client().SetRegistry (or the database or collection options). A
+// registry is safe for concurrent use once built.
 func Registry() *bsoncodec.Registry {
 	reg := bson.NewRegistry()
 	rc := newRawCodec(reg)
@@ -49,6 +52,7 @@ func Registry() *bsoncodec.Registry {
 		}))
 	}
 	registerUUID(reg, rc)
+	registerStdUUID(reg)
 	return reg
 }
 

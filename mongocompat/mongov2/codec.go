@@ -21,8 +21,12 @@ var idTypes = idcodec.Types{
 // with codecs for [types.ObjectID], [types.Snowflake] and their Null forms
 // that encode and decode exactly as the types' BSON methods do, faster (a zero
 // ID is an error wrapping [types.ErrZeroID]). The driver needs no registry for
-// the types. Pass it to options.Client().SetRegistry (or the database or
-// collection options). A registry is safe for concurrent use once built.
+// those types. On Go 1.27 and later the registry also stores Go's uuid.UUID
+// as BSON binary subtype 4, MongoDB's UUID (the driver alone writes generic
+// binary, subtype 0), refuses the nil UUID as [types.UUID] does, and reads
+// subtype 4 or 0 of 16 bytes, a UUID string or null back. Pass it to
+// options.Client().SetRegistry (or the database or collection options). A
+// registry is safe for concurrent use once built.
 func Registry() *bson.Registry {
 	reg := bson.NewRegistry()
 	rawDecoder, err := reg.LookupDecoder(reflect.TypeFor[bson.RawValue]())
@@ -48,6 +52,7 @@ func Registry() *bson.Registry {
 			return c.Decode(vr, val)
 		}))
 	}
+	registerStdUUID(reg)
 	return reg
 }
 
