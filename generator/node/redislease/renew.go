@@ -1,0 +1,94 @@
+package redislease
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/idkit-go/idkit/generator/node"
+)
+
+// errForgot is what a renewal returns when the hash cannot prove it holds
+// what the lease saw last.
+var errForgot = errors.New("redislease: the store forgot writes")
+
+// renewScript: KEYS hash, held, free; ARGV node, owner, ttl ms, bound µs,
+// horizon µs, the replication ID and version the lease saw last (empty and 0:
+// none), probe (see claimScript). Returns {code, version, ident, detail}:
+// code 1 renewed, 0 the node is not held by owner, -1 the hash is not the
+// one the lease saw (detail: why), -3 replicas nothing waits for.
+var renewScript = redis.NewScript(`
+local H, E, F, n = KEYS[1], KEYS[2], KEYS[3], ARGV[1]
+if redis.call('EXISTS', H) == 0 then return {-1, 0, '', 'the lease hash is gone'} end
+local info = redis.pcall('INFO', 'replication')
+if type(info) ~= 'string' then info = nil end
+local ident = info and string.match(info, 'master_replid:(%w+)') or ''
+local stored = redis.call('HGET', H, 'ident') or ''
+if ident ~= '' and stored ~= ident then
+  return {-1, 0, ident, 'the hash was written by replication ID ' .. stored .. ', the master is ' .. ident}
+end
+if ident ~= '' and ARGV[6] ~= '' and ARGV[6] ~= ident then
+  return {-1, 0, ident, 'the lease saw replication ID ' .. ARGV[6] .. ', the master is ' .. ident}
+end
+local v = tonumber(redis.call('HGET', H, 'v') or '0')
+if v < tonumber(ARGV[7]) then return {-1, v, ident, 'version ' .. v .. ' is below ' .. ARGV[7] .. ', which the lease saw'} end
+if redis.call('HGET', H, 'o:' .. n) ~= ARGV[2] then return {0, v, ident, ''} end
+if ARGV[8] == '1' and info then
+  local r = tonumber(string.match(info, 'connected_slaves:(%d+)') or '0')
+  if r > 0 and not string.match(info, 'min_slaves_good_slaves:') then return {-3, v, ident, tostring(r)} end
+end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local h = tonumber(redis.call('HGET', H, 'h:' .. n) or '0')
+local hz = math.max(tonumber(ARGV[5]), tonumber(redis.call('HGET', H, 'hz') or '0'))
+local e = string.format('%.0f', now + tonumber(ARGV[3]))
+redis.call('HSET', H, 'e:' .. n, e, 'h:' .. n, string.format('%.0f', math.max(h, tonumber(ARGV[4]))), 'hz', string.format('%.0f', hz))
+v = redis.call('HINCRBY', H, 'v', 1)
+redis.call('ZREM', F, n)
+redis.call('ZADD', E, e, n)
+return {1, v, ident, ''}
+`)
+
+// renewArgs is one renewal's request.
+type renewArgs struct {
+	node    int64
+	owner   string
+	ttl     time.Duration
+	bound   int64 // Unix ns
+	horizon time.Duration
+	ident   string // what the lease saw last
+	version int64
+}
+
+// renew extends the lease if the hash proves it holds what the lease saw
+// last; it returns the replication ID and version the renewal saw, or an
+// error wrapping errForgot or [node.ErrLeaseLost].
+func (b *store) renew(ctx context.Context, a renewArgs) (string, int64, error) {
+	r, acked, err := b.run(ctx, renewScript, a.ttl, a.node, a.owner, a.ttl.Milliseconds(), micros(a.bound),
+		micros(a.horizon.Nanoseconds()), a.ident, a.version)
+	if err != nil {
+		return "", 0, fmt.Errorf("redislease: renew node %d: %w", a.node, err)
+	}
+	v, _ := r.([]any)
+	if len(v) != 4 {
+		return "", 0, fmt.Errorf("redislease: renew node %d: unexpected reply %v", a.node, r)
+	}
+	code, _ := v[0].(int64)
+	version, _ := v[1].(int64)
+	ident, _ := v[2].(string)
+	detail, _ := v[3].(string)
+	switch code {
+	case 1:
+	case 0:
+		return "", 0, fmt.Errorf("%w: node %d is no longer held by %s", node.ErrLeaseLost, a.node, a.owner)
+	default:
+		return "", 0, fmt.Errorf("%w: %w: renew node %d: %s", errForgot, node.ErrLeaseLost, a.node, detail)
+	}
+	if err := b.short(fmt.Sprintf("renewal of node %d", a.node), acked); err != nil {
+		return "", 0, err
+	}
+	return ident, version, nil
+}
