@@ -58,7 +58,8 @@ end
 local info = redis.pcall('INFO', 'replication')
 if type(info) ~= 'string' then info = nil end
 if probe and info then
-  local r = tonumber(string.match(info, 'connected_slaves:(%d+)') or '0')
+  local r = 0
+  for _ in string.gmatch(info, 'state=online') do r = r + 1 end
   if r > 0 and not string.match(info, 'min_slaves_good_slaves:') then return {-3, '0', 0, '', 0, tostring(r)} end
 end
 local t = redis.call('TIME')

@@ -37,7 +37,8 @@ local v = tonumber(redis.call('HGET', H, 'v') or '0')
 if v < tonumber(ARGV[7]) then return {-1, v, ident, 'version ' .. v .. ' is below ' .. ARGV[7] .. ', which the lease saw'} end
 if redis.call('HGET', H, 'o:' .. n) ~= ARGV[2] then return {0, v, ident, ''} end
 if ARGV[8] == '1' and info then
-  local r = tonumber(string.match(info, 'connected_slaves:(%d+)') or '0')
+  local r = 0
+  for _ in string.gmatch(info, 'state=online') do r = r + 1 end
   if r > 0 and not string.match(info, 'min_slaves_good_slaves:') then return {-3, v, ident, tostring(r)} end
 end
 local t = redis.call('TIME')
