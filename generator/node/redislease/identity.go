@@ -38,34 +38,37 @@ import (
 // claimScript: KEYS hash, held, free; ARGV owner, ttl ms, max node,
 // prefer, bound µs, horizon µs, lost (1: the caller knows the store lost
 // writes), off (1: record no mark), probe (1: refuse if the master has
-// replicas that nothing waits for). Returns {node, floor µs, flags, ident,
-// version, detail}: node -1 when every node is held, -2 for an evicting
-// maxmemory-policy (detail: the policy), -3 for replicas nothing waits
-// for (detail: how many); flags 1: a loss mark was recorded, 2: the
+// replicas that nothing waits for). Returns {node, floor µs, flags,
+// version, detail, ident, online replicas}: node -1 when every node is
+// held, -2 for an evicting maxmemory-policy (detail: the policy), -3 for
+// replicas nothing waits for; flags 1: a loss mark was recorded, 2: the
 // replication ID could not be read.
 var claimScript = redis.NewScript(`
 local H, E, F = KEYS[1], KEYS[2], KEYS[3]
 local owner, ttl, maxn, prefer, bound = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local hz, lost, off, probe = tonumber(ARGV[6]), ARGV[7] == '1', ARGV[8] == '1', ARGV[9] == '1'
-local mem = redis.pcall('INFO', 'memory')
-local policy = type(mem) == 'string' and string.match(mem, 'maxmemory_policy:([%w%-]+)') or ''
-if string.sub(policy, 1, 8) == 'allkeys-' then return {-2, '0', 0, '', 0, policy} end
-if string.sub(policy, 1, 9) == 'volatile-' then
-  for _, k in ipairs(KEYS) do
-    if redis.call('PTTL', k) >= 0 then return {-2, '0', 0, '', 0, policy .. ' with a TTL on ' .. k} end
-  end
-end
 local info = redis.pcall('INFO', 'replication')
 if type(info) ~= 'string' then info = nil end
-if probe and info then
-  local r = 0
-  for _ in string.gmatch(info, 'state=online') do r = r + 1 end
-  if r > 0 and not string.match(info, 'min_slaves_good_slaves:') then return {-3, '0', 0, '', 0, tostring(r)} end
+local ident = info and string.match(info, 'master_replid:(%w+)')
+local online = 0
+if info then for _ in string.gmatch(info, 'state=online') do online = online + 1 end end
+local function reply(t)
+  t[#t + 1] = ident or ''
+  t[#t + 1] = online
+  return t
 end
+local mem = redis.pcall('INFO', 'memory')
+local policy = type(mem) == 'string' and string.match(mem, 'maxmemory_policy:([%w%-]+)') or ''
+if string.sub(policy, 1, 8) == 'allkeys-' then return reply({-2, '0', 0, 0, policy}) end
+if string.sub(policy, 1, 9) == 'volatile-' then
+  for _, k in ipairs(KEYS) do
+    if redis.call('PTTL', k) >= 0 then return reply({-2, '0', 0, 0, policy .. ' with a TTL on ' .. k}) end
+  end
+end
+if probe and online > 0 and not string.match(info, 'min_slaves_good_slaves:') then return reply({-3, '0', 0, 0, ''}) end
 local t = redis.call('TIME')
 local nowus = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local now = math.floor(nowus / 1000)
-local ident = info and string.match(info, 'master_replid:(%w+)')
 local exists = redis.call('EXISTS', H) == 1
 local mark = tonumber(redis.call('HGET', H, 'mark') or '0')
 hz = math.max(hz, tonumber(redis.call('HGET', H, 'hz') or '0'))
@@ -112,14 +115,13 @@ for _, m in ipairs(gone) do
   redis.call('ZREM', E, m)
   redis.call('ZADD', F, m, m)
 end
-ident = ident or ''
 local function take(n)
   local h = tonumber(redis.call('HGET', H, 'h:' .. n) or '0')
   local e = string.format('%.0f', now + ttl)
   redis.call('HSET', H, 'o:' .. n, owner, 'e:' .. n, e, 'h:' .. n, string.format('%.0f', math.max(h, bound)))
   redis.call('ZREM', F, n)
   redis.call('ZADD', E, e, n)
-  return {n, string.format('%.0f', math.max(h, mark)), flags, ident, v, ''}
+  return reply({n, string.format('%.0f', math.max(h, mark)), flags, v, ''})
 end
 if prefer >= 0 and prefer <= maxn then
   local e = redis.call('HGET', H, 'e:' .. prefer)
@@ -128,7 +130,7 @@ if prefer >= 0 and prefer <= maxn then
   end
 end
 local c = redis.call('ZRANGEBYSCORE', F, '-inf', maxn, 'LIMIT', 0, 1)
-if #c == 0 then return {-1, '0', flags, ident, v, ''} end
+if #c == 0 then return reply({-1, '0', flags, v, ''}) end
 return take(tonumber(c[1]))
 `)
 
@@ -158,17 +160,17 @@ func (b *store) claim(ctx context.Context, c claimArgs) (claimed, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	r, acked, err := b.run(ctx, claimScript, c.ttl, c.owner, c.ttl.Milliseconds(), c.maxNode, c.prefer, micros(c.bound),
+	r, short, err := b.run(ctx, claimScript, "claim", c.ttl, c.owner, c.ttl.Milliseconds(), c.maxNode, c.prefer, micros(c.bound),
 		micros(c.horizon.Nanoseconds()), flag(c.lost), flag(failover.Off.Load()))
 	if err != nil {
 		return claimed{}, fmt.Errorf("redislease: claim: %w", err)
 	}
 	v, _ := r.([]any)
-	if len(v) != 6 {
+	if len(v) != 7 {
 		return claimed{}, fmt.Errorf("redislease: claim: unexpected reply %v", r)
 	}
 	n, _ := v[0].(int64)
-	detail, _ := v[5].(string)
+	detail, _ := v[4].(string)
 	if n == -2 {
 		return claimed{}, fmt.Errorf("%w: the Redis server's maxmemory-policy is %s, which may evict the lease hash %s and repeat IDs: set maxmemory-policy noeviction (or a volatile-* policy, with no TTL on the lease keys)", node.ErrInvalidConfig, detail, b.keys[0])
 	}
@@ -177,8 +179,8 @@ func (b *store) claim(ctx context.Context, c claimArgs) (claimed, error) {
 		out.floor, _ = strconv.ParseInt(s, 10, 64)
 		out.floor *= 1000
 	}
-	out.ident, _ = v[3].(string)
-	out.version, _ = v[4].(int64)
+	out.version, _ = v[3].(int64)
+	out.ident, _ = v[5].(string)
 	flags, _ := v[2].(int64)
 	if flags&1 != 0 {
 		out.forgot = true
@@ -190,7 +192,7 @@ func (b *store) claim(ctx context.Context, c claimArgs) (claimed, error) {
 	if n < 0 {
 		return claimed{}, fmt.Errorf("%w: all %d node ids are leased", node.ErrExhausted, c.maxNode+1)
 	}
-	if err := b.short(fmt.Sprintf("claim of node %d", n), acked); err != nil {
+	if err := short; err != nil {
 		// Not trusted: give the node back (keeping the recorded mark).
 		_ = releaseScript.Run(context.WithoutCancel(ctx), b.c, b.keys, n, c.owner, micros(c.bound), 0).Err()
 		return claimed{}, err

@@ -111,8 +111,8 @@ type store struct {
 	keys []string
 	o    StoreOptions
 
-	blind atomic.Bool  // warned that the master's identity cannot be read
-	auto  atomic.Int64 // with Replicas 0: the replicas to wait for (0 or 1)
+	blind atomic.Bool            // warned that the master's identity cannot be read
+	auto  atomic.Pointer[string] // with Replicas 0: the replication ID of the master seen with replicas
 }
 
 // pipeliner is what waiting for replicas needs of a client: a pipeline
@@ -122,29 +122,38 @@ type pipeliner interface {
 }
 
 // run runs s with args and a last argument, probe, then WAIT on the same
-// connection if there are replicas to wait for; acked is the number of
-// replicas that acknowledged (-1 if not asked). With Replicas 0 and no
-// replica known, probe asks the script to refuse (reply {-3, ...}) if the
-// master has replicas: then it runs again, waiting for one.
-func (b *store) run(ctx context.Context, s *redis.Script, ttl time.Duration, args ...any) (v any, acked int64, err error) {
+// connection if there are replicas to wait for. short is the error for
+// fewer replicas acknowledging than waited for (what names the request).
+// With Replicas 0 the store waits for one replica once a script saw the
+// master has any: with none known, probe asks the script to refuse
+// (reply {-3, ...}) if it has, and the request runs again, waiting. A
+// master with another replication ID and no replica (a promoted one)
+// ends the wait.
+func (b *store) run(ctx context.Context, s *redis.Script, what string, ttl time.Duration, args ...any) (v any, short, err error) {
 	if b.c == nil {
-		return nil, 0, fmt.Errorf("%w: nil redis client", node.ErrInvalidConfig)
+		return nil, nil, fmt.Errorf("%w: nil redis client", node.ErrInvalidConfig)
 	}
 	if b.o.Replicas < 0 {
-		return nil, 0, fmt.Errorf("%w: Replicas %d", node.ErrInvalidConfig, b.o.Replicas)
+		return nil, nil, fmt.Errorf("%w: Replicas %d", node.ErrInvalidConfig, b.o.Replicas)
 	}
-	want := b.want()
+	want, learned := int64(b.o.Replicas), ""
+	if want == 0 {
+		if p := b.auto.Load(); p != nil {
+			want, learned = 1, *p
+		}
+	}
 	if want == 0 {
 		v, err = s.Run(ctx, b.c, b.keys, append(args, 1)...).Result()
 		if err != nil || !refused(v) {
-			return v, -1, err
+			return v, nil, err
 		}
-		b.auto.Store(1)
+		learned, _ = master(v)
+		b.auto.Store(&learned)
 		want = 1
 	}
 	p, ok := b.c.(pipeliner)
 	if !ok {
-		return nil, 0, fmt.Errorf("%w: the Redis master has replicas, and a %T client cannot pipeline WAIT after a script: use one that pipelines, or set min-replicas-to-write on the server", node.ErrInvalidConfig, b.c)
+		return nil, nil, fmt.Errorf("%w: the Redis master has replicas, and a %T client cannot pipeline WAIT after a script: use one that pipelines, or set min-replicas-to-write on the server", node.ErrInvalidConfig, b.c)
 	}
 	timeout := b.o.ReplicaTimeout
 	if timeout <= 0 {
@@ -158,20 +167,20 @@ func (b *store) run(ctx context.Context, s *redis.Script, ttl time.Duration, arg
 		return nil
 	})
 	if v, err = cmd.Result(); err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
-	if acked, err = wait.Int64(); err != nil {
-		return v, 0, fmt.Errorf("wait for replicas: %w", err)
+	acked, err := wait.Int64()
+	if err != nil {
+		return v, nil, fmt.Errorf("wait for replicas: %w", err)
 	}
-	return v, acked, nil
-}
-
-// want is the number of replicas to wait for.
-func (b *store) want() int64 {
-	if b.o.Replicas > 0 {
-		return int64(b.o.Replicas)
+	if acked >= want {
+		return v, nil, nil
 	}
-	return b.auto.Load()
+	if ident, online := master(v); b.o.Replicas == 0 && online == 0 && ident != "" && ident != learned {
+		b.auto.Store(nil)
+		return v, nil, nil
+	}
+	return v, fmt.Errorf("%w: %s acknowledged by %d of %d replicas", ErrNotReplicated, what, acked, want), nil
 }
 
 // refused reports whether a script refused for replicas nothing waits for.
@@ -184,13 +193,16 @@ func refused(v any) bool {
 	return code == -3
 }
 
-// short returns the error for acked below the replicas waited for, or nil.
-func (b *store) short(what string, acked int64) error {
-	want := b.want()
-	if acked < 0 || acked >= want {
-		return nil
+// master returns the replication ID and the number of online replicas
+// that end every script's reply.
+func master(v any) (ident string, online int64) {
+	r, _ := v.([]any)
+	if len(r) < 2 {
+		return "", 0
 	}
-	return fmt.Errorf("%w: %s acknowledged by %d of %d replicas", ErrNotReplicated, what, acked, want)
+	ident, _ = r[len(r)-2].(string)
+	online, _ = r[len(r)-1].(int64)
+	return ident, online
 }
 
 // micros rounds a Unix-nanosecond mark up to microseconds.

@@ -17,30 +17,34 @@ var errForgot = errors.New("redislease: the store forgot writes")
 
 // renewScript: KEYS hash, held, free; ARGV node, owner, ttl ms, bound µs,
 // horizon µs, the replication ID and version the lease saw last (empty and 0:
-// none), probe (see claimScript). Returns {code, version, ident, detail}:
-// code 1 renewed, 0 the node is not held by owner, -1 the hash is not the
-// one the lease saw (detail: why), -3 replicas nothing waits for.
+// none), probe (see claimScript). Returns {code, version, detail, ident,
+// online replicas}: code 1 renewed, 0 the node is not held by owner, -1
+// the hash is not the one the lease saw (detail: why), -3 replicas
+// nothing waits for.
 var renewScript = redis.NewScript(`
 local H, E, F, n = KEYS[1], KEYS[2], KEYS[3], ARGV[1]
-if redis.call('EXISTS', H) == 0 then return {-1, 0, '', 'the lease hash is gone'} end
 local info = redis.pcall('INFO', 'replication')
 if type(info) ~= 'string' then info = nil end
 local ident = info and string.match(info, 'master_replid:(%w+)') or ''
+local online = 0
+if info then for _ in string.gmatch(info, 'state=online') do online = online + 1 end end
+local function reply(t)
+  t[#t + 1] = ident
+  t[#t + 1] = online
+  return t
+end
+if redis.call('EXISTS', H) == 0 then return reply({-1, 0, 'the lease hash is gone'}) end
 local stored = redis.call('HGET', H, 'ident') or ''
 if ident ~= '' and stored ~= ident then
-  return {-1, 0, ident, 'the hash was written by replication ID ' .. stored .. ', the master is ' .. ident}
+  return reply({-1, 0, 'the hash was written by replication ID ' .. stored .. ', the master is ' .. ident})
 end
 if ident ~= '' and ARGV[6] ~= '' and ARGV[6] ~= ident then
-  return {-1, 0, ident, 'the lease saw replication ID ' .. ARGV[6] .. ', the master is ' .. ident}
+  return reply({-1, 0, 'the lease saw replication ID ' .. ARGV[6] .. ', the master is ' .. ident})
 end
 local v = tonumber(redis.call('HGET', H, 'v') or '0')
-if v < tonumber(ARGV[7]) then return {-1, v, ident, 'version ' .. v .. ' is below ' .. ARGV[7] .. ', which the lease saw'} end
-if redis.call('HGET', H, 'o:' .. n) ~= ARGV[2] then return {0, v, ident, ''} end
-if ARGV[8] == '1' and info then
-  local r = 0
-  for _ in string.gmatch(info, 'state=online') do r = r + 1 end
-  if r > 0 and not string.match(info, 'min_slaves_good_slaves:') then return {-3, v, ident, tostring(r)} end
-end
+if v < tonumber(ARGV[7]) then return reply({-1, v, 'version ' .. v .. ' is below ' .. ARGV[7] .. ', which the lease saw'}) end
+if redis.call('HGET', H, 'o:' .. n) ~= ARGV[2] then return reply({0, v, ''}) end
+if ARGV[8] == '1' and online > 0 and not string.match(info, 'min_slaves_good_slaves:') then return reply({-3, v, ''}) end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local h = tonumber(redis.call('HGET', H, 'h:' .. n) or '0')
@@ -50,7 +54,7 @@ redis.call('HSET', H, 'e:' .. n, e, 'h:' .. n, string.format('%.0f', math.max(h,
 v = redis.call('HINCRBY', H, 'v', 1)
 redis.call('ZREM', F, n)
 redis.call('ZADD', E, e, n)
-return {1, v, ident, ''}
+return reply({1, v, ''})
 `)
 
 // renewArgs is one renewal's request.
@@ -68,19 +72,19 @@ type renewArgs struct {
 // last; it returns the replication ID and version the renewal saw, or an
 // error wrapping errForgot or [node.ErrLeaseLost].
 func (b *store) renew(ctx context.Context, a renewArgs) (string, int64, error) {
-	r, acked, err := b.run(ctx, renewScript, a.ttl, a.node, a.owner, a.ttl.Milliseconds(), micros(a.bound),
+	r, short, err := b.run(ctx, renewScript, fmt.Sprintf("renewal of node %d", a.node), a.ttl, a.node, a.owner, a.ttl.Milliseconds(), micros(a.bound),
 		micros(a.horizon.Nanoseconds()), a.ident, a.version)
 	if err != nil {
 		return "", 0, fmt.Errorf("redislease: renew node %d: %w", a.node, err)
 	}
 	v, _ := r.([]any)
-	if len(v) != 4 {
+	if len(v) != 5 {
 		return "", 0, fmt.Errorf("redislease: renew node %d: unexpected reply %v", a.node, r)
 	}
 	code, _ := v[0].(int64)
 	version, _ := v[1].(int64)
-	ident, _ := v[2].(string)
-	detail, _ := v[3].(string)
+	detail, _ := v[2].(string)
+	ident, _ := v[3].(string)
 	switch code {
 	case 1:
 	case 0:
@@ -88,8 +92,8 @@ func (b *store) renew(ctx context.Context, a renewArgs) (string, int64, error) {
 	default:
 		return "", 0, fmt.Errorf("%w: %w: renew node %d: %s", errForgot, node.ErrLeaseLost, a.node, detail)
 	}
-	if err := b.short(fmt.Sprintf("renewal of node %d", a.node), acked); err != nil {
-		return "", 0, err
+	if short != nil {
+		return "", 0, short
 	}
 	return ident, version, nil
 }
