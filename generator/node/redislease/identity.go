@@ -99,12 +99,19 @@ return take(tonumber(c[1]))
 
 // Guarded is Claim, waiting out the holders a failover or restart made
 // Redis forget.
-func (b *store) Guarded(ctx context.Context, c failover.Claim) (int64, int64, error) {
-	mark := micros(c.Mark)
+func (b *store) Guarded(ctx context.Context, c failover.Claim) (failover.Claimed, error) {
+	n, f, err := b.guarded(ctx, c)
+	return failover.Claimed{Node: n, Floor: f}, err
+}
+
+// guarded is Guarded before the failover interface took Horizon (adapter:
+// the mark is the claimer's clock + Horizon).
+func (b *store) guarded(ctx context.Context, c failover.Claim) (int64, int64, error) {
+	mark := micros(time.Now().Add(c.Horizon).UnixNano())
 	if failover.Off.Load() {
 		mark = 0
 	}
-	window := (c.Mark - c.Bound + c.TTL.Nanoseconds() + 999_999) / 1_000_000
+	window := (c.Horizon.Nanoseconds() + 999_999) / 1_000_000
 	r, acked, err := b.run(ctx, claimScript, c.TTL, c.Owner, c.TTL.Milliseconds(), c.MaxNode, c.Prefer, micros(c.Bound), mark, window)
 	if err != nil {
 		return 0, 0, fmt.Errorf("redislease: claim: %w", err)

@@ -176,7 +176,14 @@ func (b *store) short(what string, acked int64) error {
 func micros(ns int64) int64 { return (ns + 999) / 1000 }
 
 func (b *store) Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, prefer, bound int64) (int64, int64, error) {
-	return b.Guarded(ctx, failover.Claim{Owner: owner, TTL: ttl, MaxNode: maxNode, Prefer: prefer, Bound: bound, Mark: bound + int64(500*time.Millisecond)})
+	r, err := b.Guarded(ctx, failover.Claim{Owner: owner, TTL: ttl, MaxNode: maxNode, Prefer: prefer, Bound: bound, Horizon: ttl + 500*time.Millisecond})
+	return r.Node, r.Floor, err
+}
+
+// GuardedRenew is Renew (an adapter to the failover interface; no
+// continuity check yet).
+func (b *store) GuardedRenew(ctx context.Context, r failover.Renewal) (failover.Seen, error) {
+	return r.Seen, b.Renew(ctx, r.Node, r.Owner, r.TTL, r.Bound)
 }
 
 func (b *store) Renew(ctx context.Context, n int64, owner string, ttl time.Duration, bound int64) error {
