@@ -160,12 +160,23 @@ func (b *sqlBackend) seed(ctx context.Context, maxNode int64, force bool) error 
 }
 
 func (b *sqlBackend) Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, prefer, bound int64) (int64, int64, error) {
-	return b.Guarded(ctx, failover.Claim{Owner: owner, TTL: ttl, MaxNode: maxNode, Prefer: prefer, Bound: bound, Mark: bound + int64(defaultMaxClockOffset)})
+	r, err := b.Guarded(ctx, failover.Claim{Owner: owner, TTL: ttl, MaxNode: maxNode, Prefer: prefer, Bound: bound, Horizon: ttl + defaultMaxClockOffset})
+	return r.Node, r.Floor, err
+}
+
+// GuardedRenew is Renew (interim: no continuity check yet).
+func (b *sqlBackend) GuardedRenew(ctx context.Context, r failover.Renewal) (failover.Seen, error) {
+	return r.Seen, b.Renew(ctx, r.Node, r.Owner, r.TTL, r.Bound)
 }
 
 // Guarded is Claim, waiting out the holders a failover made the database
 // forget (lease_sql_identity.go).
-func (b *sqlBackend) Guarded(ctx context.Context, c failover.Claim) (int64, int64, error) {
+func (b *sqlBackend) Guarded(ctx context.Context, c failover.Claim) (failover.Claimed, error) {
+	n, f, err := b.guarded(ctx, c)
+	return failover.Claimed{Node: n, Floor: f}, err
+}
+
+func (b *sqlBackend) guarded(ctx context.Context, c failover.Claim) (int64, int64, error) {
 	maxNode, prefer := c.MaxNode, c.Prefer
 	b.t.guard.warn(c.Log)
 	if b.t.seeded.Load() < maxNode {

@@ -66,7 +66,7 @@ func (b *sqlBackend) guard(ctx context.Context, c failover.Claim, floor int64, i
 	}
 	mark := id.mark.Int64
 	if id.stored.Valid && !failover.Off.Load() {
-		mark = max(mark, c.Mark)
+		mark = max(mark, time.Now().Add(c.Horizon).UnixNano())
 		floor = max(floor, mark)
 		if c.Log != nil {
 			c.Log.Warn("lease store forgot writes (failover or restore): waiting out earlier holders",

@@ -37,7 +37,8 @@ import (
 
 // claimScript: KEYS hash, held, free; ARGV owner, ttl ms, max node,
 // prefer, bound µs, horizon µs, lost (1: the caller knows the store lost
-// writes), off (1: record no mark), probe (1: refuse if the master has
+// writes), off (1: record no mark), lapsed (1: this claim alone waits the
+// horizon from now), probe (1: refuse if the master has
 // replicas that nothing waits for). Returns {node, floor µs, flags,
 // version, detail, ident, online replicas}: node -1 when every node is
 // held, -2 for an evicting maxmemory-policy (detail: the policy), -3 for
@@ -46,7 +47,7 @@ import (
 var claimScript = redis.NewScript(`
 local H, E, F = KEYS[1], KEYS[2], KEYS[3]
 local owner, ttl, maxn, prefer, bound = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
-local hz, lost, off, probe = tonumber(ARGV[6]), ARGV[7] == '1', ARGV[8] == '1', ARGV[9] == '1'
+local hz, lost, off, lapsed, probe = tonumber(ARGV[6]), ARGV[7] == '1', ARGV[8] == '1', ARGV[9] == '1', ARGV[10] == '1'
 local info = redis.pcall('INFO', 'replication')
 if type(info) ~= 'string' then info = nil end
 local ident = info and string.match(info, 'master_replid:(%w+)')
@@ -99,6 +100,8 @@ if base and not off then
   flags = flags + 1
 end
 redis.call('HSET', H, 'mark', string.format('%.0f', mark), 'hz', string.format('%.0f', hz))
+local floor = mark
+if lapsed and not off then floor = math.max(floor, nowus + hz) end
 local v = redis.call('HINCRBY', H, 'v', 1)
 local seeded = tonumber(redis.call('HGET', H, 'seeded') or '-1')
 if seeded >= 0 and redis.call('EXISTS', E) == 0 and redis.call('EXISTS', F) == 0 then seeded = -1 end
@@ -121,7 +124,7 @@ local function take(n)
   redis.call('HSET', H, 'o:' .. n, owner, 'e:' .. n, e, 'h:' .. n, string.format('%.0f', math.max(h, bound)))
   redis.call('ZREM', F, n)
   redis.call('ZADD', E, e, n)
-  return reply({n, string.format('%.0f', math.max(h, mark)), flags, v, ''})
+  return reply({n, string.format('%.0f', math.max(h, floor)), flags, v, ''})
 end
 if prefer >= 0 and prefer <= maxn then
   local e = redis.call('HGET', H, 'e:' .. prefer)
@@ -142,6 +145,7 @@ type claimArgs struct {
 	bound           int64         // Unix ns
 	horizon         time.Duration // this holder's; the hash keeps the longest
 	lost            bool          // the caller knows the store lost writes
+	lapsed          bool          // the caller's lease lapsed: this claim waits the horizon
 	log             *slog.Logger  // nil: slog.Default()
 }
 
@@ -161,7 +165,7 @@ func (b *store) claim(ctx context.Context, c claimArgs) (claimed, error) {
 		log = slog.Default()
 	}
 	r, short, err := b.run(ctx, claimScript, "claim", c.ttl, c.owner, c.ttl.Milliseconds(), c.maxNode, c.prefer, micros(c.bound),
-		micros(c.horizon.Nanoseconds()), flag(c.lost), flag(failover.Off.Load()))
+		micros(c.horizon.Nanoseconds()), flag(c.lost), flag(failover.Off.Load()), flag(c.lapsed))
 	if err != nil {
 		return claimed{}, fmt.Errorf("redislease: claim: %w", err)
 	}
@@ -205,4 +209,15 @@ func flag(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// Guarded is Claim following the rule of package failover: it waits out
+// the holders a failover, restart or restore made Redis forget.
+func (b *store) Guarded(ctx context.Context, c failover.Claim) (failover.Claimed, error) {
+	r, err := b.claim(ctx, claimArgs{owner: c.Owner, ttl: c.TTL, maxNode: c.MaxNode, prefer: c.Prefer, bound: c.Bound,
+		horizon: c.Horizon, lost: c.Lost, lapsed: c.Lapsed, log: c.Log})
+	if err != nil {
+		return failover.Claimed{}, err
+	}
+	return failover.Claimed{Node: r.node, Floor: r.floor, Seen: failover.Seen{Ident: r.ident, Version: r.version}, Forgot: r.forgot}, nil
 }

@@ -105,6 +105,8 @@ func indexKey(key, name string) string {
 	return "{" + key + "}:" + name
 }
 
+var _ failover.Store = (*store)(nil)
+
 // store is the [node.Store] of one Redis hash.
 type store struct {
 	c    redis.Scripter
@@ -228,12 +230,4 @@ func (b *store) Release(ctx context.Context, n int64, owner string, hwm int64, e
 		return fmt.Errorf("redislease: release node %d: %w", n, err)
 	}
 	return nil
-}
-
-// Guarded is Claim, waiting out the holders a failover, restart or
-// restore made Redis forget.
-func (b *store) Guarded(ctx context.Context, c failover.Claim) (int64, int64, error) {
-	r, err := b.claim(ctx, claimArgs{owner: c.Owner, ttl: c.TTL, maxNode: c.MaxNode, prefer: c.Prefer, bound: c.Bound,
-		horizon: max(time.Until(time.Unix(0, c.Mark)), c.TTL), log: c.Log})
-	return r.node, r.floor, err
 }

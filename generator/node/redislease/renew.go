@@ -2,25 +2,21 @@ package redislease
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/idkit-go/idkit/generator/node"
+	"github.com/idkit-go/idkit/generator/node/internal/failover"
 )
-
-// errForgot is what a renewal returns when the hash cannot prove it holds
-// what the lease saw last.
-var errForgot = errors.New("redislease: the store forgot writes")
 
 // renewScript: KEYS hash, held, free; ARGV node, owner, ttl ms, bound µs,
 // horizon µs, the replication ID and version the lease saw last (empty and 0:
 // none), probe (see claimScript). Returns {code, version, detail, ident,
 // online replicas}: code 1 renewed, 0 the node is not held by owner, -1
-// the hash is not the one the lease saw (detail: why), -3 replicas
-// nothing waits for.
+// the hash is not the one the lease saw (detail: why), -2 owner's record
+// had expired, -3 replicas nothing waits for.
 var renewScript = redis.NewScript(`
 local H, E, F, n = KEYS[1], KEYS[2], KEYS[3], ARGV[1]
 local info = redis.pcall('INFO', 'replication')
@@ -44,9 +40,10 @@ end
 local v = tonumber(redis.call('HGET', H, 'v') or '0')
 if v < tonumber(ARGV[7]) then return reply({-1, v, 'version ' .. v .. ' is below ' .. ARGV[7] .. ', which the lease saw'}) end
 if redis.call('HGET', H, 'o:' .. n) ~= ARGV[2] then return reply({0, v, ''}) end
-if ARGV[8] == '1' and online > 0 and not string.match(info, 'min_slaves_good_slaves:') then return reply({-3, v, ''}) end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+if tonumber(redis.call('HGET', H, 'e:' .. n) or '0') < now then return reply({-2, v, ''}) end
+if ARGV[8] == '1' and online > 0 and not string.match(info, 'min_slaves_good_slaves:') then return reply({-3, v, ''}) end
 local h = tonumber(redis.call('HGET', H, 'h:' .. n) or '0')
 local hz = math.max(tonumber(ARGV[5]), tonumber(redis.call('HGET', H, 'hz') or '0'))
 local e = string.format('%.0f', now + tonumber(ARGV[3]))
@@ -70,7 +67,8 @@ type renewArgs struct {
 
 // renew extends the lease if the hash proves it holds what the lease saw
 // last; it returns the replication ID and version the renewal saw, or an
-// error wrapping errForgot or [node.ErrLeaseLost].
+// error wrapping [failover.ErrForgot] or [node.ErrLeaseLost] (with
+// [failover.ErrLapsed] if the record still named owner but had expired).
 func (b *store) renew(ctx context.Context, a renewArgs) (string, int64, error) {
 	r, short, err := b.run(ctx, renewScript, fmt.Sprintf("renewal of node %d", a.node), a.ttl, a.node, a.owner, a.ttl.Milliseconds(), micros(a.bound),
 		micros(a.horizon.Nanoseconds()), a.ident, a.version)
@@ -89,11 +87,21 @@ func (b *store) renew(ctx context.Context, a renewArgs) (string, int64, error) {
 	case 1:
 	case 0:
 		return "", 0, fmt.Errorf("%w: node %d is no longer held by %s", node.ErrLeaseLost, a.node, a.owner)
+	case -2:
+		return "", 0, fmt.Errorf("%w: %w: node %d of %s expired before the renewal arrived", node.ErrLeaseLost, failover.ErrLapsed, a.node, a.owner)
 	default:
-		return "", 0, fmt.Errorf("%w: %w: renew node %d: %s", errForgot, node.ErrLeaseLost, a.node, detail)
+		return "", 0, fmt.Errorf("redislease: renew node %d: %w: %s", a.node, failover.ErrForgot, detail)
 	}
 	if short != nil {
 		return "", 0, short
 	}
 	return ident, version, nil
+}
+
+// GuardedRenew is Renew that proves the hash holds what the lease saw
+// (see [failover.Store]).
+func (b *store) GuardedRenew(ctx context.Context, r failover.Renewal) (failover.Seen, error) {
+	ident, v, err := b.renew(ctx, renewArgs{node: r.Node, owner: r.Owner, ttl: r.TTL, bound: r.Bound, horizon: r.Horizon,
+		ident: r.Seen.Ident, version: r.Seen.Version})
+	return failover.Seen{Ident: ident, Version: v}, err
 }
