@@ -55,7 +55,7 @@ func (id *identity) dest() []any {
 }
 
 // sqlGuard is what a process learned when it first opened a table: the SQL
-// expression of the server's identity ("''" if it cannot be read), the
+// expression of the server's identity (the empty string if it cannot be read), the
 // warnings to log once, and the horizon this process knows is stored.
 type sqlGuard struct {
 	ident   string
