@@ -280,8 +280,11 @@ func TestLeaseHealsAfterTakeover(t *testing.T) {
 }
 
 // TestLeaseHealsAfterLapse: a partition longer than the TTL with nobody
-// taking the node: the first renewal that gets through heals the lease on
-// the same node, without a new claim.
+// taking the node: the first renewal that gets through finds the record
+// expired, which cannot prove nobody claimed the node and was forgotten
+// meanwhile, so the lease heals on the same node by a claim whose IDs
+// start after the store's clock plus the horizon (TTL + BorrowAhead + unit
+// + MaxClockOffset), without a store-wide mark.
 func TestLeaseHealsAfterLapse(t *testing.T) {
 	t.Parallel()
 	for _, s := range proxiedStores() {
@@ -303,13 +306,14 @@ func TestLeaseHealsAfterLapse(t *testing.T) {
 			require.Equal(t, node.LeaseExpired, a.Stats().State)
 			back := time.Now()
 			ps.proxy.Restore()
+			horizon := o.TTL + o.Layout.Spec().Unit + 500*time.Millisecond
 			var healed time.Time
 			for healed.IsZero() {
-				require.Less(t, time.Since(back), 2*o.RenewEvery+healSlack, "the holder never issued again")
+				require.Less(t, time.Since(back), 2*o.RenewEvery+horizon+healSlack, "the holder never issued again")
 				time.Sleep(5 * time.Millisecond)
 				healed = is.okSince(back)
 			}
-			t.Logf("%s: IDs again %v after the link came back (RenewEvery %v)", s.name, healed.Sub(back), o.RenewEvery)
+			t.Logf("%s: IDs again %v after the link came back (RenewEvery %v, horizon %v)", s.name, healed.Sub(back), o.RenewEvery, horizon)
 			time.Sleep(10 * time.Millisecond)
 			is.halt()
 			require.Empty(t, is.errs)
@@ -317,10 +321,8 @@ func TestLeaseHealsAfterLapse(t *testing.T) {
 			st := a.Stats()
 			require.Equal(t, node.LeaseHeld, st.State)
 			require.Equal(t, int64(0), st.Node)
-			require.Zero(t, st.Reclaims)
-			require.Equal(t, uint64(1), st.Fences)
-			require.Equal(t, 1, logs.count("level=INFO", `msg="lease renewed again"`, "after=expired"), logs.lines())
-			require.Zero(t, logs.count("lease lost"))
+			require.Equal(t, uint64(1), st.Reclaims)
+			require.Equal(t, 1, logs.count("level=INFO", `msg="lease re-claimed"`, "old_node=0", "node=0"), logs.lines())
 		})
 	}
 }

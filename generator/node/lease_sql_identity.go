@@ -33,12 +33,14 @@ import (
 // row's owner to anything else (docs/leases.md).
 //
 // A renewal proves continuity: the server and the identity row show the
-// identity the lease saw, the row is the lease's, and its version (raised
-// by every write) is not below the one the lease saw. Then nobody else
-// wrote the row since, even if the lease expired meanwhile: another claim
-// would have changed the owner, and a store that forgot that claim either
-// changed identity, or went back to a version below the lease's, or was
-// marked restored by the operator (docs/leases.md).
+// identity the lease saw, the row is the lease's and had not expired when
+// the renewal ran, and its version (raised by every write) is not below
+// the one the lease saw. Then nobody else wrote the row since: a claim
+// needs the row expired and changes the owner, and a store that forgot
+// such a claim either changed identity, or went back to a version below
+// the lease's, or left the row expired, or was marked restored by the
+// operator (docs/leases.md). A renewal of an expired row heals as a claim
+// that waits the horizon (failover.ErrLapsed).
 
 // identity is what a claim read: the identity row's owner, mark and
 // horizon, and the server's identity and clock (Unix ns) now.
@@ -131,7 +133,7 @@ func (b *sqlBackend) raiseHorizon(ctx context.Context, h int64) error {
 
 // GuardedRenew renews r.Node if the database proves it holds what the
 // lease saw (see above); otherwise it tells a loss ([failover.ErrForgot])
-// from another holder ([ErrLeaseLost]).
+// from a lapse ([failover.ErrLapsed]) and another holder ([ErrLeaseLost]).
 func (b *sqlBackend) GuardedRenew(ctx context.Context, r failover.Renewal) (failover.Seen, error) {
 	args := []any{b.s.ttlArg(r.TTL), r.Bound, r.Node, r.Owner, r.Seen.Version, r.Seen.Ident}
 	seen := failover.Seen{Ident: r.Seen.Ident}
@@ -162,12 +164,13 @@ func (b *sqlBackend) GuardedRenew(ctx context.Context, r failover.Renewal) (fail
 func (b *sqlBackend) unproven(ctx context.Context, r failover.Renewal) error {
 	var owner, stored sql.NullString
 	var version sql.NullInt64
+	var expired sql.NullBool
 	var now string
 	args := []any{r.Node}
 	if b.d != dialect.Postgres {
-		args = []any{r.Node, r.Node}
+		args = []any{r.Node, r.Node, r.Node}
 	}
-	if err := b.db.QueryRowContext(ctx, b.s.probe, args...).Scan(&owner, &version, &stored, &now); err != nil {
+	if err := b.db.QueryRowContext(ctx, b.s.probe, args...).Scan(&owner, &version, &expired, &stored, &now); err != nil {
 		return fmt.Errorf("node: renew node %d: %w", r.Node, err)
 	}
 	switch {
@@ -177,6 +180,8 @@ func (b *sqlBackend) unproven(ctx context.Context, r failover.Renewal) error {
 		return fmt.Errorf("node: renew node %d: %w: version %d, the lease saw %d", r.Node, failover.ErrForgot, version.Int64, r.Seen.Version)
 	case owner.String != r.Owner:
 		return fmt.Errorf("%w: node %d is no longer held by %s", ErrLeaseLost, r.Node, r.Owner)
+	case expired.Bool:
+		return fmt.Errorf("%w: node %d: %w", ErrLeaseLost, r.Node, failover.ErrLapsed)
 	}
 	return fmt.Errorf("node: renew node %d: not renewed, retrying", r.Node)
 }

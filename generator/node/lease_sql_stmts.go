@@ -29,7 +29,7 @@ type sqlStmts struct {
 	take    string                    // (owner, ttl, bound, node)
 	renew   string                    // (ttl, bound, node, owner)
 	proven  string                    // (ttl, bound, node, owner, version, identity): renew if continuity is proven; -> version
-	probe   string                    // (node): owner, version, identity row owner, identity now
+	probe   string                    // (node): owner, version, expired, identity row owner, identity now
 	release string                    // (hwm, node, owner)
 	raise   string                    // (hwm, node, owner): release keeping a larger mark
 	ttlArg  func(time.Duration) int64
@@ -50,10 +50,10 @@ func leaseStmts(d dialect.Dialect, t, ident string) sqlStmts {
 		return `(SELECT owner FROM ` + t + ` WHERE node = -1), (SELECT hwm_ns FROM ` + t + ` WHERE node = -1), (SELECT version FROM ` + t + ` WHERE node = -1), ` + ident + `, ` + nowNS
 	}
 	// The renewal's proof: the server and the identity row name the
-	// identity the lease saw, the row is the owner's, and its version is
-	// not below the one the lease saw.
-	proof := func(owner, id, ver string) string {
-		return `owner = ` + owner + ` AND version >= ` + ver + ` AND ` + ident + ` = ` + id
+	// identity the lease saw, the row is the owner's and not expired, and
+	// its version is not below the one the lease saw.
+	proof := func(owner, id, ver, now string) string {
+		return `owner = ` + owner + ` AND expires_at >= ` + now + ` AND version >= ` + ver + ` AND ` + ident + ` = ` + id
 	}
 	switch d {
 	case dialect.Postgres:
@@ -82,8 +82,8 @@ ON CONFLICT (node) DO UPDATE SET owner = EXCLUDED.owner, hwm_ns = GREATEST(` + t
 		s.horizon = `UPDATE ` + t + ` SET version = $1 WHERE node = -1 AND version < $2`
 		s.renew = `UPDATE ` + t + ` SET expires_at = ` + fmt.Sprintf(exp, 1) + `, hwm_ns = GREATEST(hwm_ns, $2), version = version + 1 WHERE node = $3 AND owner = $4`
 		s.proven = `UPDATE ` + t + ` SET expires_at = ` + fmt.Sprintf(exp, 1) + `, hwm_ns = GREATEST(hwm_ns, $2), version = version + 1
-WHERE node = $3 AND ` + proof("$4", "$6", "$5") + ` AND (SELECT owner FROM ` + t + ` WHERE node = -1) = $6 RETURNING version`
-		s.probe = `SELECT (SELECT owner FROM ` + t + ` WHERE node = $1), (SELECT version FROM ` + t + ` WHERE node = $1), (SELECT owner FROM ` + t + ` WHERE node = -1), ` + ident
+WHERE node = $3 AND ` + proof("$4", "$6", "$5", now) + ` AND (SELECT owner FROM ` + t + ` WHERE node = -1) = $6 RETURNING version`
+		s.probe = `SELECT (SELECT owner FROM ` + t + ` WHERE node = $1), (SELECT version FROM ` + t + ` WHERE node = $1), (SELECT expires_at < ` + now + ` FROM ` + t + ` WHERE node = $1), (SELECT owner FROM ` + t + ` WHERE node = -1), ` + ident
 		s.release = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = $1, version = version + 1 WHERE node = $2 AND owner = $3`
 		s.raise = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = GREATEST(hwm_ns, $1), version = version + 1 WHERE node = $2 AND owner = $3`
 		s.ttlArg = func(d time.Duration) int64 { return d.Microseconds() }
@@ -111,8 +111,8 @@ ON DUPLICATE KEY UPDATE owner = VALUES(owner), hwm_ns = GREATEST(hwm_ns, VALUES(
 		// MySQL cannot read the updated table in a subquery: the identity
 		// row joins; LAST_INSERT_ID(expr) returns the new version.
 		s.proven = `UPDATE ` + t + ` r JOIN ` + t + ` i ON i.node = -1 SET r.expires_at = ` + exp + `, r.hwm_ns = GREATEST(r.hwm_ns, ?), r.version = LAST_INSERT_ID(r.version + 1)
-WHERE r.node = ? AND r.owner = ? AND r.version >= ? AND ` + ident + ` = ? AND i.owner = ` + ident
-		s.probe = `SELECT (SELECT owner FROM ` + t + ` WHERE node = ?), (SELECT version FROM ` + t + ` WHERE node = ?), (SELECT owner FROM ` + t + ` WHERE node = -1), ` + ident
+WHERE r.node = ? AND r.owner = ? AND r.expires_at >= ` + now + ` AND r.version >= ? AND ` + ident + ` = ? AND i.owner = ` + ident
+		s.probe = `SELECT (SELECT owner FROM ` + t + ` WHERE node = ?), (SELECT version FROM ` + t + ` WHERE node = ?), (SELECT expires_at < ` + now + ` FROM ` + t + ` WHERE node = ?), (SELECT owner FROM ` + t + ` WHERE node = -1), ` + ident
 		s.release = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = ?, version = version + 1 WHERE node = ? AND owner = ?`
 		s.raise = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = GREATEST(hwm_ns, ?), version = version + 1 WHERE node = ? AND owner = ?`
 		s.ttlArg = func(d time.Duration) int64 { return d.Microseconds() }
@@ -138,8 +138,8 @@ ON CONFLICT (node) DO UPDATE SET owner = excluded.owner, hwm_ns = MAX(hwm_ns, ex
 		s.take = `UPDATE ` + t + ` SET owner = ?, expires_at = ` + exp + `, hwm_ns = MAX(hwm_ns, ?), version = version + 1 WHERE node = ?`
 		s.renew = `UPDATE ` + t + ` SET expires_at = ` + exp + `, hwm_ns = MAX(hwm_ns, ?), version = version + 1 WHERE node = ? AND owner = ?`
 		s.proven = `UPDATE ` + t + ` SET expires_at = ` + exp + `, hwm_ns = MAX(hwm_ns, ?), version = version + 1
-WHERE node = ? AND ` + proof("?", "?", "?") + ` AND (SELECT owner FROM ` + t + ` WHERE node = -1) = ` + ident + ` RETURNING version`
-		s.probe = `SELECT (SELECT owner FROM ` + t + ` WHERE node = ?), (SELECT version FROM ` + t + ` WHERE node = ?), (SELECT owner FROM ` + t + ` WHERE node = -1), ` + ident
+WHERE node = ? AND ` + proof("?", "?", "?", now) + ` AND (SELECT owner FROM ` + t + ` WHERE node = -1) = ` + ident + ` RETURNING version`
+		s.probe = `SELECT (SELECT owner FROM ` + t + ` WHERE node = ?), (SELECT version FROM ` + t + ` WHERE node = ?), (SELECT expires_at < ` + now + ` FROM ` + t + ` WHERE node = ?), (SELECT owner FROM ` + t + ` WHERE node = -1), ` + ident
 		s.release = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = ?, version = version + 1 WHERE node = ? AND owner = ?`
 		s.raise = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = MAX(hwm_ns, ?), version = version + 1 WHERE node = ? AND owner = ?`
 		s.ttlArg = func(d time.Duration) int64 { return d.Milliseconds() }

@@ -28,10 +28,10 @@ var Off atomic.Bool
 // a version lower than seen): the lease heals with Claim.Lost set.
 var ErrForgot = errors.New("lease store forgot writes")
 
-// ErrLapsed is wrapped, with node.ErrLeaseLost, by a renewal error of a
-// store that cannot prove nobody wrote an expired record meanwhile (no
-// per-record version): the record still names the lease's owner but
-// expired before the renewal reached the store. The lease heals with
+// ErrLapsed is wrapped, with node.ErrLeaseLost, by a renewal error when the
+// record still names the lease's owner but had expired when the renewal
+// reached the store: someone may have claimed it and been forgotten (a
+// restore that kept the identity and the version). The lease heals with
 // Claim.Lapsed set.
 var ErrLapsed = errors.New("lease lapsed before the renewal reached the store")
 
@@ -98,10 +98,10 @@ type Store interface {
 	Guarded(ctx context.Context, c Claim) (Claimed, error)
 	// GuardedRenew extends the lease only if the store proves it holds
 	// what the lease last saw: the same identity, the same owner, a
-	// version not lower than seen. It returns what it saw now, or an
-	// error wrapping ErrForgot (the store lost writes), or
-	// node.ErrLeaseLost (another holder took the node; with ErrLapsed, see
-	// there).
+	// version not lower than seen, and the record not expired when the
+	// request arrived. It returns what it saw now, or an error wrapping
+	// ErrForgot (the store lost writes), or node.ErrLeaseLost (another
+	// holder took the node; with ErrLapsed if the lease had expired).
 	GuardedRenew(ctx context.Context, r Renewal) (Seen, error)
 }
 
