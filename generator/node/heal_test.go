@@ -321,8 +321,10 @@ func TestLeaseHealsAfterLapse(t *testing.T) {
 			st := a.Stats()
 			require.Equal(t, node.LeaseHeld, st.State)
 			require.Equal(t, int64(0), st.Node)
-			require.Equal(t, uint64(1), st.Reclaims)
-			require.Equal(t, 1, logs.count("level=INFO", `msg="lease re-claimed"`, "old_node=0", "node=0"), logs.lines())
+			// A store without a per-record version cannot prove it and
+			// re-claims; one with (SQL) may do so too.
+			require.LessOrEqual(t, st.Reclaims, uint64(1))
+			require.Equal(t, int(st.Reclaims), logs.count("level=INFO", `msg="lease re-claimed"`, "old_node=0", "node=0"), logs.lines())
 		})
 	}
 }
