@@ -348,7 +348,9 @@ func TestClaimHeldAcrossFailover(t *testing.T) {
 		}
 		b = issue(t, l)
 	}()
-	time.Sleep(o.TTL) // A renews on the old primary meanwhile
+	// A renews on the old primary meanwhile, so that A's lease outlives a
+	// floor counted from when B's claim was sent.
+	time.Sleep(2 * o.TTL)
 	pa.Cut()
 	p.kill(t)
 	hb.moveAndRelease(p.replica)
@@ -379,12 +381,13 @@ func TestFirstClaimLostWithTable(t *testing.T) {
 			sa := p.store(t, pa.Addr()) // creates the table
 			p.caughtUp(t)
 			p.detach(t)
+			p.promote(t)
+			sb := p.store(t, p.replica)
 			a := issue(t, lease(t, sa, o))
 			time.Sleep(o.TTL / 4)
-			p.promote(t)
 			pa.Cut()
 			p.kill(t)
-			b := issue(t, lease(t, p.store(t, p.replica), o))
+			b := issue(t, lease(t, sb, o))
 			time.Sleep(o.TTL + o.TTL/2)
 			dups, n := duplicates(a.halt(), b.halt())
 			t.Logf("%s: %d duplicates of %d IDs", c.name, dups, n)

@@ -30,6 +30,9 @@ type restorable struct {
 	db, via *sql.DB
 	proxy   *tcpproxy.Proxy
 	table   string
+	// target is the server's address; open opens a handle through addr.
+	target string
+	open   func(t *testing.T, addr string) *sql.DB
 }
 
 func restorables() []struct {
@@ -43,27 +46,36 @@ func restorables() []struct {
 		db := testdb.Postgres(t)
 		cfg, err := pgx.ParseConfig(testdb.PostgresDSN())
 		require.NoError(t, err)
-		p := tcpproxy.Start(t, net.JoinHostPort(cfg.Host, strconv.Itoa(int(cfg.Port))))
-		cfg.Host, cfg.Port = "127.0.0.1", uint16(p.Port())
-		cfg.ConnectTimeout = time.Second
-		via := stdlib.OpenDB(*cfg)
-		t.Cleanup(func() { via.Close() })
-		return newRestorable(t, db, via, p)
+		target := net.JoinHostPort(cfg.Host, strconv.Itoa(int(cfg.Port)))
+		open := func(t *testing.T, addr string) *sql.DB {
+			c := cfg.Copy()
+			host, port, _ := net.SplitHostPort(addr)
+			n, _ := strconv.Atoi(port)
+			c.Host, c.Port, c.ConnectTimeout = host, uint16(n), time.Second
+			h := stdlib.OpenDB(*c)
+			t.Cleanup(func() { h.Close() })
+			return h
+		}
+		return newRestorable(t, db, target, open)
 	}}, {"mariadb", func(t *testing.T) restorable {
 		db := testdb.MySQL(t)
 		cfg, err := mysql.ParseDSN(testdb.MySQLDSN())
 		require.NoError(t, err)
-		p := tcpproxy.Start(t, cfg.Addr)
-		cfg.Addr, cfg.Timeout = p.Addr(), time.Second
-		via, err := sql.Open("mysql", cfg.FormatDSN())
-		require.NoError(t, err)
-		t.Cleanup(func() { via.Close() })
-		return newRestorable(t, db, via, p)
+		open := func(t *testing.T, addr string) *sql.DB {
+			c := cfg.Clone()
+			c.Addr, c.Timeout = addr, time.Second
+			h, err := sql.Open("mysql", c.FormatDSN())
+			require.NoError(t, err)
+			t.Cleanup(func() { h.Close() })
+			return h
+		}
+		return newRestorable(t, db, cfg.Addr, open)
 	}}}
 }
 
-func newRestorable(t *testing.T, db, via *sql.DB, p *tcpproxy.Proxy) restorable {
-	r := restorable{db: db, via: via, proxy: p, table: testdb.Name("lease")}
+func newRestorable(t *testing.T, db *sql.DB, target string, open func(t *testing.T, addr string) *sql.DB) restorable {
+	p := tcpproxy.Start(t, target)
+	r := restorable{db: db, via: open(t, p.Addr()), proxy: p, table: testdb.Name("lease"), target: target, open: open}
 	t.Cleanup(func() {
 		_, _ = db.Exec("DROP TABLE IF EXISTS " + r.table)
 		_, _ = db.Exec("DROP TABLE IF EXISTS " + r.table + "_bak")
@@ -111,10 +123,14 @@ func TestRestoreLiveLapsedHolder(t *testing.T) {
 			r.proxy.Blackhole()
 			r.backup(t) // after A's last renewal
 			time.Sleep(o.TTL + o.TTL/4)
-			cl := r.lease(t, r.db, o)
+			// C, through a path of its own, claims A's node; the restore
+			// cuts C off (it issues until its lease lapses).
+			pc := tcpproxy.Start(t, r.target)
+			cl := r.lease(t, r.open(t, pc.Addr()), o)
 			require.Equal(t, a.lease.Node(), cl.Node())
 			ch := issue(t, cl)
 			time.Sleep(o.TTL / 10)
+			pc.Blackhole()
 			r.restore(t)
 			r.proxy.Restore()
 			time.Sleep(2 * o.TTL)
@@ -205,7 +221,9 @@ func TestNewSnowflakeHealsDuringWait(t *testing.T) {
 			defer l.Close(ctx)
 			require.Equal(t, int64(0), l.Node())
 			done := make(chan struct{})
-			var g interface{ Next() (types.Snowflake, error) }
+			var g interface {
+				Next() (types.Snowflake, error)
+			}
 			var gerr error
 			go func() {
 				defer close(done)
