@@ -211,7 +211,7 @@ func probeGuard(ctx context.Context, db *sql.DB, d dialect.Dialect) *sqlGuard {
 			g.warns = append(g.warns, "lease store on PostgreSQL with synchronous_commit = off: a crash may forget lease writes unnoticed and repeat IDs; set synchronous_commit = on")
 		}
 		if replicas > sync && sync == 0 {
-			g.warns = append(g.warns, fmt.Sprintf("lease store on a primary with %d asynchronous replicas and no synchronous standby: a failover may forget leases; claims after one wait TTL + BorrowAhead + MaxClockOffset; synchronous_standby_names avoids the loss", replicas))
+			g.warns = append(g.warns, fmt.Sprintf("lease store on a primary with %d asynchronous replicas and no synchronous standby: a failover may forget leases; claims after one wait the longest TTL + BorrowAhead + MaxClockOffset of the holders; synchronous_standby_names avoids the loss", replicas))
 		}
 	case dialect.MySQL:
 		var version string
@@ -231,7 +231,7 @@ func probeGuard(ctx context.Context, db *sql.DB, d dialect.Dialect) *sqlGuard {
 		var replicas int
 		_ = db.QueryRowContext(ctx, `SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%'`).Scan(&replicas)
 		if replicas > 0 && !semiSyncAfterSync(ctx, db) {
-			g.warns = append(g.warns, fmt.Sprintf("lease store on a primary with %d asynchronous replicas (no semi-synchronous replication waiting AFTER_SYNC): a failover may forget leases; claims after one wait TTL + BorrowAhead + MaxClockOffset; rpl_semi_sync_master_enabled with rpl_semi_sync_master_wait_point = AFTER_SYNC avoids the loss", replicas))
+			g.warns = append(g.warns, fmt.Sprintf("lease store on a primary with %d asynchronous replicas (no semi-synchronous replication waiting AFTER_SYNC): a failover may forget leases; claims after one wait the longest TTL + BorrowAhead + MaxClockOffset of the holders; rpl_semi_sync_master_enabled with rpl_semi_sync_master_wait_point = AFTER_SYNC avoids the loss", replicas))
 		}
 	}
 	return g
