@@ -60,11 +60,11 @@ func (l *Lease) renew() (time.Duration, bool) {
 		l.renewed(c0)
 		return l.o.RenewEvery, true
 	case errors.Is(err, ErrLeaseLost), errors.Is(err, failover.ErrForgot):
-		// A store that forgot writes, or a lease that lapsed before the
-		// renewal reached the store, cannot tell who else issued on the
-		// node meanwhile: the heal's claim waits the horizon.
+		// A store that forgot writes, or a lapsed lease whose store cannot
+		// prove nobody wrote its record meanwhile, cannot tell who else
+		// issued on the node: the heal's claim waits the horizon.
 		forgot := errors.Is(err, failover.ErrForgot)
-		lapsed := errors.Is(err, failover.ErrLapsed) || t0 >= deadline
+		lapsed := errors.Is(err, failover.ErrLapsed)
 		lost := l.lose(err)
 		if lost == nil || !l.heal(node, lost, forgot, lapsed) {
 			return 0, false

@@ -29,9 +29,10 @@ var Off atomic.Bool
 var ErrForgot = errors.New("lease store forgot writes")
 
 // ErrLapsed is wrapped, with node.ErrLeaseLost, by a renewal error when the
-// record still names the lease's owner but expired before the renewal
-// reached the store: someone may have claimed it and been forgotten, so the
-// lease heals with Claim.Lapsed set.
+// record still names the lease's owner but had expired when the renewal
+// reached the store: someone may have claimed it and been forgotten (a
+// restore that kept the identity and the version). The lease heals with
+// Claim.Lapsed set.
 var ErrLapsed = errors.New("lease lapsed before the renewal reached the store")
 
 // Seen is what a lease learned from its last successful request: the
