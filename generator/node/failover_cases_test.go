@@ -351,9 +351,9 @@ func TestClaimHeldAcrossFailover(t *testing.T) {
 	// A renews on the old primary meanwhile, so that A's lease outlives a
 	// floor counted from when B's claim was sent.
 	time.Sleep(2 * o.TTL)
-	pa.Cut()
-	p.kill(t)
+	pa.Cut() // the failover: A is cut off, B's claim reaches the new primary
 	hb.moveAndRelease(p.replica)
+	p.kill(t)
 	<-started
 	if b == nil {
 		t.FailNow()

@@ -271,3 +271,45 @@ func TestWarningsReachDefaultLogger(t *testing.T) {
 	require.Contains(t, out, "fsync = off", out)
 	require.Equal(t, 1, strings.Count(out, "fsync = off"), out)
 }
+
+// TestLeaseTableFromBefore: a lease table made before the version column
+// and the identity row at creation gets the column; its identity row,
+// written by an earlier claim, keeps a start without a loss free of wait.
+func TestLeaseTableFromBefore(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, create, ident string
+		open                func(t testing.TB) *sql.DB
+	}{
+		{"postgres", `CREATE TABLE %s (node BIGINT PRIMARY KEY, owner VARCHAR(128) NOT NULL, expires_at TIMESTAMPTZ NOT NULL, hwm_ns BIGINT NOT NULL DEFAULT 0)`,
+			`INSERT INTO %s VALUES (-1, (SELECT system_identifier::text FROM pg_control_system()) || '/' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8), to_timestamp(0), 0)`,
+			testdb.Postgres},
+		{"sqlite", `CREATE TABLE %s (node INTEGER NOT NULL PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL, hwm_ns INTEGER NOT NULL DEFAULT 0)`,
+			`INSERT INTO %s VALUES (-1, '', 0, 0)`,
+			func(t testing.TB) *sql.DB {
+				db, err := sql.Open(testdb.SQLiteDriver, testdb.SQLiteDSN(t))
+				require.NoError(t, err)
+				t.Cleanup(func() { db.Close() })
+				return db
+			}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			db := c.open(t)
+			table := testdb.Name("lease")
+			t.Cleanup(func() { _, _ = db.Exec("DROP TABLE IF EXISTS " + table) })
+			_, err := db.Exec(strings.ReplaceAll(c.create, "%s", table))
+			require.NoError(t, err)
+			_, err = db.Exec(strings.ReplaceAll(c.ident, "%s", table))
+			require.NoError(t, err)
+			start := time.Now()
+			l, err := sqlLease(context.Background(), db, table, node.LeaseOptions{Layout: layout(t, 2)})
+			require.NoError(t, err)
+			g, err := node.NewSnowflake(context.Background(), l)
+			require.NoError(t, err)
+			_, err = g.Next()
+			require.NoError(t, err)
+			require.Less(t, time.Since(start), 500*time.Millisecond, "no wait without a loss")
+			require.NoError(t, l.Close(context.Background()))
+		})
+	}
+}

@@ -47,8 +47,15 @@ func (l *Lease) renew() (time.Duration, bool) {
 		l.fenced() // the goroutine itself was late (a pause, a stall)
 	}
 	node := l.node.Load()
-	// A request still running at the deadline cannot help any more.
-	ctx, cancel := context.WithTimeout(l.ctx, max(deadline-t0, l.o.RenewEvery))
+	// A request still running at the deadline cannot keep the fence open;
+	// once the lease lapsed, one answered within TTL - Margin still opens
+	// it (trusted from t0), and a new connection on a busy machine may
+	// take longer than RenewEvery.
+	timeout := max(deadline-t0, l.o.RenewEvery)
+	if t0 >= deadline {
+		timeout = l.o.TTL - l.o.Margin
+	}
+	ctx, cancel := context.WithTimeout(l.ctx, timeout)
 	err := l.renewOnce(ctx, node, c0)
 	cancel()
 	switch {

@@ -153,6 +153,19 @@ func TestLeasePartition(t *testing.T) {
 				}
 			})
 			time.Sleep(250 * time.Millisecond) // a few renewals through the proxy
+			// On a busy machine the lease may not be trusted yet (a claim
+			// or renewal that outlasted TTL - Margin): wait until it is.
+			ready := time.Now().Add(healSlack)
+			for {
+				mu.Lock()
+				n := len(aIDs)
+				mu.Unlock()
+				if n > 0 && a.Fence() == nil {
+					break
+				}
+				require.True(t, time.Now().Before(ready), "the holder never issued: %v", a.Fence())
+				time.Sleep(5 * time.Millisecond)
+			}
 			cut := time.Now()
 			ps.proxy.Blackhole()
 
