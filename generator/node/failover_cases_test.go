@@ -353,6 +353,7 @@ func TestClaimHeldAcrossFailover(t *testing.T) {
 	// A renews on the old primary meanwhile, so that A's lease outlives a
 	// floor counted from when B's claim was sent.
 	time.Sleep(2 * o.TTL)
+	t.Logf("cut at %s; A: %+v", time.Now().Format("15:04:05.000"), a.lease.Stats())
 	pa.Cut() // the failover: A is cut off, B's claim reaches the new primary
 	hb.moveAndRelease(p.replica)
 	p.kill(t)
