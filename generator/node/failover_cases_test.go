@@ -3,12 +3,14 @@ package node_test
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"net"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/internal/tcpproxy"
 	"github.com/idkit-go/idkit/internal/testservers"
@@ -317,7 +319,7 @@ func TestClaimHeldAcrossFailover(t *testing.T) {
 		t.Skip("starts servers")
 	}
 	p := pgPair(t)
-	o := node.LeaseOptions{TTL: 2 * time.Second}
+	o := node.LeaseOptions{TTL: 6 * time.Second} // A trusts its lease well past a floor counted from sending
 	pa := tcpproxy.Start(t, p.primary)
 	w := lease(t, p.store(t, pa.Addr()), o)
 	_ = w.Close(context.Background())
@@ -351,6 +353,7 @@ func TestClaimHeldAcrossFailover(t *testing.T) {
 	// A renews on the old primary meanwhile, so that A's lease outlives a
 	// floor counted from when B's claim was sent.
 	time.Sleep(2 * o.TTL)
+	t.Logf("cut at %s; A: %+v", time.Now().Format("15:04:05.000"), a.lease.Stats())
 	pa.Cut() // the failover: A is cut off, B's claim reaches the new primary
 	hb.moveAndRelease(p.replica)
 	p.kill(t)
@@ -359,8 +362,16 @@ func TestClaimHeldAcrossFailover(t *testing.T) {
 		t.FailNow()
 	}
 	time.Sleep(o.TTL + o.TTL/2)
-	dups, n := duplicates(a.halt(), b.halt())
-	t.Logf("%d duplicates of %d IDs", dups, n)
+	aIDs, bIDs := a.halt(), b.halt()
+	dups, n := duplicates(aIDs, bIDs)
+	at := func(ids []types.Snowflake, i int) string {
+		if len(ids) == 0 {
+			return "none"
+		}
+		p, _ := generator.Twitter().Decompose(ids[(i+len(ids))%len(ids)])
+		return fmt.Sprintf("node %d at %s", p.Node, p.Time.Format("15:04:05.000"))
+	}
+	t.Logf("%d duplicates of %d IDs; A's last ID %s, B's first %s", dups, n, at(aIDs, -1), at(bIDs, 0))
 	if dups != 0 {
 		t.Errorf("%d duplicate IDs", dups)
 	}

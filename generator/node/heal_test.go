@@ -151,7 +151,7 @@ func healOptions(t *testing.T, log *slog.Logger) node.LeaseOptions {
 }
 
 // healSlack absorbs a busy machine: scheduling delays, a new connection.
-const healSlack = 2 * time.Second
+const healSlack = 5 * time.Second
 
 // TestLeaseHealsAfterTakeover: the holder's link is blackholed for longer
 // than the TTL while another holder claims its node; once the link is back
