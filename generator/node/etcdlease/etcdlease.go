@@ -6,9 +6,13 @@
 //
 // etcd commits every claim, high-water mark and release through Raft
 // before it answers, and a new leader gives every lease its full TTL
-// again, so a leader failover loses no acknowledged lease and no mark: a
-// new holder never needs to wait out a holder that the store forgot.
-// Expiry follows etcd's own leases, by the leader's clock.
+// again, so a leader failover loses no acknowledged lease and no mark.
+// A snapshot restore does rewind the keys: a renewal that finds another
+// cluster ID or its node's mark lower than it saw fails, and the lease
+// heals by a claim that waits out the longest horizon of the prefix's
+// holders; so does the next claim after an operator puts the key
+// Prefix+"restored". Expiry follows etcd's own leases, by the leader's
+// clock.
 // https://github.com/idkit-go/idkit/blob/main/docs/leases.md compares the
 // stores.
 package etcdlease

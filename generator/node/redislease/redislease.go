@@ -2,9 +2,12 @@
 // [NewLease] returns a lease to use with [node.NewSnowflake] as an SQL
 // lease is. It lives apart from package node so that only its users compile
 // go-redis. A Redis failover or restart that loses writes gives the master
-// a new replication ID; a claim that finds it changed waits out the holders
-// Redis forgot (see [node.LeaseOptions].MaxClockOffset).
-// [StoreOptions].Replicas makes claims and renewals wait for replicas (WAIT).
+// a new replication ID; a claim that finds it changed, or a renewal that
+// finds it or the hash's version not what the lease saw, waits out the
+// longest horizon of the hash's holders (see
+// [node.LeaseOptions].MaxClockOffset). [NewLease] refuses an evicting
+// maxmemory-policy, and with replicas claims and renewals wait (WAIT) for
+// one by default (see [StoreOptions].Replicas).
 // See https://github.com/idkit-go/idkit/blob/main/docs/leases.md
 package redislease
 
