@@ -51,7 +51,7 @@ func TestRestoreLiveHolderNotices(t *testing.T) {
 	a.started(t, 10*time.Second)
 	mark := keyBackup(t, c, p+"h/0")
 	require.Len(t, mark, 1)
-	time.Sleep(o.TTL / 2) // A renews, raising the mark
+	renewedSince(t, a, o) // raising the mark
 	putBack(t, c, p+"h/0", mark)
 	b := issue(etcdlease.NewStore(cl.client(t), etcdlease.StoreOptions{Prefix: p}), o)
 	deadline := time.Now().Add(3 * o.TTL)
@@ -112,5 +112,19 @@ func TestRestoreOperatorStep(t *testing.T) {
 				t.Logf("without the step: %d IDs returned by both", n)
 			}
 		})
+	}
+}
+
+// renewedSince waits until the holder's lease renewed once more (on a
+// busy machine a renewal may come late), or fails t after 3 TTLs.
+func renewedSince(t *testing.T, f *flat, o node.LeaseOptions) {
+	t.Helper()
+	n := f.l.Stats().Renewals
+	deadline := time.Now().Add(3 * o.TTL)
+	for f.l.Stats().Renewals <= n {
+		if time.Now().After(deadline) {
+			t.Fatalf("the lease did not renew in %v: %+v", 3*o.TTL, f.l.Stats())
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }

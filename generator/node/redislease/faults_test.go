@@ -236,7 +236,7 @@ func TestRestoreLiveHolderNotices(t *testing.T) {
 	a := issue(storeVia(t, r.Addr(), "leases", redislease.StoreOptions{}), o)
 	a.started(t, 10*time.Second)
 	snap := backup(t, c, "leases")
-	time.Sleep(o.TTL / 2) // A renews
+	renewedSince(t, a, o)
 	restore(t, c, snap)
 	b := issue(storeVia(t, r.Addr(), "leases", redislease.StoreOptions{}), o)
 	deadline := time.Now().Add(3 * o.TTL)
@@ -319,4 +319,18 @@ func TestWarningsWithoutLogger(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	require.Contains(t, buf.String(), "cannot read the Redis master replication ID")
+}
+
+// renewedSince waits until the holder's lease renewed once more (on a
+// busy machine a renewal may come late), or fails t after 3 TTLs.
+func renewedSince(t *testing.T, f *flat, o node.LeaseOptions) {
+	t.Helper()
+	n := f.l.Stats().Renewals
+	deadline := time.Now().Add(3 * o.TTL)
+	for f.l.Stats().Renewals <= n {
+		if time.Now().After(deadline) {
+			t.Fatalf("the lease did not renew in %v: %+v", 3*o.TTL, f.l.Stats())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }

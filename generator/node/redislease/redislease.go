@@ -74,8 +74,8 @@ type StoreOptions struct {
 	// two index sets. Default [DefaultKey]. Never delete it.
 	Key string
 	// Replicas, if positive, makes each claim and renewal wait (WAIT) for
-	// that many replicas, up to ReplicaTimeout (default TTL/10, at least
-	// 1 ms), and fail with [ErrNotReplicated] if fewer acknowledge. Zero
+	// that many replicas, up to ReplicaTimeout (default TTL/4, the default
+	// Margin; at least 1 ms), and fail with [ErrNotReplicated] if fewer acknowledge. Zero
 	// waits for one replica once the master has any, unless the server
 	// sets min-replicas-to-write: a master cut off from its replicas (an
 	// old master after a promotion) then cannot keep renewing leases. With
@@ -162,7 +162,7 @@ func (b *store) run(ctx context.Context, s *redis.Script, what string, ttl time.
 	}
 	timeout := b.o.ReplicaTimeout
 	if timeout <= 0 {
-		timeout = max(ttl/10, time.Millisecond)
+		timeout = max(ttl/4, time.Millisecond)
 	}
 	var cmd *redis.Cmd
 	var wait *redis.Cmd
