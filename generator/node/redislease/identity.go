@@ -33,14 +33,15 @@ import (
 // server was promoted (it has a previous replication ID) or restarted less
 // than hz ago (then the mark counts from the restart); otherwise it is a
 // new one. A renewal proves the hash is the one the lease saw: same
-// replication ID, version not lower, same owner.
+// replication ID, its node's mark (which only rises while the lease holds
+// the node) not lower, same owner.
 
 // claimScript: KEYS hash, held, free; ARGV owner, ttl ms, max node,
 // prefer, bound µs, horizon µs, lost (1: the caller knows the store lost
 // writes), off (1: record no mark), lapsed (1: this claim alone waits the
 // horizon from now), probe (1: refuse if the master has
 // replicas that nothing waits for). Returns {node, floor µs, flags,
-// version, detail, ident, online replicas}: node -1 when every node is
+// the node's mark after the claim (µs), detail, ident, online replicas}: node -1 when every node is
 // held, -2 for an evicting maxmemory-policy (detail: the policy), -3 for
 // replicas nothing waits for; flags 1: a loss mark was recorded, 2: the
 // replication ID could not be read.
@@ -124,7 +125,7 @@ local function take(n)
   redis.call('HSET', H, 'o:' .. n, owner, 'e:' .. n, e, 'h:' .. n, string.format('%.0f', math.max(h, bound)))
   redis.call('ZREM', F, n)
   redis.call('ZADD', E, e, n)
-  return reply({n, string.format('%.0f', math.max(h, floor)), flags, v, ''})
+  return reply({n, string.format('%.0f', math.max(h, floor)), flags, math.max(h, bound), ''})
 end
 if prefer >= 0 and prefer <= maxn then
   local e = redis.call('HGET', H, 'e:' .. prefer)

@@ -12,9 +12,9 @@ import (
 )
 
 // renewScript: KEYS hash, held, free; ARGV node, owner, ttl ms, bound µs,
-// horizon µs, the replication ID and version the lease saw last (empty and 0:
+// horizon µs, the replication ID and node mark (µs) the lease saw last (empty and 0:
 // none), probe (see claimScript). Returns {code, version, detail, ident,
-// online replicas}: code 1 renewed, 0 the node is not held by owner, -1
+// online replicas}; version is the node's mark after the request; code 1 renewed, 0 the node is not held by owner, -1
 // the hash is not the one the lease saw (detail: why), -2 owner's record
 // had expired, -3 replicas nothing waits for.
 var renewScript = redis.NewScript(`
@@ -37,8 +37,8 @@ end
 if ident ~= '' and ARGV[6] ~= '' and ARGV[6] ~= ident then
   return reply({-1, 0, 'the lease saw replication ID ' .. ARGV[6] .. ', the master is ' .. ident})
 end
-local v = tonumber(redis.call('HGET', H, 'v') or '0')
-if v < tonumber(ARGV[7]) then return reply({-1, v, 'version ' .. v .. ' is below ' .. ARGV[7] .. ', which the lease saw'}) end
+local v = tonumber(redis.call('HGET', H, 'h:' .. n) or '0')
+if v < tonumber(ARGV[7]) then return reply({-1, v, 'the mark of node ' .. n .. ' (' .. string.format('%.0f', v) .. ') is below ' .. ARGV[7] .. ', which the lease saw'}) end
 if redis.call('HGET', H, 'o:' .. n) ~= ARGV[2] then return reply({0, v, ''}) end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -47,8 +47,9 @@ if ARGV[8] == '1' and online > 0 and not string.match(info, 'min_slaves_good_sla
 local h = tonumber(redis.call('HGET', H, 'h:' .. n) or '0')
 local hz = math.max(tonumber(ARGV[5]), tonumber(redis.call('HGET', H, 'hz') or '0'))
 local e = string.format('%.0f', now + tonumber(ARGV[3]))
-redis.call('HSET', H, 'e:' .. n, e, 'h:' .. n, string.format('%.0f', math.max(h, tonumber(ARGV[4]))), 'hz', string.format('%.0f', hz))
-v = redis.call('HINCRBY', H, 'v', 1)
+v = math.max(h, tonumber(ARGV[4]))
+redis.call('HSET', H, 'e:' .. n, e, 'h:' .. n, string.format('%.0f', v), 'hz', string.format('%.0f', hz))
+redis.call('HINCRBY', H, 'v', 1)
 redis.call('ZREM', F, n)
 redis.call('ZADD', E, e, n)
 return reply({1, v, ''})
