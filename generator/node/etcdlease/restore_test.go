@@ -106,7 +106,9 @@ func TestRestoreOperatorStep(t *testing.T) {
 				return
 			}
 			ia, ib := a.halt(), b.halt()
-			if n := both(ia, ib); n == 0 {
+			if n := both(ia, ib); n == 0 && !raceEnabled {
+				// With the race detector the holders issue too few IDs
+				// to overlap for sure; the control runs without it.
 				t.Errorf("without the step no ID was returned twice (%d and %d IDs): the test cannot fail", len(ia), len(ib))
 			} else {
 				t.Logf("without the step: %d IDs returned by both", n)
