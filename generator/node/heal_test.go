@@ -348,8 +348,7 @@ func TestLeaseCloseDuringHeal(t *testing.T) {
 			require.NoError(t, err)
 			g, err := node.NewSnowflake(ctx, l)
 			require.NoError(t, err)
-			_, err = g.Next()
-			require.NoError(t, err)
+			nextID(t, g, healSlack)
 			s.steal(t, 0)
 			requireFenced(t, g, node.ErrLeaseLost, o.RenewEvery+healSlack)
 			// The heal retries every RenewEvery; wait for a failed try.
