@@ -207,7 +207,14 @@ func TestLeaseHealsAfterTakeover(t *testing.T) {
 				b = l
 			}
 			defer b.Close(ctx)
-			require.Equal(t, int64(0), b.Node())
+			if b.Node() != 0 {
+				// A filler lapsed on a busy machine and freed its node
+				// first: correct, but not the scenario this test follows.
+				t.Logf("%s: the successor got node %d: a filler lapsed on a busy machine", s.name, b.Node())
+				is.halt()
+				requireUnique(t, is.ids)
+				return
+			}
 			gb, err := node.NewSnowflake(ctx, b)
 			require.NoError(t, err)
 			bIDs := nextIDs(t, gb, 500, healSlack)
@@ -348,8 +355,7 @@ func TestLeaseCloseDuringHeal(t *testing.T) {
 			require.NoError(t, err)
 			g, err := node.NewSnowflake(ctx, l)
 			require.NoError(t, err)
-			_, err = g.Next()
-			require.NoError(t, err)
+			nextID(t, g, healSlack)
 			s.steal(t, 0)
 			requireFenced(t, g, node.ErrLeaseLost, o.RenewEvery+healSlack)
 			// The heal retries every RenewEvery; wait for a failed try.

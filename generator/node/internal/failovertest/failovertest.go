@@ -7,6 +7,7 @@ package failovertest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/generator/node/internal/failover"
 	"github.com/idkit-go/idkit/internal/tcpproxy"
@@ -112,7 +114,13 @@ func try(s node.Store, o node.LeaseOptions) (*holder, time.Duration, time.Durati
 	if err != nil {
 		return nil, 0, 0, fmt.Errorf("generator: %w", err)
 	}
+	// A machine too busy to renew in time may fence the lease at first:
+	// the first ID waits for it to heal, for as long as four TTLs.
 	first, err := g.Next()
+	for deadline := time.Now().Add(4 * o.TTL); errors.Is(err, generator.ErrFenced) && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+		first, err = g.Next()
+	}
 	if err != nil {
 		return nil, 0, 0, fmt.Errorf("first ID: %w", err)
 	}
