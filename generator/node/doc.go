@@ -10,10 +10,11 @@
 // started; then its generator's Next fails with an error wrapping
 // [generator.ErrFenced] until the lease heals. A new holder of a node
 // never issues at or before the high-water mark earlier holders recorded.
-// A store that finds it may have forgotten writes (a failover to an
-// asynchronous replica, a restart without its data) starts every claim's
-// IDs after TTL + BorrowAhead + [LeaseOptions].MaxClockOffset, when the
-// holders it forgot have stopped. How leases renew, heal and what each
+// A request that cannot prove the store still holds what the lease saw (a
+// failover to an asynchronous replica, a restart without its data, a
+// restore) starts its claim's IDs after the store's clock plus the longest
+// TTL + BorrowAhead + unit + [LeaseOptions].MaxClockOffset of the store's
+// holders, when the holders it forgot have stopped. How leases renew, heal and what each
 // coordinator guarantees:
 // https://github.com/idkit-go/idkit/blob/main/docs/leases.md. Never delete
 // rows of the lease table: a row keeps its node's high-water mark.

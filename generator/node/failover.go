@@ -2,6 +2,7 @@ package node
 
 import (
 	"context"
+	"log/slog"
 	"time"
 
 	"github.com/idkit-go/idkit/generator/node/internal/failover"
@@ -13,17 +14,56 @@ import (
 // only after a failover.
 const defaultMaxClockOffset = 500 * time.Millisecond
 
-// claim claims a node for the lease (prefer -1 for any), the request
-// started when the clock read c0. A store that detects a failover learns
-// the floor to give every claim after one: the claimer's bound plus the
-// clock-offset bound (see docs/leases.md).
-func (l *Lease) claim(ctx context.Context, prefer int64, c0 time.Time) (node, floor int64, err error) {
-	bound := l.bound(c0)
-	if g, ok := l.b.(failover.Store); ok {
-		return g.Guarded(ctx, failover.Claim{
-			Owner: l.o.Owner, TTL: l.o.TTL, MaxNode: l.o.Layout.MaxNode(), Prefer: prefer,
-			Bound: bound, Mark: bound + int64(l.o.MaxClockOffset), Log: l.log,
-		})
+// horizon is how long after a request reached the store the IDs of a
+// holder with these options may still reach: TTL + BorrowAhead + unit +
+// MaxClockOffset (see docs/leases.md).
+func (o LeaseOptions) horizon() time.Duration {
+	return o.TTL + o.BorrowAhead + o.Layout.Spec().Unit + o.MaxClockOffset
+}
+
+// warnLog is where safety warnings go: the lease's logger, or
+// slog.Default() when LeaseOptions.Logger is nil.
+func (l *Lease) warnLog() *slog.Logger {
+	if l.log != nil {
+		return l.log
 	}
-	return l.b.Claim(ctx, l.o.Owner, l.o.TTL, l.o.Layout.MaxNode(), prefer, bound)
+	return slog.Default().With("owner", l.o.Owner)
+}
+
+// claim claims a node for the lease (prefer -1 for any), the request
+// started when the clock read c0. lost: a renewal found the store forgot
+// writes; lapsed: the lease expired before its renewal reached the store.
+// It records what the store showed for the next renewal.
+func (l *Lease) claim(ctx context.Context, prefer int64, c0 time.Time, lost, lapsed bool) (node, floor int64, err error) {
+	bound := l.bound(c0)
+	g, ok := l.b.(failover.Store)
+	if !ok {
+		return l.b.Claim(ctx, l.o.Owner, l.o.TTL, l.o.Layout.MaxNode(), prefer, bound)
+	}
+	r, err := g.Guarded(ctx, failover.Claim{
+		Owner: l.o.Owner, TTL: l.o.TTL, MaxNode: l.o.Layout.MaxNode(), Prefer: prefer,
+		Bound: bound, Horizon: l.o.horizon(), Lost: lost, Lapsed: lapsed, Log: l.warnLog(),
+	})
+	if err != nil {
+		return 0, 0, err
+	}
+	l.seen = r.Seen
+	return r.Node, r.Floor, nil
+}
+
+// renewOnce renews node, the request started when the clock read c0. On a
+// store of this module the renewal must prove the store still holds what
+// the lease last saw.
+func (l *Lease) renewOnce(ctx context.Context, node int64, c0 time.Time) error {
+	g, ok := l.b.(failover.Store)
+	if !ok {
+		return l.b.Renew(ctx, node, l.o.Owner, l.o.TTL, l.bound(c0))
+	}
+	seen, err := g.GuardedRenew(ctx, failover.Renewal{
+		Node: node, Owner: l.o.Owner, TTL: l.o.TTL, Bound: l.bound(c0), Horizon: l.o.horizon(), Seen: l.seen,
+	})
+	if err == nil {
+		l.seen = seen
+	}
+	return err
 }

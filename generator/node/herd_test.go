@@ -74,11 +74,13 @@ func TestClaimHerd(t *testing.T) {
 				slices.Sort(lat)
 				t.Logf("%s, %s: p50 %v, p99 %v, all %v", c.name, wave, lat[500].Round(time.Millisecond), lat[990].Round(time.Millisecond), lat[999].Round(time.Millisecond))
 				row += fmt.Sprintf(" | %v / %v / %v", lat[500].Round(time.Millisecond), lat[990].Round(time.Millisecond), lat[999].Round(time.Millisecond))
+				var cw sync.WaitGroup
 				for _, l := range leases {
 					if l != nil {
-						_ = l.Close(context.Background())
+						cw.Go(func() { _ = l.Close(context.Background()) })
 					}
 				}
+				cw.Wait()
 			}
 			if path := os.Getenv("IDKIT_HERD_REPORT"); path != "" && !t.Failed() {
 				f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)

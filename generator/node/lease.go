@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/node/internal/failover"
 	"github.com/idkit-go/idkit/internal/coarseclock"
 )
 
@@ -69,6 +70,14 @@ type Lease struct {
 	closeErr  error
 
 	st leaseCounters
+
+	// seen is what the last successful request showed of the store (the
+	// lease's goroutine's own after start).
+	seen failover.Seen
+	// waiting counts NewSnowflake calls waiting for the floor, under genMu;
+	// gone is set there when the lease stopped healing for good.
+	waiting int
+	gone    bool
 }
 
 // NewLease claims a node ID in s and returns the [Lease]. It returns an
@@ -92,7 +101,7 @@ func startLease(ctx context.Context, b Store, o LeaseOptions) (*Lease, error) {
 	}
 	l.coarse = o.Clock == generator.SystemClock()
 	t0, c0 := time.Since(l.base), o.Clock.Now()
-	node, floor, err := l.claim(ctx, -1, c0)
+	node, floor, err := l.claim(ctx, -1, c0, false, false)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/generator/internal/hook"
+	"github.com/idkit-go/idkit/generator/node/internal/failover"
 )
 
 // run is the lease's background goroutine: it renews every RenewEvery
@@ -46,9 +47,16 @@ func (l *Lease) renew() (time.Duration, bool) {
 		l.fenced() // the goroutine itself was late (a pause, a stall)
 	}
 	node := l.node.Load()
-	// A request still running at the deadline cannot help any more.
-	ctx, cancel := context.WithTimeout(l.ctx, max(deadline-t0, l.o.RenewEvery))
-	err := l.b.Renew(ctx, node, l.o.Owner, l.o.TTL, l.bound(c0))
+	// A request still running at the deadline cannot keep the fence open;
+	// once the lease lapsed, one answered within TTL - Margin still opens
+	// it (trusted from t0), and a new connection on a busy machine may
+	// take longer than RenewEvery.
+	timeout := max(deadline-t0, l.o.RenewEvery)
+	if t0 >= deadline {
+		timeout = l.o.TTL - l.o.Margin
+	}
+	ctx, cancel := context.WithTimeout(l.ctx, timeout)
+	err := l.renewOnce(ctx, node, c0)
 	cancel()
 	switch {
 	case l.ctx.Err() != nil: // closed
@@ -58,9 +66,14 @@ func (l *Lease) renew() (time.Duration, bool) {
 		l.lastErr.Store(nil)
 		l.renewed(c0)
 		return l.o.RenewEvery, true
-	case errors.Is(err, ErrLeaseLost):
+	case errors.Is(err, ErrLeaseLost), errors.Is(err, failover.ErrForgot):
+		// A store that forgot writes, or a lapsed lease whose store cannot
+		// prove nobody wrote its record meanwhile, cannot tell who else
+		// issued on the node: the heal's claim waits the horizon.
+		forgot := errors.Is(err, failover.ErrForgot)
+		lapsed := errors.Is(err, failover.ErrLapsed)
 		lost := l.lose(err)
-		if lost == nil || !l.heal(node, lost) {
+		if lost == nil || !l.heal(node, lost, forgot, lapsed) {
 			return 0, false
 		}
 		return l.o.RenewEvery, true
@@ -94,9 +107,15 @@ func (l *Lease) lose(err error) *error {
 // retrying every RenewEvery until it holds one or the lease is closed
 // (false). Without a generator from NewSnowflake to move, it does not
 // try: another program's generator on the old node would repeat IDs.
-func (l *Lease) heal(old int64, lost *error) bool {
+//
+// forgot and lapsed are passed to the claims (see Lease.claim); forgot
+// holds until one succeeds, as the store may not have recorded the loss.
+func (l *Lease) heal(old int64, lost *error, forgot, lapsed bool) bool {
 	l.genMu.Lock()
-	n := len(l.gens)
+	n := len(l.gens) + l.waiting
+	if n == 0 {
+		l.gone = true
+	}
 	l.genMu.Unlock()
 	if n == 0 {
 		l.logf(slog.LevelError, "lease lost for good: no generator from node.NewSnowflake to move to a new node", "node", old)
@@ -109,7 +128,7 @@ func (l *Lease) heal(old int64, lost *error) bool {
 		t0, c0 := time.Since(l.base), l.o.Clock.Now()
 		// A claim answered after TTL - Margin could not be trusted.
 		ctx, cancel := context.WithTimeout(l.ctx, l.o.TTL-l.o.Margin)
-		node, floor, err := l.claim(ctx, old, c0)
+		node, floor, err := l.claim(ctx, old, c0, forgot, lapsed)
 		cancel()
 		switch {
 		case l.ctx.Err() != nil:
@@ -161,12 +180,12 @@ func (l *Lease) adopt(old, node, floor int64, t0 time.Duration, c0 time.Time, lo
 		t1, c1 := time.Since(l.base), l.o.Clock.Now()
 		tried = t1
 		ctx, cancel := context.WithTimeout(l.ctx, l.o.RenewEvery)
-		err := l.b.Renew(ctx, node, l.o.Owner, l.o.TTL, l.bound(c1))
+		err := l.renewOnce(ctx, node, c1)
 		cancel()
 		switch {
 		case err == nil:
 			t0, c0 = t1, c1
-		case errors.Is(err, ErrLeaseLost):
+		case errors.Is(err, ErrLeaseLost), errors.Is(err, failover.ErrForgot):
 			return adoptRetry
 		}
 	}

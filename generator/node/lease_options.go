@@ -36,10 +36,12 @@ type LeaseOptions struct {
 	BorrowAhead  time.Duration
 	PerCPUBlocks int
 	// MaxClockOffset bounds how far apart the clocks of the hosts that
-	// lease from one store may read. After a store finds it forgot writes
-	// (a failover to an asynchronous replica, a restart without its data),
-	// claims start their IDs after now + TTL + BorrowAhead + MaxClockOffset.
-	// Default 500 ms; not negative.
+	// lease from one store, and the store's own, may read. After a store
+	// forgot writes (a failover to an asynchronous replica, a restart
+	// without its data, a restore), claims start their IDs after the
+	// store's clock + the longest TTL + BorrowAhead + unit +
+	// MaxClockOffset of any holder of that store. Default 500 ms; not
+	// negative.
 	MaxClockOffset time.Duration
 	// Owner names this holder in the record: unique per lease, at most
 	// 128 bytes. Default host-pid-random.

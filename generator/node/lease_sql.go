@@ -62,18 +62,20 @@ func NewSQLStore(ctx context.Context, db *sql.DB, opts SQLStoreOptions) (Store, 
 	if !ok {
 		return nil, fmt.Errorf("%w: cannot tell the SQL dialect of driver %T; set Dialect", ErrInvalidConfig, db.Driver())
 	}
-	b := &sqlBackend{db: db, d: d, s: leaseStmts(d, opts.Table, "''")}
+	b := &sqlBackend{db: db, d: d}
 	v, _ := tables.LoadOrStore(tableKey{weak.Make(db), opts.Table}, &tableState{})
 	b.t = v.(*tableState)
 	b.t.mu.Lock()
 	defer b.t.mu.Unlock()
 	if !b.t.created {
-		if err := createTable(ctx, db, b.s.create, opts.Table); err != nil {
+		g := probeGuard(ctx, db, d)
+		s := leaseStmts(d, opts.Table, g.ident)
+		if err := createLeaseTable(ctx, db, d, s, opts.Table); err != nil {
 			return nil, err
 		}
 		b.t.created = true
 		b.t.seeded.Store(-1)
-		b.t.guard = probeGuard(ctx, db, d)
+		b.t.guard = g
 	}
 	b.s = leaseStmts(d, opts.Table, b.t.guard.ident)
 	return b, nil
@@ -159,18 +161,21 @@ func (b *sqlBackend) seed(ctx context.Context, maxNode int64, force bool) error 
 	return nil
 }
 
+// Claim is Guarded with the horizon of a lease of ttl and the default
+// clock-offset bound, for callers of the Store interface.
 func (b *sqlBackend) Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, prefer, bound int64) (int64, int64, error) {
-	return b.Guarded(ctx, failover.Claim{Owner: owner, TTL: ttl, MaxNode: maxNode, Prefer: prefer, Bound: bound, Mark: bound + int64(defaultMaxClockOffset)})
+	r, err := b.Guarded(ctx, failover.Claim{Owner: owner, TTL: ttl, MaxNode: maxNode, Prefer: prefer, Bound: bound, Horizon: ttl + defaultMaxClockOffset})
+	return r.Node, r.Floor, err
 }
 
-// Guarded is Claim, waiting out the holders a failover made the database
-// forget (lease_sql_identity.go).
-func (b *sqlBackend) Guarded(ctx context.Context, c failover.Claim) (int64, int64, error) {
+// Guarded is Claim, waiting out the holders the database forgot
+// (lease_sql_identity.go).
+func (b *sqlBackend) Guarded(ctx context.Context, c failover.Claim) (failover.Claimed, error) {
 	maxNode, prefer := c.MaxNode, c.Prefer
 	b.t.guard.warn(c.Log)
 	if b.t.seeded.Load() < maxNode {
 		if err := b.retry(ctx, func() error { return b.seed(ctx, maxNode, false) }); err != nil {
-			return 0, 0, fmt.Errorf("node: claim: add lease rows: %w", err)
+			return failover.Claimed{}, fmt.Errorf("node: claim: add lease rows: %w", err)
 		}
 	}
 	// The ranges tried in turn: the preferred node, then all, lowest
@@ -183,17 +188,17 @@ func (b *sqlBackend) Guarded(ctx context.Context, c failover.Claim) (int64, int6
 	spans = append(spans, span{0, maxNode})
 	for pass := 0; pass < 2; pass++ {
 		for _, sp := range spans {
-			var node, floor int64
+			var r failover.Claimed
 			found := false
 			err := b.retry(ctx, func() (err error) {
-				node, floor, found, err = b.claimIn(ctx, c, sp.lo, sp.hi)
+				r, found, err = b.claimIn(ctx, c, sp.lo, sp.hi)
 				return err
 			})
 			if err != nil {
-				return 0, 0, fmt.Errorf("node: claim: %w", err)
+				return failover.Claimed{}, fmt.Errorf("node: claim: %w", err)
 			}
 			if found {
-				return node, floor, nil
+				return r, nil
 			}
 			if pass == 0 && sp.lo == prefer && sp.hi == prefer && b.missing(ctx, prefer) {
 				break // a preferred node without a row is free: add it
@@ -202,11 +207,11 @@ func (b *sqlBackend) Guarded(ctx context.Context, c failover.Claim) (int64, int6
 		// Nothing free: unless rows went missing, every node is held.
 		if pass == 0 {
 			if err := b.retry(ctx, func() error { return b.seed(ctx, maxNode, true) }); err != nil {
-				return 0, 0, fmt.Errorf("node: claim: add lease rows: %w", err)
+				return failover.Claimed{}, fmt.Errorf("node: claim: add lease rows: %w", err)
 			}
 		}
 	}
-	return 0, 0, fmt.Errorf("%w: all %d node ids are leased", ErrExhausted, maxNode+1)
+	return failover.Claimed{}, fmt.Errorf("%w: all %d node ids are leased", ErrExhausted, maxNode+1)
 }
 
 // missing reports whether node's row is known to be missing.
@@ -232,30 +237,31 @@ func (b *sqlBackend) retry(ctx context.Context, f func() error) error {
 
 // claimIn takes the first node in [lo, hi] that is free or expired, or held
 // by owner if it is prefer; found is false if there is none.
-func (b *sqlBackend) claimIn(ctx context.Context, c failover.Claim, lo, hi int64) (node, floor int64, found bool, err error) {
+func (b *sqlBackend) claimIn(ctx context.Context, c failover.Claim, lo, hi int64) (r failover.Claimed, found bool, err error) {
 	owner, prefer, bound := c.Owner, c.Prefer, c.Bound
 	ttlArg := b.s.ttlArg(c.TTL)
 	var id identity
+	var floor int64
 	if b.d == dialect.Postgres {
-		err = b.db.QueryRowContext(ctx, b.s.claim, lo, hi, owner, prefer, ttlArg, bound).Scan(&node, &floor, &id.stored, &id.mark, &id.now)
+		err = b.db.QueryRowContext(ctx, b.s.claim, lo, hi, owner, prefer, ttlArg, bound).Scan(append([]any{&r.Node, &floor, &r.Seen.Version}, id.dest()...)...)
 		if errors.Is(err, sql.ErrNoRows) {
-			return 0, 0, false, nil
+			return r, false, nil
 		}
 		if err != nil {
-			return 0, 0, false, err
+			return r, false, err
 		}
-		return node, b.guard(ctx, c, floor, id), true, nil
+		return b.guard(ctx, c, r, floor, id)
 	}
 	var q querier
 	var commit, rollback func() error
 	if b.d == dialect.SQLite {
 		conn, err := b.db.Conn(ctx)
 		if err != nil {
-			return 0, 0, false, err
+			return r, false, err
 		}
 		defer conn.Close()
 		if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-			return 0, 0, false, err
+			return r, false, err
 		}
 		q = conn
 		commit = func() error { _, err := conn.ExecContext(ctx, "COMMIT"); return err }
@@ -263,7 +269,7 @@ func (b *sqlBackend) claimIn(ctx context.Context, c failover.Claim, lo, hi int64
 	} else {
 		tx, err := b.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelReadCommitted})
 		if err != nil {
-			return 0, 0, false, err
+			return r, false, err
 		}
 		q, commit, rollback = tx, tx.Commit, tx.Rollback
 	}
@@ -273,28 +279,28 @@ func (b *sqlBackend) claimIn(ctx context.Context, c failover.Claim, lo, hi int64
 			_ = rollback()
 		}
 	}()
-	err = q.QueryRowContext(ctx, b.s.pick, lo, hi, owner, prefer).Scan(&node, &floor, &id.stored, &id.mark, &id.now)
+	err = q.QueryRowContext(ctx, b.s.pick, lo, hi, owner, prefer).Scan(append([]any{&r.Node, &floor, &r.Seen.Version}, id.dest()...)...)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, 0, false, nil
+		return r, false, nil
 	}
 	if err != nil {
-		return 0, 0, false, err
+		return r, false, err
 	}
-	res, err := q.ExecContext(ctx, b.s.take, owner, ttlArg, bound, node)
+	res, err := q.ExecContext(ctx, b.s.take, owner, ttlArg, bound, r.Node)
 	if err != nil {
-		return 0, 0, false, err
+		return r, false, err
 	}
 	if n, err := res.RowsAffected(); err != nil {
-		return 0, 0, false, err
+		return r, false, err
 	} else if n != 1 {
-		return 0, 0, false, fmt.Errorf("node: claimed row %d not updated", node)
+		return r, false, fmt.Errorf("node: claimed row %d not updated", r.Node)
 	}
 	done = true
 	if err := commit(); err != nil {
 		_ = rollback()
-		return 0, 0, false, err
+		return r, false, err
 	}
-	return node, b.guard(ctx, c, floor, id), true, nil
+	return b.guard(ctx, c, r, floor, id)
 }
 
 // querier is what a claim needs from a *sql.Tx or an *sql.Conn.

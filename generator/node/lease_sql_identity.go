@@ -3,6 +3,7 @@ package node
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -15,39 +16,58 @@ import (
 )
 
 // Failover detection on SQL (see docs/leases.md). The lease table keeps an
-// identity row, node -1 (never claimed: claims look at nodes from 0): its
-// owner is the identity of the server that wrote it, and its mark the floor
-// that claims after the last detected failover start from. Every claim
-// reads both and the server's identity now in its own statement (no extra
-// round trip). PostgreSQL's identity is the system identifier and the
-// timeline (which a promotion or a point-in-time restore changes);
-// MySQL's is @@server_id and @@server_uuid, MariaDB's @@server_id (unique
-// per server of a replication topology). A claim that finds it changed
-// assumes that holders the server forgot may still issue IDs, raises its
-// floor to its Mark and records the new identity with that mark, which
-// later claims then also start from. A missing identity row is a new table
-// (or one from before this row existed): it is written, without a wait.
+// identity row, node -1 (never claimed: claims look at nodes from 0),
+// written with the table when it is created: its owner is the identity of
+// the server that wrote it, its mark (hwm_ns) the floor that claims after
+// the last detected loss start from, and its version the horizon, the
+// longest TTL + BorrowAhead + unit + MaxClockOffset of any holder (ns),
+// which claims raise. Every claim reads the row, the server's identity and
+// clock in its own statement (no extra round trip). PostgreSQL's identity
+// is the system identifier and the timeline (which a promotion or a
+// point-in-time restore changes); MySQL's is @@server_id and
+// @@server_uuid, MariaDB's @@server_id; SQLite has none (''). A claim that
+// finds the identity changed or the row missing, or is told of a loss
+// (Claim.Lost), assumes holders the store forgot may still issue IDs: its
+// floor and the recorded mark become the database's clock when the claim
+// ran plus the horizon. An operator marks a restored table by setting the
+// row's owner to anything else (docs/leases.md).
+//
+// A renewal proves continuity: the server and the identity row show the
+// identity the lease saw, the row is the lease's and had not expired when
+// the renewal ran, and its version (raised by every write) is not below
+// the one the lease saw. Then nobody else wrote the row since: a claim
+// needs the row expired and changes the owner, and a store that forgot
+// such a claim either changed identity, or went back to a version below
+// the lease's, or left the row expired, or was marked restored by the
+// operator (docs/leases.md). A renewal of an expired row heals as a claim
+// that waits the horizon (failover.ErrLapsed).
 
-// identity is what a claim read: the identity row's owner and mark, and the
-// server's identity now.
+// identity is what a claim read: the identity row's owner, mark and
+// horizon, and the server's identity and clock (Unix ns) now.
 type identity struct {
-	stored sql.NullString
-	mark   sql.NullInt64
-	now    string
+	stored  sql.NullString
+	mark    sql.NullInt64
+	horizon sql.NullInt64
+	now     string
+	clock   int64
+}
+
+func (id *identity) dest() []any {
+	return []any{&id.stored, &id.mark, &id.horizon, &id.now, &id.clock}
 }
 
 // sqlGuard is what a process learned when it first opened a table: the SQL
-// expression of the server's identity ("”" if it cannot be read) and the
-// warnings to log once.
+// expression of the server's identity (the empty string if it cannot be read), the
+// warnings to log once, and the horizon this process knows is stored.
 type sqlGuard struct {
-	ident  string
-	warns  []string
-	warned atomic.Bool
-	mu     sync.Mutex             // held by the claim of the process writing the identity row
-	known  atomic.Pointer[string] // the identity this process last recorded
+	ident   string
+	warns   []string
+	warned  atomic.Bool
+	mu      sync.Mutex // serializes this process's raises of the horizon
+	horizon atomic.Int64
 }
 
-// warn logs the guard's warnings once, on the first claim with a logger.
+// warn logs the guard's warnings once, on the first claim.
 func (g *sqlGuard) warn(log *slog.Logger) {
 	if len(g.warns) == 0 || log == nil || g.warned.Load() || g.warned.Swap(true) {
 		return
@@ -57,38 +77,113 @@ func (g *sqlGuard) warn(log *slog.Logger) {
 	}
 }
 
-// guard returns the floor of a claim that read floor and id, recording a
-// changed identity.
-func (b *sqlBackend) guard(ctx context.Context, c failover.Claim, floor int64, id identity) int64 {
-	floor = max(floor, id.mark.Int64)
-	if id.now == "" || id.stored.Valid && id.stored.String == id.now {
-		return floor
+// guard completes r, a claim that read the node's floor and id: it waits
+// out a loss, records it and the claimer's horizon.
+func (b *sqlBackend) guard(ctx context.Context, c failover.Claim, r failover.Claimed, floor int64, id identity) (failover.Claimed, bool, error) {
+	r.Seen.Ident = id.now
+	horizon := max(id.horizon.Int64, int64(c.Horizon))
+	wait := id.clock + horizon // the floor after a loss
+	r.Floor = max(floor, id.mark.Int64)
+	if c.Lapsed && !failover.Off.Load() {
+		r.Floor = max(r.Floor, wait)
 	}
-	mark := id.mark.Int64
-	if id.stored.Valid && !failover.Off.Load() {
-		mark = max(mark, c.Mark)
-		floor = max(floor, mark)
+	if !id.stored.Valid || id.stored.String != id.now || c.Lost {
+		mark := id.mark.Int64
+		if !failover.Off.Load() {
+			mark = max(mark, wait)
+			r.Floor, r.Forgot = max(r.Floor, mark), true
+		}
 		if c.Log != nil {
-			c.Log.Warn("lease store forgot writes (failover or restore): waiting out earlier holders",
-				"was", id.stored.String, "now", id.now, "floor", time.Unix(0, mark))
+			c.Log.Warn("lease store forgot writes (failover, restore or lost table row): waiting out earlier holders",
+				"was", id.stored.String, "now", id.now, "floor", time.Unix(0, r.Floor))
+		}
+		// The renewals check the row: the claim fails unless it is written.
+		if _, err := b.db.ExecContext(ctx, b.s.marker, id.now, mark, horizon); err != nil {
+			return r, false, fmt.Errorf("record the store's identity: %w", err)
+		}
+		b.t.guard.horizon.Store(max(b.t.guard.horizon.Load(), horizon))
+		return r, true, nil
+	}
+	if id.horizon.Int64 < int64(c.Horizon) {
+		if err := b.raiseHorizon(ctx, int64(c.Horizon)); err != nil {
+			return r, false, fmt.Errorf("record the horizon: %w", err)
 		}
 	}
-	// Other claims of this process that read the old identity keep their
-	// own marks; the row needs writing once (a new table's first claims all
-	// find it missing), and the claims do not wait for it. A failed write
-	// leaves the old identity, so later claims detect the change
-	// themselves.
+	return r, true, nil
+}
+
+// raiseHorizon records h as the table's horizon unless a larger one is
+// known to be recorded; the claims of one process raise it once.
+func (b *sqlBackend) raiseHorizon(ctx context.Context, h int64) error {
 	g := b.t.guard
-	if !g.mu.TryLock() {
-		return floor // another claim of this process is writing it
+	if g.horizon.Load() >= h {
+		return nil
 	}
+	g.mu.Lock()
 	defer g.mu.Unlock()
-	if k := g.known.Load(); k == nil || *k != id.now {
-		if _, err := b.db.ExecContext(ctx, b.s.marker, id.now, mark); err == nil {
-			g.known.Store(&id.now)
-		}
+	if g.horizon.Load() >= h {
+		return nil
 	}
-	return floor
+	if _, err := b.db.ExecContext(ctx, b.s.horizon, h, h); err != nil {
+		return err
+	}
+	g.horizon.Store(h)
+	return nil
+}
+
+// GuardedRenew renews r.Node if the database proves it holds what the
+// lease saw (see above); otherwise it tells a loss ([failover.ErrForgot])
+// from a lapse ([failover.ErrLapsed]) and another holder ([ErrLeaseLost]).
+func (b *sqlBackend) GuardedRenew(ctx context.Context, r failover.Renewal) (failover.Seen, error) {
+	args := []any{b.s.ttlArg(r.TTL), r.Bound, r.Node, r.Owner, r.Seen.Version, r.Seen.Ident}
+	seen := failover.Seen{Ident: r.Seen.Ident}
+	var err error
+	if b.d == dialect.MySQL {
+		var res sql.Result
+		if res, err = b.db.ExecContext(ctx, b.s.proven, args...); err == nil {
+			var n int64
+			if n, err = res.RowsAffected(); err == nil && n == 1 {
+				seen.Version, err = res.LastInsertId()
+			} else if err == nil {
+				err = sql.ErrNoRows
+			}
+		}
+	} else {
+		err = b.db.QueryRowContext(ctx, b.s.proven, args...).Scan(&seen.Version)
+	}
+	if err == nil {
+		return seen, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return r.Seen, fmt.Errorf("node: renew node %d: %w", r.Node, err)
+	}
+	return r.Seen, b.unproven(ctx, r)
+}
+
+// unproven returns why a renewal of r was refused.
+func (b *sqlBackend) unproven(ctx context.Context, r failover.Renewal) error {
+	var owner, stored sql.NullString
+	var version sql.NullInt64
+	var expired sql.NullBool
+	var now string
+	args := []any{r.Node}
+	if b.d != dialect.Postgres {
+		args = []any{r.Node, r.Node, r.Node}
+	}
+	if err := b.db.QueryRowContext(ctx, b.s.probe, args...).Scan(&owner, &version, &expired, &stored, &now); err != nil {
+		return fmt.Errorf("node: renew node %d: %w", r.Node, err)
+	}
+	switch {
+	case now != r.Seen.Ident || !stored.Valid || stored.String != r.Seen.Ident:
+		return fmt.Errorf("node: renew node %d: %w: identity %q, recorded %q, the lease saw %q", r.Node, failover.ErrForgot, now, stored.String, r.Seen.Ident)
+	case !owner.Valid || version.Int64 < r.Seen.Version:
+		return fmt.Errorf("node: renew node %d: %w: version %d, the lease saw %d", r.Node, failover.ErrForgot, version.Int64, r.Seen.Version)
+	case owner.String != r.Owner:
+		return fmt.Errorf("%w: node %d is no longer held by %s", ErrLeaseLost, r.Node, r.Owner)
+	case expired.Bool:
+		return fmt.Errorf("%w: node %d: %w", ErrLeaseLost, r.Node, failover.ErrLapsed)
+	}
+	return fmt.Errorf("node: renew node %d: not renewed, retrying", r.Node)
 }
 
 // probeGuard reads, once per table and process, whether the server's
@@ -99,21 +194,24 @@ func probeGuard(ctx context.Context, db *sql.DB, d dialect.Dialect) *sqlGuard {
 	switch d {
 	case dialect.Postgres:
 		const ident = `((SELECT system_identifier::text FROM pg_control_system()) || '/' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))`
-		var id, commit string
+		var id, commit, fsync string
 		var replicas, sync int
-		err := db.QueryRowContext(ctx, `SELECT `+ident+`, current_setting('synchronous_commit'),
+		err := db.QueryRowContext(ctx, `SELECT `+ident+`, current_setting('synchronous_commit'), current_setting('fsync'),
 	(SELECT count(*) FROM pg_stat_replication), (SELECT count(*) FROM pg_stat_replication WHERE sync_state IN ('sync', 'quorum'))`).
-			Scan(&id, &commit, &replicas, &sync)
+			Scan(&id, &commit, &fsync, &replicas, &sync)
 		if err != nil {
 			g.warns = append(g.warns, fmt.Sprintf("lease store cannot read the server's identity (%v): a failover to an asynchronous replica goes unnoticed and may repeat IDs; grant EXECUTE on pg_control_system() and pg_current_wal_lsn(), or replicate synchronously", err))
 			return g
 		}
 		g.ident = ident
+		if fsync == "off" {
+			g.warns = append(g.warns, "lease store on PostgreSQL with fsync = off: a crash of the server may forget lease writes unnoticed and repeat IDs; set fsync = on")
+		}
 		if commit == "off" {
 			g.warns = append(g.warns, "lease store on PostgreSQL with synchronous_commit = off: a crash may forget lease writes unnoticed and repeat IDs; set synchronous_commit = on")
 		}
 		if replicas > sync && sync == 0 {
-			g.warns = append(g.warns, fmt.Sprintf("lease store on a primary with %d asynchronous replicas and no synchronous standby: a failover may forget leases; claims after one wait TTL + BorrowAhead + MaxClockOffset; synchronous_standby_names avoids the loss", replicas))
+			g.warns = append(g.warns, fmt.Sprintf("lease store on a primary with %d asynchronous replicas and no synchronous standby: a failover may forget leases; claims after one wait the longest TTL + BorrowAhead + MaxClockOffset of the holders; synchronous_standby_names avoids the loss", replicas))
 		}
 	case dialect.MySQL:
 		var version string
@@ -133,7 +231,7 @@ func probeGuard(ctx context.Context, db *sql.DB, d dialect.Dialect) *sqlGuard {
 		var replicas int
 		_ = db.QueryRowContext(ctx, `SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%'`).Scan(&replicas)
 		if replicas > 0 && !semiSyncAfterSync(ctx, db) {
-			g.warns = append(g.warns, fmt.Sprintf("lease store on a primary with %d asynchronous replicas (no semi-synchronous replication waiting AFTER_SYNC): a failover may forget leases; claims after one wait TTL + BorrowAhead + MaxClockOffset; rpl_semi_sync_master_enabled with rpl_semi_sync_master_wait_point = AFTER_SYNC avoids the loss", replicas))
+			g.warns = append(g.warns, fmt.Sprintf("lease store on a primary with %d asynchronous replicas (no semi-synchronous replication waiting AFTER_SYNC): a failover may forget leases; claims after one wait the longest TTL + BorrowAhead + MaxClockOffset of the holders; rpl_semi_sync_master_enabled with rpl_semi_sync_master_wait_point = AFTER_SYNC avoids the loss", replicas))
 		}
 	}
 	return g

@@ -11,19 +11,27 @@ import (
 
 // sqlStmts are the lease statements for one dialect and table. Expiry is
 // always computed by the database's clock: timestamptz on PostgreSQL,
-// DATETIME(6) in UTC on MySQL, Unix milliseconds on SQLite.
+// DATETIME(6) in UTC on MySQL, Unix milliseconds on SQLite. Every write of
+// a node's row raises its version; the identity row (node -1, see
+// lease_sql_identity.go) keeps the server's identity as owner, the
+// store-wide mark as hwm_ns and the horizon (ns) as version.
 type sqlStmts struct {
-	create  string
-	count   string             // rows in [0, $1]
-	has     string             // rows with node $1: 0 or 1
-	seed    func(n int) string // insert free rows for n nodes, keeping existing ones
-	claim   string             // PostgreSQL: (lo, hi, owner, prefer, ttl, bound) -> node, old mark, identity (see guard)
-	pick    string             // (lo, hi, owner, prefer) -> node, mark, identity; locked where supported
-	marker  string             // (identity, mark): record the identity row (see lease_sql_identity.go)
-	take    string             // (owner, ttl, bound, node)
-	renew   string             // (ttl, bound, node, owner)
-	release string             // (hwm, node, owner)
-	raise   string             // (hwm, node, owner): release keeping a larger mark
+	create  func(table string) string // CREATE TABLE table, without IF NOT EXISTS
+	addVer  string                    // add the version column to a table from before it
+	ident   string                    // format of table: insert the identity row, at creation
+	count   string                    // rows in [0, $1]
+	has     string                    // rows with node $1: 0 or 1
+	seed    func(n int) string        // insert free rows for n nodes, keeping existing ones
+	claim   string                    // PostgreSQL: (lo, hi, owner, prefer, ttl, bound) -> node, old mark, version, identity (see guard)
+	pick    string                    // (lo, hi, owner, prefer) -> node, mark, version, identity; locked where supported
+	marker  string                    // (identity, mark, horizon): record a loss (see lease_sql_identity.go)
+	horizon string                    // (horizon, horizon): raise the stored horizon
+	take    string                    // (owner, ttl, bound, node)
+	renew   string                    // (ttl, bound, node, owner)
+	proven  string                    // (ttl, bound, node, owner, version, identity): renew if continuity is proven; -> version
+	probe   string                    // (node): owner, version, expired, identity row owner, identity now
+	release string                    // (hwm, node, owner)
+	raise   string                    // (hwm, node, owner): release keeping a larger mark
 	ttlArg  func(time.Duration) int64
 }
 
@@ -33,63 +41,107 @@ const candidate = `node >= %[1]s AND node <= %[2]s AND (expires_at < %[5]s OR ow
 
 func leaseStmts(d dialect.Dialect, t, ident string) sqlStmts {
 	var s sqlStmts
-	// The identity row's owner and mark, and the server's identity now.
-	withIdent := `(SELECT owner FROM ` + t + ` WHERE node = -1), (SELECT hwm_ns FROM ` + t + ` WHERE node = -1), ` + ident
+	var nowNS string // the database's clock, Unix ns
 	s.count = `SELECT COUNT(*) FROM ` + t + ` WHERE node >= 0 AND node <= ` + sqldialect.P(d, 1)
 	s.has = `SELECT COUNT(*) FROM ` + t + ` WHERE node = ` + sqldialect.P(d, 1)
+	// The identity row's owner, mark and horizon, the server's identity
+	// and clock now.
+	withIdent := func() string {
+		return `(SELECT owner FROM ` + t + ` WHERE node = -1), (SELECT hwm_ns FROM ` + t + ` WHERE node = -1), (SELECT version FROM ` + t + ` WHERE node = -1), ` + ident + `, ` + nowNS
+	}
+	// The renewal's proof: the server and the identity row name the
+	// identity the lease saw, the row is the owner's and not expired, and
+	// its version is not below the one the lease saw.
+	proof := func(owner, id, ver, now string) string {
+		return `owner = ` + owner + ` AND expires_at >= ` + now + ` AND version >= ` + ver + ` AND ` + ident + ` = ` + id
+	}
 	switch d {
 	case dialect.Postgres:
 		now, exp := "clock_timestamp()", "clock_timestamp() + $%d::bigint * interval '1 microsecond'"
+		nowNS = "(extract(epoch from clock_timestamp()) * 1000000)::bigint * 1000"
 		gone := "clock_timestamp() - interval '1 second'"
-		s.create = `CREATE TABLE IF NOT EXISTS ` + t + ` (
+		s.create = func(name string) string {
+			return `CREATE TABLE ` + name + ` (
 	node BIGINT PRIMARY KEY,
 	owner VARCHAR(128) NOT NULL,
 	expires_at TIMESTAMPTZ NOT NULL,
-	hwm_ns BIGINT NOT NULL DEFAULT 0)`
+	hwm_ns BIGINT NOT NULL DEFAULT 0,
+	version BIGINT NOT NULL DEFAULT 0)`
+		}
+		s.addVer = `ALTER TABLE ` + t + ` ADD COLUMN IF NOT EXISTS version BIGINT NOT NULL DEFAULT 0`
+		s.ident = `INSERT INTO %s (node, owner, expires_at, hwm_ns, version) VALUES (-1, ` + ident + `, to_timestamp(0), 0, 0)`
 		s.seed = seedStmt(d, "INSERT INTO "+t, "to_timestamp(0)", " ON CONFLICT (node) DO NOTHING")
 		// One statement: lock the first candidate, skipping rows other
 		// claims hold locked, and take it, returning the mark before.
 		s.claim = `WITH c AS (SELECT node, hwm_ns FROM ` + t + ` WHERE ` +
 			fmt.Sprintf(candidate, "$1", "$2", "$3", "$4", now) + ` ORDER BY node LIMIT 1 FOR UPDATE SKIP LOCKED)
-UPDATE ` + t + ` SET owner = $3, expires_at = ` + fmt.Sprintf(exp, 5) + `, hwm_ns = GREATEST(` + t + `.hwm_ns, $6)
-FROM c WHERE ` + t + `.node = c.node RETURNING c.node, c.hwm_ns, ` + withIdent
-		s.marker = `INSERT INTO ` + t + ` (node, owner, expires_at, hwm_ns) VALUES (-1, $1, to_timestamp(0), $2)
-ON CONFLICT (node) DO UPDATE SET owner = EXCLUDED.owner, hwm_ns = GREATEST(` + t + `.hwm_ns, EXCLUDED.hwm_ns)`
-		s.renew = `UPDATE ` + t + ` SET expires_at = ` + fmt.Sprintf(exp, 1) + `, hwm_ns = GREATEST(hwm_ns, $2) WHERE node = $3 AND owner = $4`
-		s.release = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = $1 WHERE node = $2 AND owner = $3`
-		s.raise = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = GREATEST(hwm_ns, $1) WHERE node = $2 AND owner = $3`
+UPDATE ` + t + ` SET owner = $3, expires_at = ` + fmt.Sprintf(exp, 5) + `, hwm_ns = GREATEST(` + t + `.hwm_ns, $6), version = ` + t + `.version + 1
+FROM c WHERE ` + t + `.node = c.node RETURNING c.node, c.hwm_ns, ` + t + `.version, ` + withIdent()
+		s.marker = `INSERT INTO ` + t + ` (node, owner, expires_at, hwm_ns, version) VALUES (-1, $1, to_timestamp(0), $2, $3)
+ON CONFLICT (node) DO UPDATE SET owner = EXCLUDED.owner, hwm_ns = GREATEST(` + t + `.hwm_ns, EXCLUDED.hwm_ns), version = GREATEST(` + t + `.version, EXCLUDED.version)`
+		s.horizon = `UPDATE ` + t + ` SET version = $1 WHERE node = -1 AND version < $2`
+		s.renew = `UPDATE ` + t + ` SET expires_at = ` + fmt.Sprintf(exp, 1) + `, hwm_ns = GREATEST(hwm_ns, $2), version = version + 1 WHERE node = $3 AND owner = $4`
+		s.proven = `UPDATE ` + t + ` SET expires_at = ` + fmt.Sprintf(exp, 1) + `, hwm_ns = GREATEST(hwm_ns, $2), version = version + 1
+WHERE node = $3 AND ` + proof("$4", "$6", "$5", now) + ` AND (SELECT owner FROM ` + t + ` WHERE node = -1) = $6 RETURNING version`
+		s.probe = `SELECT (SELECT owner FROM ` + t + ` WHERE node = $1), (SELECT version FROM ` + t + ` WHERE node = $1), (SELECT expires_at < ` + now + ` FROM ` + t + ` WHERE node = $1), (SELECT owner FROM ` + t + ` WHERE node = -1), ` + ident
+		s.release = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = $1, version = version + 1 WHERE node = $2 AND owner = $3`
+		s.raise = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = GREATEST(hwm_ns, $1), version = version + 1 WHERE node = $2 AND owner = $3`
 		s.ttlArg = func(d time.Duration) int64 { return d.Microseconds() }
 	case dialect.MySQL:
 		now, exp := "UTC_TIMESTAMP(6)", "UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND"
+		nowNS = "TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6)) * 1000"
 		gone := "UTC_TIMESTAMP(6) - INTERVAL 1 SECOND"
-		s.create = `CREATE TABLE IF NOT EXISTS ` + t + ` (
+		s.create = func(name string) string {
+			return `CREATE TABLE ` + name + ` (
 	node BIGINT NOT NULL PRIMARY KEY,
 	owner VARCHAR(128) NOT NULL,
 	expires_at DATETIME(6) NOT NULL,
-	hwm_ns BIGINT NOT NULL DEFAULT 0) ENGINE=InnoDB`
+	hwm_ns BIGINT NOT NULL DEFAULT 0,
+	version BIGINT NOT NULL DEFAULT 0) ENGINE=InnoDB`
+		}
+		s.addVer = `ALTER TABLE ` + t + ` ADD COLUMN version BIGINT NOT NULL DEFAULT 0`
+		s.ident = `INSERT INTO %s (node, owner, expires_at, hwm_ns, version) VALUES (-1, ` + ident + `, '1970-01-01 00:00:00', 0, 0)`
 		s.seed = seedStmt(d, "INSERT IGNORE INTO "+t, "'1970-01-01 00:00:00'", "")
-		s.pick = `SELECT node, hwm_ns, ` + withIdent + ` FROM ` + t + ` WHERE ` + fmt.Sprintf(candidate, "?", "?", "?", "?", now) + ` ORDER BY node LIMIT 1 FOR UPDATE SKIP LOCKED`
-		s.marker = `INSERT INTO ` + t + ` (node, owner, expires_at, hwm_ns) VALUES (-1, ?, '1970-01-01 00:00:00', ?)
-ON DUPLICATE KEY UPDATE owner = VALUES(owner), hwm_ns = GREATEST(hwm_ns, VALUES(hwm_ns))`
-		s.take = `UPDATE ` + t + ` SET owner = ?, expires_at = ` + exp + `, hwm_ns = GREATEST(hwm_ns, ?) WHERE node = ?`
-		s.renew = `UPDATE ` + t + ` SET expires_at = ` + exp + `, hwm_ns = GREATEST(hwm_ns, ?) WHERE node = ? AND owner = ?`
-		s.release = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = ? WHERE node = ? AND owner = ?`
-		s.raise = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = GREATEST(hwm_ns, ?) WHERE node = ? AND owner = ?`
+		s.pick = `SELECT node, hwm_ns, version + 1, ` + withIdent() + ` FROM ` + t + ` WHERE ` + fmt.Sprintf(candidate, "?", "?", "?", "?", now) + ` ORDER BY node LIMIT 1 FOR UPDATE SKIP LOCKED`
+		s.marker = `INSERT INTO ` + t + ` (node, owner, expires_at, hwm_ns, version) VALUES (-1, ?, '1970-01-01 00:00:00', ?, ?)
+ON DUPLICATE KEY UPDATE owner = VALUES(owner), hwm_ns = GREATEST(hwm_ns, VALUES(hwm_ns)), version = GREATEST(version, VALUES(version))`
+		s.horizon = `UPDATE ` + t + ` SET version = ? WHERE node = -1 AND version < ?`
+		s.take = `UPDATE ` + t + ` SET owner = ?, expires_at = ` + exp + `, hwm_ns = GREATEST(hwm_ns, ?), version = version + 1 WHERE node = ?`
+		s.renew = `UPDATE ` + t + ` SET expires_at = ` + exp + `, hwm_ns = GREATEST(hwm_ns, ?), version = version + 1 WHERE node = ? AND owner = ?`
+		// MySQL cannot read the updated table in a subquery: the identity
+		// row joins; LAST_INSERT_ID(expr) returns the new version.
+		s.proven = `UPDATE ` + t + ` r JOIN ` + t + ` i ON i.node = -1 SET r.expires_at = ` + exp + `, r.hwm_ns = GREATEST(r.hwm_ns, ?), r.version = LAST_INSERT_ID(r.version + 1)
+WHERE r.node = ? AND r.owner = ? AND r.expires_at >= ` + now + ` AND r.version >= ? AND ` + ident + ` = ? AND i.owner = ` + ident
+		s.probe = `SELECT (SELECT owner FROM ` + t + ` WHERE node = ?), (SELECT version FROM ` + t + ` WHERE node = ?), (SELECT expires_at < ` + now + ` FROM ` + t + ` WHERE node = ?), (SELECT owner FROM ` + t + ` WHERE node = -1), ` + ident
+		s.release = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = ?, version = version + 1 WHERE node = ? AND owner = ?`
+		s.raise = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = GREATEST(hwm_ns, ?), version = version + 1 WHERE node = ? AND owner = ?`
 		s.ttlArg = func(d time.Duration) int64 { return d.Microseconds() }
 	case dialect.SQLite:
 		now := "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"
+		nowNS = "(" + now + " * 1000000)"
 		exp, gone := "("+now+" + ?)", "0"
-		s.create = `CREATE TABLE IF NOT EXISTS ` + t + ` (
+		s.create = func(name string) string {
+			return `CREATE TABLE ` + name + ` (
 	node INTEGER NOT NULL PRIMARY KEY,
 	owner TEXT NOT NULL,
 	expires_at INTEGER NOT NULL,
-	hwm_ns INTEGER NOT NULL DEFAULT 0)`
+	hwm_ns INTEGER NOT NULL DEFAULT 0,
+	version INTEGER NOT NULL DEFAULT 0)`
+		}
+		s.addVer = `ALTER TABLE ` + t + ` ADD COLUMN version INTEGER NOT NULL DEFAULT 0`
+		s.ident = `INSERT INTO %s (node, owner, expires_at, hwm_ns, version) VALUES (-1, ` + ident + `, 0, 0, 0)`
 		s.seed = seedStmt(d, "INSERT OR IGNORE INTO "+t, "0", "")
-		s.pick = `SELECT node, hwm_ns, NULL, NULL, '' FROM ` + t + ` WHERE ` + fmt.Sprintf(candidate, "?", "?", "?", "?", now) + ` ORDER BY node LIMIT 1`
-		s.take = `UPDATE ` + t + ` SET owner = ?, expires_at = ` + exp + `, hwm_ns = MAX(hwm_ns, ?) WHERE node = ?`
-		s.renew = `UPDATE ` + t + ` SET expires_at = ` + exp + `, hwm_ns = MAX(hwm_ns, ?) WHERE node = ? AND owner = ?`
-		s.release = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = ? WHERE node = ? AND owner = ?`
-		s.raise = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = MAX(hwm_ns, ?) WHERE node = ? AND owner = ?`
+		s.pick = `SELECT node, hwm_ns, version + 1, ` + withIdent() + ` FROM ` + t + ` WHERE ` + fmt.Sprintf(candidate, "?", "?", "?", "?", now) + ` ORDER BY node LIMIT 1`
+		s.marker = `INSERT INTO ` + t + ` (node, owner, expires_at, hwm_ns, version) VALUES (-1, ?, 0, ?, ?)
+ON CONFLICT (node) DO UPDATE SET owner = excluded.owner, hwm_ns = MAX(hwm_ns, excluded.hwm_ns), version = MAX(version, excluded.version)`
+		s.horizon = `UPDATE ` + t + ` SET version = ? WHERE node = -1 AND version < ?`
+		s.take = `UPDATE ` + t + ` SET owner = ?, expires_at = ` + exp + `, hwm_ns = MAX(hwm_ns, ?), version = version + 1 WHERE node = ?`
+		s.renew = `UPDATE ` + t + ` SET expires_at = ` + exp + `, hwm_ns = MAX(hwm_ns, ?), version = version + 1 WHERE node = ? AND owner = ?`
+		s.proven = `UPDATE ` + t + ` SET expires_at = ` + exp + `, hwm_ns = MAX(hwm_ns, ?), version = version + 1
+WHERE node = ? AND ` + proof("?", "?", "?", now) + ` AND (SELECT owner FROM ` + t + ` WHERE node = -1) = ` + ident + ` RETURNING version`
+		s.probe = `SELECT (SELECT owner FROM ` + t + ` WHERE node = ?), (SELECT version FROM ` + t + ` WHERE node = ?), (SELECT expires_at < ` + now + ` FROM ` + t + ` WHERE node = ?), (SELECT owner FROM ` + t + ` WHERE node = -1), ` + ident
+		s.release = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = ?, version = version + 1 WHERE node = ? AND owner = ?`
+		s.raise = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = MAX(hwm_ns, ?), version = version + 1 WHERE node = ? AND owner = ?`
 		s.ttlArg = func(d time.Duration) int64 { return d.Milliseconds() }
 	}
 	return s

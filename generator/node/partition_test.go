@@ -153,6 +153,19 @@ func TestLeasePartition(t *testing.T) {
 				}
 			})
 			time.Sleep(250 * time.Millisecond) // a few renewals through the proxy
+			// On a busy machine the lease may not be trusted yet (a claim
+			// or renewal that outlasted TTL - Margin): wait until it is.
+			ready := time.Now().Add(healSlack)
+			for {
+				mu.Lock()
+				n := len(aIDs)
+				mu.Unlock()
+				if n > 0 && a.Fence() == nil {
+					break
+				}
+				require.True(t, time.Now().Before(ready), "the holder never issued: %v", a.Fence())
+				time.Sleep(5 * time.Millisecond)
+			}
 			cut := time.Now()
 			ps.proxy.Blackhole()
 
@@ -188,11 +201,11 @@ func TestLeasePartition(t *testing.T) {
 			// A renewal sent into the blackhole is abandoned after
 			// RenewEvery; the next comes RenewEvery/4 later.
 			deadline := time.Now().Add(o.RenewEvery + o.RenewEvery/4 + healSlack)
+			// A machine too busy to renew may let b lapse, and then a may
+			// heal onto the node: both are correct; safety is checked below.
 			for {
-				id, err := gb.Next()
-				require.NoError(t, err)
-				bIDs = append(bIDs, id)
-				if errors.Is(a.Fence(), node.ErrLeaseLost) {
+				bIDs = append(bIDs, nextIDs(t, gb, 1, time.Millisecond)...)
+				if errors.Is(a.Fence(), node.ErrLeaseLost) || a.Stats().Reclaims > 0 {
 					break
 				}
 				require.True(t, time.Now().Before(deadline), "the old holder never learned it lost the lease: %v", a.Fence())
@@ -201,27 +214,28 @@ func TestLeasePartition(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 			close(stop)
 			wg.Wait()
-			_, err = ga.Next()
-			require.ErrorIs(t, err, node.ErrLeaseLost)
-			require.NoError(t, a.Close(ctx), "closing a lost lease releases nothing")
-			require.NoError(t, b.Fence(), "the old holder's Close left the successor's lease alone")
-			for range 100 {
-				id, err := gb.Next()
-				require.NoError(t, err)
-				bIDs = append(bIDs, id)
+			healed := a.Stats().Reclaims > 0
+			if !healed {
+				_, err = ga.Next()
+				require.ErrorIs(t, err, node.ErrLeaseLost)
+				require.NoError(t, a.Close(ctx), "closing a lost lease releases nothing")
+				require.NotErrorIs(t, b.Fence(), node.ErrLeaseLost, "the old holder's Close left the successor's lease alone")
 			}
+			bIDs = append(bIDs, nextIDs(t, gb, 100, healSlack)...)
 
 			mu.Lock()
 			defer mu.Unlock()
-			require.Equal(t, last, len(aIDs), "the old holder issued after the successor took over")
-			maxA := aIDs[len(aIDs)-1]
+			if !healed {
+				require.Equal(t, last, len(aIDs), "the old holder issued after the successor took over")
+			}
+			maxA := aIDs[last-1]
 			seen := make(map[types.Snowflake]bool, len(aIDs)+len(bIDs))
 			for _, id := range append(aIDs, bIDs...) {
 				require.False(t, seen[id], "id %d repeated", id)
 				seen[id] = true
 			}
 			for _, id := range bIDs {
-				require.Greater(t, id, maxA, "successor id not above the old holder's")
+				require.Greater(t, id, maxA, "successor id not above the old holder's before the takeover")
 			}
 		})
 	}

@@ -18,14 +18,29 @@ import (
 // new node when the lease heals on one.
 //
 // It waits for the clock to pass the high-water mark, or returns an error
-// wrapping ctx.Err() when ctx ends first; other errors are those of
-// [generator.NewSnowflake]. One lease serves one generator; close the lease
+// wrapping ctx.Err() when ctx ends first, or [ErrLeaseLost] if the lease
+// was lost and stopped healing before a generator existed; other errors
+// are those of [generator.NewSnowflake]. A lease lost during the wait heals
+// and the wait follows the new claim. One lease serves one generator; close the lease
 // when done.
 func NewSnowflake(ctx context.Context, l *Lease) (*generator.Snowflake, error) {
 	o := l.o
-	floor := l.notBefore()
+	// While it waits, a lease lost meanwhile heals (it has a generator to
+	// move: this one), and the wait follows the floor of the new claim.
+	l.genMu.Lock()
+	if l.gone {
+		l.genMu.Unlock()
+		return nil, fmt.Errorf("%w: node %d: the lease stopped healing", ErrLeaseLost, l.Node())
+	}
+	l.waiting++
+	l.genMu.Unlock()
+	defer func() {
+		l.genMu.Lock()
+		l.waiting--
+		l.genMu.Unlock()
+	}()
 	for {
-		now := o.Clock.Now()
+		floor, now := l.notBefore(), o.Clock.Now()
 		if now.After(floor) {
 			break
 		}
@@ -41,6 +56,9 @@ func NewSnowflake(ctx context.Context, l *Lease) (*generator.Snowflake, error) {
 	// Next wait or fail for it.
 	l.genMu.Lock()
 	defer l.genMu.Unlock()
+	if l.gone {
+		return nil, fmt.Errorf("%w: node %d: the lease stopped healing", ErrLeaseLost, l.Node())
+	}
 	g, err := generator.NewSnowflake(l.Node(),
 		generator.WithLayout(o.Layout),
 		generator.WithClock(o.Clock),

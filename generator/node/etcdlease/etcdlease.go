@@ -6,9 +6,13 @@
 //
 // etcd commits every claim, high-water mark and release through Raft
 // before it answers, and a new leader gives every lease its full TTL
-// again, so a leader failover loses no acknowledged lease and no mark: a
-// new holder never needs to wait out a holder that the store forgot.
-// Expiry follows etcd's own leases, by the leader's clock.
+// again, so a leader failover loses no acknowledged lease and no mark.
+// A snapshot restore does rewind the keys: a renewal that finds another
+// cluster ID or its node's mark lower than it saw fails, and the lease
+// heals by a claim that waits out the longest horizon of the prefix's
+// holders; so does the next claim after an operator puts the key
+// Prefix+"restored". Expiry follows etcd's own leases, by the leader's
+// clock.
 // https://github.com/idkit-go/idkit/blob/main/docs/leases.md compares the
 // stores.
 package etcdlease
@@ -29,6 +33,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"github.com/idkit-go/idkit/generator/node"
+	"github.com/idkit-go/idkit/generator/node/internal/failover"
 )
 
 // defaultPrefix is the key prefix when [StoreOptions].Prefix is empty.
@@ -64,13 +69,24 @@ func NewStore(client *clientv3.Client, opts StoreOptions) node.Store {
 	if p == "" {
 		p = defaultPrefix
 	}
-	return &store{c: client, owners: p + "o/", marks: p + "h/", trying: map[int64]int{}, mine: map[int64]int64{}, sem: make(chan struct{}, 1)}
+	return &store{c: client, owners: p + "o/", marks: p + "h/", hzKey: p + "horizon", markKey: p + "mark", restoredKey: p + "restored",
+		trying: map[int64]int{}, mine: map[int64]int64{}, sem: make(chan struct{}, 1)}
 }
 
 // store is the [node.Store] of one key prefix.
 type store struct {
 	c             *clientv3.Client
 	owners, marks string // key prefixes
+	// hzKey holds the longest horizon of the store's holders, markKey the
+	// store-wide floor after a loss, restoredKey the operator's note that
+	// the keys were restored (see failover.go).
+	hzKey, markKey, restoredKey string
+
+	// seenMu guards what the store's requests saw: the cluster ID and the
+	// highest revision (see failover.go).
+	seenMu  sync.Mutex
+	cluster uint64
+	rev     int64
 
 	// mu guards what the store's own claims know of each other: the nodes
 	// they are trying now, and those they took (with the revision of the
@@ -120,8 +136,16 @@ func (s *store) check(ttl time.Duration) error {
 }
 
 func (s *store) Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, prefer, bound int64) (int64, int64, error) {
+	c, err := s.Guarded(ctx, failover.Claim{Owner: owner, TTL: ttl, MaxNode: maxNode, Prefer: prefer, Bound: bound,
+		Horizon: max(time.Until(time.Unix(0, bound)), ttl) + 500*time.Millisecond})
+	return c.Node, c.Floor, err
+}
+
+// grantAndClaim grants an etcd lease and claims a node under it (see
+// NewStore), returning what the claim's transaction read.
+func (s *store) grantAndClaim(ctx context.Context, owner string, ttl time.Duration, maxNode, prefer, bound int64, horizon time.Duration) (int64, *meta, error) {
 	if err := s.check(ttl); err != nil {
-		return 0, 0, err
+		return 0, nil, err
 	}
 	// Without a node to try first, the listing of held nodes is read
 	// while the etcd lease is granted.
@@ -135,14 +159,14 @@ func (s *store) Claim(ctx context.Context, owner string, ttl time.Duration, maxN
 	wg.Wait()
 	for grants := 1; ; grants++ {
 		if err != nil {
-			return 0, 0, fmt.Errorf("etcdlease: claim: grant: %w", err)
+			return 0, nil, fmt.Errorf("etcdlease: claim: grant: %w", err)
 		}
-		n, floor := int64(0), int64(0)
+		n, m := int64(0), (*meta)(nil)
 		if err = lerr; err == nil {
-			n, floor, err = s.claim(ctx, owner, g.ID, maxNode, prefer, bound, held)
+			n, m, err = s.claim(ctx, owner, g.ID, maxNode, prefer, bound, horizon, held)
 		}
 		if err == nil {
-			return n, floor, nil
+			return n, m, nil
 		}
 		if errors.Is(err, rpctypes.ErrLeaseNotFound) && grants < 3 && ctx.Err() == nil {
 			// The claim outlasted its etcd lease: grant another.
@@ -154,7 +178,7 @@ func (s *store) Claim(ctx context.Context, owner string, ttl time.Duration, maxN
 		if ctx.Err() == nil {
 			_, _ = s.c.Revoke(ctx, g.ID)
 		}
-		return 0, 0, err
+		return 0, nil, err
 	}
 }
 
@@ -193,35 +217,31 @@ func (s *store) listing(ctx context.Context) (*listing, error) {
 }
 
 // claim takes a node for owner under the etcd lease id.
-func (s *store) claim(ctx context.Context, owner string, id clientv3.LeaseID, maxNode, prefer, bound int64, held *listing) (int64, int64, error) {
+func (s *store) claim(ctx context.Context, owner string, id clientv3.LeaseID, maxNode, prefer, bound int64, horizon time.Duration, held *listing) (int64, *meta, error) {
 	if prefer >= 0 && prefer <= maxNode {
 		ok := s.key(s.owners, prefer)
 		s.reserve(prefer)
-		floor, took, cur, l, err := s.take(ctx, prefer, owner, id, bound)
+		m, cur, l, err := s.take(ctx, prefer, owner, id, bound, horizon)
 		s.unreserve(prefer)
 		if err != nil {
-			return 0, 0, err
+			return 0, nil, err
 		}
-		if took {
-			return prefer, floor, nil
+		if m != nil {
+			return prefer, m, nil
 		}
 		if cur != nil && string(cur.Value) == owner {
 			// The owner's own node: move its key to the new etcd lease.
 			r, err := s.c.Txn(ctx).If(
 				clientv3.Compare(clientv3.ModRevision(ok), "=", cur.ModRevision),
-			).Then(
-				clientv3.OpPut(ok, owner, clientv3.WithLease(id)),
-				clientv3.OpGet(s.key(s.marks, prefer)),
-				raise(s.key(s.marks, prefer), bound),
-			).Commit()
+			).Then(s.claimOps(prefer, owner, id, bound, horizon)...).Commit()
 			if err != nil {
-				return 0, 0, fmt.Errorf("etcdlease: claim node %d: %w", prefer, err)
+				return 0, nil, fmt.Errorf("etcdlease: claim node %d: %w", prefer, err)
 			}
 			if r.Succeeded {
 				if cur.Lease != 0 && cur.Lease != int64(id) {
 					_, _ = s.c.Revoke(ctx, clientv3.LeaseID(cur.Lease))
 				}
-				return prefer, parseMark(kvs(r.Responses[1])), nil
+				return prefer, s.read(r, bound), nil
 			}
 		}
 		held = l
@@ -229,52 +249,48 @@ func (s *store) claim(ctx context.Context, owner string, id clientv3.LeaseID, ma
 	if held == nil {
 		var err error
 		if held, err = s.listing(ctx); err != nil {
-			return 0, 0, err
+			return 0, nil, err
 		}
 	}
 	for collisions := 0; ; collisions++ {
 		n, ok := s.pick(held, maxNode, collisions)
 		if !ok {
-			return 0, 0, fmt.Errorf("%w: all %d node ids are leased", node.ErrExhausted, maxNode+1)
+			return 0, nil, fmt.Errorf("%w: all %d node ids are leased", node.ErrExhausted, maxNode+1)
 		}
-		floor, took, _, l, err := s.take(ctx, n, owner, id, bound)
+		m, _, l, err := s.take(ctx, n, owner, id, bound, horizon)
 		s.unreserve(n)
 		if err != nil {
-			return 0, 0, err
+			return 0, nil, err
 		}
-		if took {
-			return n, floor, nil
+		if m != nil {
+			return n, m, nil
 		}
 		held = l
 	}
 }
 
 // take claims node n for owner if its owner key does not exist, returning
-// the mark recorded before; otherwise it returns the owner key (nil if it
+// what the claim read (m); otherwise it returns the owner key (nil if it
 // was gone by then) and a fresh listing of the held nodes.
-func (s *store) take(ctx context.Context, n int64, owner string, id clientv3.LeaseID, bound int64) (floor int64, took bool, cur *mvccpb.KeyValue, held *listing, err error) {
-	ok, hk := s.key(s.owners, n), s.key(s.marks, n)
+func (s *store) take(ctx context.Context, n int64, owner string, id clientv3.LeaseID, bound int64, horizon time.Duration) (m *meta, cur *mvccpb.KeyValue, held *listing, err error) {
+	ok := s.key(s.owners, n)
 	r, err := s.c.Txn(ctx).If(
 		clientv3.Compare(clientv3.CreateRevision(ok), "=", 0),
-	).Then(
-		clientv3.OpPut(ok, owner, clientv3.WithLease(id)),
-		clientv3.OpGet(hk),
-		raise(hk, bound),
-	).Else(
+	).Then(s.claimOps(n, owner, id, bound, horizon)...).Else(
 		clientv3.OpGet(ok),
 		clientv3.OpGet(s.owners, clientv3.WithPrefix(), clientv3.WithKeysOnly()),
 	).Commit()
 	if err != nil {
-		return 0, false, nil, nil, fmt.Errorf("etcdlease: claim node %d: %w", n, err)
+		return nil, nil, nil, fmt.Errorf("etcdlease: claim node %d: %w", n, err)
 	}
 	if r.Succeeded {
 		s.took(n, r.Header.Revision)
-		return parseMark(kvs(r.Responses[1])), true, nil, nil, nil
+		return s.read(r, bound), nil, nil, nil
 	}
 	if c := kvs(r.Responses[0]); len(c) > 0 {
 		cur = c[0]
 	}
-	return 0, false, cur, s.list(r.Header.Revision, kvs(r.Responses[1])), nil
+	return nil, cur, s.list(r.Header.Revision, kvs(r.Responses[1])), nil
 }
 
 // kvs returns the pairs of a range response in a transaction's response.
@@ -439,25 +455,15 @@ func transient(err error) bool {
 }
 
 func (s *store) Renew(ctx context.Context, n int64, owner string, ttl time.Duration, bound int64) error {
-	if err := s.check(ttl); err != nil {
-		return err
-	}
+	_, err := s.GuardedRenew(ctx, failover.Renewal{Node: n, Owner: owner, TTL: ttl, Bound: bound,
+		Horizon: max(time.Until(time.Unix(0, bound)), ttl) + 500*time.Millisecond})
+	return err
+}
+
+// keepAlive keeps the etcd lease id of owner's node n alive, moving the
+// owner key to a new etcd lease if ttl is longer than id's.
+func (s *store) keepAlive(ctx context.Context, n int64, owner string, ttl time.Duration, id clientv3.LeaseID) error {
 	ok := s.key(s.owners, n)
-	r, err := retry(ctx, ttl, func(ctx context.Context) (*clientv3.TxnResponse, error) {
-		return s.c.Txn(ctx).If(
-			clientv3.Compare(clientv3.Value(ok), "=", owner),
-		).Then(
-			clientv3.OpGet(ok),
-			raise(s.key(s.marks, n), bound),
-		).Commit()
-	})
-	if err != nil {
-		return fmt.Errorf("etcdlease: renew node %d: %w", n, err)
-	}
-	if !r.Succeeded || len(kvs(r.Responses[0])) == 0 {
-		return fmt.Errorf("%w: node %d is no longer held by %s", node.ErrLeaseLost, n, owner)
-	}
-	id := clientv3.LeaseID(kvs(r.Responses[0])[0].Lease)
 	ka, err := retry(ctx, ttl, func(ctx context.Context) (*clientv3.LeaseKeepAliveResponse, error) {
 		return s.c.KeepAliveOnce(ctx, id)
 	})
@@ -474,7 +480,7 @@ func (s *store) Renew(ctx context.Context, n int64, owner string, ttl time.Durat
 	if err != nil {
 		return fmt.Errorf("etcdlease: renew node %d: grant: %w", n, err)
 	}
-	r, err = s.c.Txn(ctx).If(
+	r, err := s.c.Txn(ctx).If(
 		clientv3.Compare(clientv3.Value(ok), "=", owner),
 		clientv3.Compare(clientv3.LeaseValue(ok), "=", id),
 	).Then(clientv3.OpPut(ok, owner, clientv3.WithLease(g.ID))).Commit()

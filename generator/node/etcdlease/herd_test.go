@@ -72,7 +72,14 @@ func herd(t *testing.T, c *clientv3.Client, n int) time.Duration {
 		var wg sync.WaitGroup
 		for i, l := range leases {
 			if l != nil {
-				wg.Go(func() { errs[i] = l.Close(ctx) })
+				wg.Go(func() {
+					// Close gives up after its bound (1 s), which n releases at
+					// once may pass on a busy machine; the lease then expires
+					// after its TTL, as Close documents.
+					if err := l.Close(ctx); !errors.Is(err, context.DeadlineExceeded) {
+						errs[i] = err
+					}
+				})
 			}
 		}
 		wg.Wait()

@@ -2,9 +2,12 @@
 // [NewLease] returns a lease to use with [node.NewSnowflake] as an SQL
 // lease is. It lives apart from package node so that only its users compile
 // go-redis. A Redis failover or restart that loses writes gives the master
-// a new replication ID; a claim that finds it changed waits out the holders
-// Redis forgot (see [node.LeaseOptions].MaxClockOffset).
-// [StoreOptions].Replicas makes claims and renewals wait for replicas (WAIT).
+// a new replication ID; a claim that finds it changed, or a renewal that
+// finds it or the hash's version not what the lease saw, waits out the
+// longest horizon of the hash's holders (see
+// [node.LeaseOptions].MaxClockOffset). [NewLease] refuses an evicting
+// maxmemory-policy, and with replicas claims and renewals wait (WAIT) for
+// one by default (see [StoreOptions].Replicas).
 // See https://github.com/idkit-go/idkit/blob/main/docs/leases.md
 package redislease
 
@@ -40,21 +43,6 @@ var ErrNotReplicated = errors.New("redislease: not acknowledged by enough replic
 // atomic and check ownership; nothing is read and then written from the
 // client.
 
-// renewScript: KEYS hash, held, free; ARGV node, owner, ttl ms, bound µs.
-// Returns 1, or 0 if the node is not held by owner.
-var renewScript = redis.NewScript(`
-local H, E, F, n = KEYS[1], KEYS[2], KEYS[3], ARGV[1]
-if redis.call('HGET', H, 'o:' .. n) ~= ARGV[2] then return 0 end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local h = tonumber(redis.call('HGET', H, 'h:' .. n) or '0')
-local e = string.format('%.0f', now + tonumber(ARGV[3]))
-redis.call('HSET', H, 'e:' .. n, e, 'h:' .. n, string.format('%.0f', math.max(h, tonumber(ARGV[4]))))
-redis.call('ZREM', F, n)
-redis.call('ZADD', E, e, n)
-return 1
-`)
-
 // releaseScript: KEYS hash, held, free; ARGV node, owner, mark µs, exact
 // (1/0). Returns 1, or 0 if the node is not held by owner.
 var releaseScript = redis.NewScript(`
@@ -63,6 +51,7 @@ if redis.call('HGET', H, 'o:' .. n) ~= ARGV[2] then return 0 end
 local h = tonumber(ARGV[3])
 if ARGV[4] ~= '1' then h = math.max(h, tonumber(redis.call('HGET', H, 'h:' .. n) or '0')) end
 redis.call('HSET', H, 'o:' .. n, '', 'e:' .. n, '0', 'h:' .. n, string.format('%.0f', h))
+redis.call('HINCRBY', H, 'v', 1)
 redis.call('ZREM', E, n)
 redis.call('ZADD', F, n, n)
 return 1
@@ -85,9 +74,13 @@ type StoreOptions struct {
 	// two index sets. Default [DefaultKey]. Never delete it.
 	Key string
 	// Replicas, if positive, makes each claim and renewal wait (WAIT) for
-	// that many replicas, up to ReplicaTimeout (default TTL/10, at least
-	// 1 ms). With a negative value or a client that cannot pipeline,
-	// claims and renewals fail with [node.ErrInvalidConfig].
+	// that many replicas, up to ReplicaTimeout (default TTL/4, the default
+	// Margin; at least 1 ms), and fail with [ErrNotReplicated] if fewer acknowledge. Zero
+	// waits for one replica once the master has any, unless the server
+	// sets min-replicas-to-write: a master cut off from its replicas (an
+	// old master after a promotion) then cannot keep renewing leases. With
+	// a negative value, or replicas to wait for and a client that cannot
+	// pipeline, claims and renewals fail with [node.ErrInvalidConfig].
 	Replicas       int
 	ReplicaTimeout time.Duration
 }
@@ -115,13 +108,16 @@ func indexKey(key, name string) string {
 	return "{" + key + "}:" + name
 }
 
+var _ failover.Store = (*store)(nil)
+
 // store is the [node.Store] of one Redis hash.
 type store struct {
 	c    redis.Scripter
 	keys []string
 	o    StoreOptions
 
-	blind atomic.Bool // warned that the master's identity cannot be read
+	blind atomic.Bool            // warned that the master's identity cannot be read
+	auto  atomic.Pointer[string] // with Replicas 0: the replication ID of the master seen with replicas
 }
 
 // pipeliner is what waiting for replicas needs of a client: a pipeline
@@ -130,64 +126,102 @@ type pipeliner interface {
 	Pipelined(ctx context.Context, fn func(redis.Pipeliner) error) ([]redis.Cmder, error)
 }
 
-// run runs s, then, with Replicas set, WAIT on the same connection; acked
-// is the number of replicas that acknowledged (-1 if not asked).
-func (b *store) run(ctx context.Context, s *redis.Script, ttl time.Duration, args ...any) (v any, acked int64, err error) {
+// run runs s with args and a last argument, probe, then WAIT on the same
+// connection if there are replicas to wait for. short is the error for
+// fewer replicas acknowledging than waited for (what names the request).
+// With Replicas 0 the store waits for one replica once a script saw the
+// master has any: with none known, probe asks the script to refuse
+// (reply {-3, ...}) if it has, and the request runs again, waiting. A
+// master with another replication ID and no replica (a promoted one)
+// ends the wait.
+func (b *store) run(ctx context.Context, s *redis.Script, what string, ttl time.Duration, args ...any) (v any, short, err error) {
 	if b.c == nil {
-		return nil, 0, fmt.Errorf("%w: nil redis client", node.ErrInvalidConfig)
+		return nil, nil, fmt.Errorf("%w: nil redis client", node.ErrInvalidConfig)
 	}
-	if b.o.Replicas == 0 {
-		v, err = s.Run(ctx, b.c, b.keys, args...).Result()
-		return v, -1, err
+	if b.o.Replicas < 0 {
+		return nil, nil, fmt.Errorf("%w: Replicas %d", node.ErrInvalidConfig, b.o.Replicas)
+	}
+	want, learned := int64(b.o.Replicas), ""
+	if want == 0 {
+		if p := b.auto.Load(); p != nil {
+			want, learned = 1, *p
+		}
+	}
+	if want == 0 {
+		v, err = s.Run(ctx, b.c, b.keys, append(args, 1)...).Result()
+		if err != nil || !refused(v) {
+			return v, nil, err
+		}
+		learned, _ = master(v)
+		b.auto.Store(&learned)
+		want = 1
 	}
 	p, ok := b.c.(pipeliner)
-	if !ok || b.o.Replicas < 0 {
-		return nil, 0, fmt.Errorf("%w: Replicas %d with a %T client (it needs one that pipelines)", node.ErrInvalidConfig, b.o.Replicas, b.c)
+	if !ok {
+		return nil, nil, fmt.Errorf("%w: the Redis master has replicas, and a %T client cannot pipeline WAIT after a script: use one that pipelines, or set min-replicas-to-write on the server", node.ErrInvalidConfig, b.c)
 	}
 	timeout := b.o.ReplicaTimeout
 	if timeout <= 0 {
-		timeout = max(ttl/10, time.Millisecond)
+		timeout = max(ttl/4, time.Millisecond)
 	}
 	var cmd *redis.Cmd
 	var wait *redis.Cmd
 	_, _ = p.Pipelined(ctx, func(pipe redis.Pipeliner) error {
-		cmd = s.Eval(ctx, pipe, b.keys, args...)
-		wait = pipe.Do(ctx, "WAIT", b.o.Replicas, max(timeout.Milliseconds(), 1))
+		cmd = s.Eval(ctx, pipe, b.keys, append(args, 0)...)
+		wait = pipe.Do(ctx, "WAIT", want, max(timeout.Milliseconds(), 1))
 		return nil
 	})
 	if v, err = cmd.Result(); err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
-	if acked, err = wait.Int64(); err != nil {
-		return v, 0, fmt.Errorf("wait for replicas: %w", err)
+	acked, err := wait.Int64()
+	if err != nil {
+		return v, nil, fmt.Errorf("wait for replicas: %w", err)
 	}
-	return v, acked, nil
+	if acked >= want {
+		return v, nil, nil
+	}
+	if ident, online := master(v); b.o.Replicas == 0 && online == 0 && ident != "" && ident != learned {
+		b.auto.Store(nil)
+		return v, nil, nil
+	}
+	return v, fmt.Errorf("%w: %s acknowledged by %d of %d replicas", ErrNotReplicated, what, acked, want), nil
 }
 
-// short returns the error for acked < Replicas, or nil.
-func (b *store) short(what string, acked int64) error {
-	if acked < 0 || acked >= int64(b.o.Replicas) {
-		return nil
+// refused reports whether a script refused for replicas nothing waits for.
+func refused(v any) bool {
+	r, _ := v.([]any)
+	if len(r) == 0 {
+		return false
 	}
-	return fmt.Errorf("%w: %s acknowledged by %d of %d replicas", ErrNotReplicated, what, acked, b.o.Replicas)
+	code, _ := r[0].(int64)
+	return code == -3
+}
+
+// master returns the replication ID and the number of online replicas
+// that end every script's reply.
+func master(v any) (ident string, online int64) {
+	r, _ := v.([]any)
+	if len(r) < 2 {
+		return "", 0
+	}
+	ident, _ = r[len(r)-2].(string)
+	online, _ = r[len(r)-1].(int64)
+	return ident, online
 }
 
 // micros rounds a Unix-nanosecond mark up to microseconds.
 func micros(ns int64) int64 { return (ns + 999) / 1000 }
 
 func (b *store) Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, prefer, bound int64) (int64, int64, error) {
-	return b.Guarded(ctx, failover.Claim{Owner: owner, TTL: ttl, MaxNode: maxNode, Prefer: prefer, Bound: bound, Mark: bound + int64(500*time.Millisecond)})
+	c, err := b.claim(ctx, claimArgs{owner: owner, ttl: ttl, maxNode: maxNode, prefer: prefer, bound: bound,
+		horizon: max(time.Until(time.Unix(0, bound)), ttl) + 500*time.Millisecond})
+	return c.node, c.floor, err
 }
 
 func (b *store) Renew(ctx context.Context, n int64, owner string, ttl time.Duration, bound int64) error {
-	r, acked, err := b.run(ctx, renewScript, ttl, n, owner, ttl.Milliseconds(), micros(bound))
-	if err != nil {
-		return fmt.Errorf("redislease: renew node %d: %w", n, err)
-	}
-	if ok, _ := r.(int64); ok != 1 {
-		return fmt.Errorf("%w: node %d is no longer held by %s", node.ErrLeaseLost, n, owner)
-	}
-	return b.short(fmt.Sprintf("renewal of node %d", n), acked)
+	_, _, err := b.renew(ctx, renewArgs{node: n, owner: owner, ttl: ttl, bound: bound})
+	return err
 }
 
 func (b *store) Release(ctx context.Context, n int64, owner string, hwm int64, exact bool) error {

@@ -1,0 +1,170 @@
+package etcdlease
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"github.com/idkit-go/idkit/generator/node"
+	"github.com/idkit-go/idkit/generator/node/internal/failover"
+)
+
+// Noticing a store that went back (see
+// https://github.com/idkit-go/idkit/blob/main/docs/leases.md#etcd): Raft
+// keeps every acknowledged write through a leader failover, but a
+// snapshot restore rewinds the keys. A lease remembers the cluster ID and
+// its node's mark after its last request (the mark only rises while the
+// lease holds the node); a renewal that finds another cluster ID or a
+// lower mark fails with failover.ErrForgot. A store also remembers the
+// cluster ID and the highest revision its requests saw: a claim answered
+// with another cluster ID, or with a revision below one seen before the
+// claim was sent, found a loss. So does a claim that finds the key
+// Prefix+"restored", which an operator puts after a restore, before
+// starting holders. A claim after a loss records the store-wide mark
+// Prefix+"mark": the claimer's clock when the answer arrived plus the
+// horizon, the longest TTL + BorrowAhead + unit + MaxClockOffset of any
+// holder, which every claim and renewal raises in Prefix+"horizon".
+
+// meta is what a claim's transaction read.
+type meta struct {
+	pre, post int64 // the node's mark before and after the claim
+	mark, hz  int64 // the store-wide mark and horizon (ns) before the claim
+	restored  int64 // the mod revision of the restored key, 0 if none
+	cluster   uint64
+	rev       int64
+}
+
+// claimOps are the operations of a transaction that claims node n: the
+// owner key, the node's mark read then raised, the store-wide mark and
+// horizon read, the horizon raised, the restored key read.
+func (s *store) claimOps(n int64, owner string, id clientv3.LeaseID, bound int64, horizon time.Duration) []clientv3.Op {
+	hk := s.key(s.marks, n)
+	return []clientv3.Op{
+		clientv3.OpPut(s.key(s.owners, n), owner, clientv3.WithLease(id)),
+		clientv3.OpGet(hk),
+		raise(hk, bound),
+		clientv3.OpGet(s.markKey),
+		clientv3.OpGet(s.hzKey),
+		raise(s.hzKey, horizon.Nanoseconds()),
+		clientv3.OpGet(s.restoredKey),
+	}
+}
+
+// read returns what the successful transaction of claimOps read.
+func (s *store) read(r *clientv3.TxnResponse, bound int64) *meta {
+	pre := parseMark(kvs(r.Responses[1]))
+	m := &meta{
+		pre:     pre,
+		post:    max(pre, bound),
+		mark:    parseMark(kvs(r.Responses[3])),
+		hz:      parseMark(kvs(r.Responses[4])),
+		cluster: r.Header.ClusterId,
+		rev:     r.Header.Revision,
+	}
+	if kv := kvs(r.Responses[6]); len(kv) > 0 {
+		m.restored = kv[0].ModRevision
+	}
+	return m
+}
+
+// before returns what the store's requests saw so far.
+func (s *store) before() (uint64, int64) {
+	s.seenMu.Lock()
+	defer s.seenMu.Unlock()
+	return s.cluster, s.rev
+}
+
+// observe records an answer's cluster ID and revision, and reports
+// whether they show the store went back since (cluster, rev), read before
+// the request was sent.
+func (s *store) observe(cluster uint64, rev int64, id uint64, at int64) bool {
+	s.seenMu.Lock()
+	defer s.seenMu.Unlock()
+	if s.cluster != id {
+		s.cluster, s.rev = id, at
+	} else {
+		s.rev = max(s.rev, at)
+	}
+	return cluster != 0 && (id != cluster || at < rev)
+}
+
+func ident(cluster uint64) string { return strconv.FormatUint(cluster, 16) }
+
+var _ failover.Store = (*store)(nil)
+
+// Guarded is Claim following the rule of package failover.
+func (s *store) Guarded(ctx context.Context, c failover.Claim) (failover.Claimed, error) {
+	cluster, rev := s.before()
+	n, m, err := s.grantAndClaim(ctx, c.Owner, c.TTL, c.MaxNode, c.Prefer, c.Bound, c.Horizon)
+	if err != nil {
+		return failover.Claimed{}, err
+	}
+	arrived := time.Now()
+	back := s.observe(cluster, rev, m.cluster, m.rev)
+	out := failover.Claimed{Node: n, Floor: max(m.pre, m.mark), Seen: failover.Seen{Ident: ident(m.cluster), Version: m.post}}
+	if failover.Off.Load() {
+		return out, nil
+	}
+	hz := max(m.hz, c.Horizon.Nanoseconds())
+	if c.Lost || back || m.restored != 0 {
+		// The mark counts from when the answer arrived, which is no
+		// earlier than when the claim reached etcd.
+		mark := arrived.UnixNano() + hz
+		_, err := s.c.Txn(ctx).If(
+			clientv3.Compare(clientv3.ModRevision(s.restoredKey), "=", m.restored),
+		).Then(raise(s.markKey, mark), clientv3.OpDelete(s.restoredKey)).Else(raise(s.markKey, mark)).Commit()
+		if err != nil {
+			return failover.Claimed{}, fmt.Errorf("etcdlease: claim node %d: record the mark: %w", n, err)
+		}
+		out.Floor, out.Forgot = max(out.Floor, mark), true
+		log := c.Log
+		if log == nil {
+			log = slog.Default()
+		}
+		log.Warn("lease store forgot writes (a restore): waiting out earlier holders", "prefix", s.owners, "floor", time.Unix(0, mark))
+	}
+	if c.Lapsed {
+		out.Floor = max(out.Floor, arrived.UnixNano()+hz)
+	}
+	return out, nil
+}
+
+// GuardedRenew is Renew that proves the keys hold what the lease saw (see
+// [failover.Store]).
+func (s *store) GuardedRenew(ctx context.Context, r failover.Renewal) (failover.Seen, error) {
+	if err := s.check(r.TTL); err != nil {
+		return failover.Seen{}, err
+	}
+	n, owner, ttl := r.Node, r.Owner, r.TTL
+	ok, hk := s.key(s.owners, n), s.key(s.marks, n)
+	res, err := retry(ctx, ttl, func(ctx context.Context) (*clientv3.TxnResponse, error) {
+		return s.c.Txn(ctx).If(
+			clientv3.Compare(clientv3.Value(ok), "=", owner),
+		).Then(
+			clientv3.OpGet(ok),
+			clientv3.OpGet(hk),
+			raise(hk, r.Bound),
+			raise(s.hzKey, r.Horizon.Nanoseconds()),
+		).Commit()
+	})
+	if err != nil {
+		return failover.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w", n, err)
+	}
+	id := ident(res.Header.ClusterId)
+	if r.Seen.Ident != "" && r.Seen.Ident != id {
+		return failover.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w: the cluster ID is %s, the lease saw %s", n, failover.ErrForgot, id, r.Seen.Ident)
+	}
+	if !res.Succeeded || len(kvs(res.Responses[0])) == 0 {
+		return failover.Seen{}, fmt.Errorf("%w: node %d is no longer held by %s", node.ErrLeaseLost, n, owner)
+	}
+	pre := parseMark(kvs(res.Responses[1]))
+	if pre < r.Seen.Version {
+		return failover.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w: its mark %d is below %d, which the lease saw", n, failover.ErrForgot, pre, r.Seen.Version)
+	}
+	seen := failover.Seen{Ident: id, Version: max(pre, r.Bound)}
+	return seen, s.keepAlive(ctx, n, owner, ttl, clientv3.LeaseID(kvs(res.Responses[0])[0].Lease))
+}

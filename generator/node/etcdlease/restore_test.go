@@ -1,0 +1,132 @@
+package etcdlease_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"go.etcd.io/etcd/api/v3/mvccpb"
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"github.com/idkit-go/idkit/generator/node"
+	"github.com/idkit-go/idkit/generator/node/etcdlease"
+)
+
+// keyBackup is a backup of the keys under a prefix, as etcdctl get
+// --prefix writes one; putBack restores it, as a snapshot restore does at
+// the key level: the keys under the prefix are deleted, then the backup's
+// put (those without an etcd lease).
+func keyBackup(t *testing.T, c *clientv3.Client, p string) []*mvccpb.KeyValue {
+	t.Helper()
+	r, err := c.Get(context.Background(), p, clientv3.WithPrefix())
+	require.NoError(t, err)
+	return r.Kvs
+}
+
+func putBack(t *testing.T, c *clientv3.Client, p string, kvs []*mvccpb.KeyValue) {
+	t.Helper()
+	_, err := c.Delete(context.Background(), p, clientv3.WithPrefix())
+	require.NoError(t, err)
+	ops := []clientv3.Op{}
+	for _, kv := range kvs {
+		if kv.Lease == 0 {
+			ops = append(ops, clientv3.OpPut(string(kv.Key), string(kv.Value)))
+		}
+	}
+	_, err = c.Txn(context.Background()).Then(ops...).Commit()
+	require.NoError(t, err)
+}
+
+// TestRestoreLiveHolderNotices: node 0's mark is restored from a backup
+// taken before holder A's last renewals. A's next renewal must notice
+// (the mark is below what A saw) and heal, waiting out the horizon.
+func TestRestoreLiveHolderNotices(t *testing.T) {
+	t.Parallel()
+	cl := shared(t)
+	c := cl.client(t)
+	p := prefix(t)
+	o := faultOptions()
+	a := issue(etcdlease.NewStore(cl.client(t), etcdlease.StoreOptions{Prefix: p}), o)
+	a.started(t, 10*time.Second)
+	mark := keyBackup(t, c, p+"h/0")
+	require.Len(t, mark, 1)
+	renewedSince(t, a, o) // raising the mark
+	putBack(t, c, p+"h/0", mark)
+	b := issue(etcdlease.NewStore(cl.client(t), etcdlease.StoreOptions{Prefix: p}), o)
+	deadline := time.Now().Add(3 * o.TTL)
+	for a.l.Stats().Reclaims == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("A did not notice the restore: %+v", a.l.Stats())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	b.started(t, 10*time.Second)
+	time.Sleep(o.TTL / 2)
+	report(t, a, b)
+}
+
+// TestRestoreOperatorStep: a holder with TTL 6 s used the prefix (the
+// horizon key records its horizon); the keys are backed up; A, TTL 6 s,
+// claims node 0, issues, and is cut off (its client closed: it issues
+// until its lease lapses); the backup is restored. The step
+// docs/leases.md gives for processes started after a restore, etcdctl put
+// <prefix>restored 1, makes B (TTL 2 s) wait out A's horizon, not its
+// own; without it B repeats A's IDs, which shows the test can fail.
+func TestRestoreOperatorStep(t *testing.T) {
+	t.Parallel()
+	for _, step := range []bool{true, false} {
+		t.Run(map[bool]string{true: "step", false: "no-step"}[step], func(t *testing.T) {
+			t.Parallel()
+			cl := shared(t)
+			c := cl.client(t)
+			p := prefix(t)
+			ctx := context.Background()
+			long := faultOptions()
+			long.TTL = 6 * time.Second
+			w, err := node.NewLease(ctx, etcdlease.NewStore(c, etcdlease.StoreOptions{Prefix: p}), long)
+			require.NoError(t, err)
+			require.NoError(t, w.Close(ctx))
+			snap := keyBackup(t, c, p)
+			ca := cl.client(t)
+			a := issue(etcdlease.NewStore(ca, etcdlease.StoreOptions{Prefix: p}), long)
+			a.started(t, 2*long.TTL)
+			time.Sleep(long.TTL / 4)
+			ca.Close() // A issues until its lease lapses
+			putBack(t, c, p, snap)
+			if step {
+				_, err := c.Put(ctx, p+"restored", "1")
+				require.NoError(t, err)
+			}
+			b := issue(etcdlease.NewStore(cl.client(t), etcdlease.StoreOptions{Prefix: p}), faultOptions())
+			b.started(t, 2*long.TTL)
+			time.Sleep(long.TTL / 4)
+			if step {
+				report(t, a, b)
+				return
+			}
+			ia, ib := a.halt(), b.halt()
+			if n := both(ia, ib); n == 0 && !raceEnabled {
+				// With the race detector the holders issue too few IDs
+				// to overlap for sure; the control runs without it.
+				t.Errorf("without the step no ID was returned twice (%d and %d IDs): the test cannot fail", len(ia), len(ib))
+			} else {
+				t.Logf("without the step: %d IDs returned by both", n)
+			}
+		})
+	}
+}
+
+// renewedSince waits until the holder's lease renewed once more (on a
+// busy machine a renewal may come late), or fails t after 3 TTLs.
+func renewedSince(t *testing.T, f *flat, o node.LeaseOptions) {
+	t.Helper()
+	n := f.l.Stats().Renewals
+	deadline := time.Now().Add(3 * o.TTL)
+	for f.l.Stats().Renewals <= n {
+		if time.Now().After(deadline) {
+			t.Fatalf("the lease did not renew in %v: %+v", 3*o.TTL, f.l.Stats())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

@@ -1,0 +1,50 @@
+package redislease_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/idkit-go/idkit/generator/node"
+	"github.com/idkit-go/idkit/generator/node/internal/failover"
+	"github.com/idkit-go/idkit/generator/node/redislease"
+)
+
+// hung is a store whose claims hang until release is closed, as a claim
+// whose connection stalls before a failover and reaches the new master
+// after it.
+type hung struct {
+	node.Store
+	release chan struct{}
+}
+
+func (h hung) Guarded(ctx context.Context, c failover.Claim) (failover.Claimed, error) {
+	<-h.release
+	return h.Store.(failover.Store).Guarded(ctx, c)
+}
+
+func (h hung) GuardedRenew(ctx context.Context, r failover.Renewal) (failover.Seen, error) {
+	return h.Store.(failover.Store).GuardedRenew(ctx, r)
+}
+
+// TestClaimHeldAcrossFailover: B's claim is sent while A holds node 0 on
+// the master, hangs while A keeps renewing, and reaches the promoted
+// replica (which never saw A's claim) after the failover. B's wait must
+// count from when its claim reached the new master, not from when it was
+// sent.
+func TestClaimHeldAcrossFailover(t *testing.T) {
+	p := startPair(t)
+	o := faultOptions()
+	p.detach(t)
+	a := issue(storeVia(t, p.primary.Addr(), "leases", redislease.StoreOptions{}), o)
+	a.started(t, 10*time.Second)
+	h := hung{Store: storeVia(t, p.replica.Addr(), "leases", redislease.StoreOptions{}), release: make(chan struct{})}
+	b := issue(h, o)
+	time.Sleep(o.TTL * 3 / 4) // A renews meanwhile
+	p.replica.Do(t, "REPLICAOF", "NO", "ONE")
+	p.primary.Kill(t) // A issues until its lease lapses
+	close(h.release)
+	b.started(t, 10*time.Second)
+	time.Sleep(o.TTL / 2)
+	report(t, a, b)
+}
