@@ -2,7 +2,10 @@ package node
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"reflect"
+	"sync"
 	"time"
 
 	"github.com/idkit-go/idkit/generator/node/internal/failover"
@@ -28,6 +31,18 @@ func (l *Lease) warnLog() *slog.Logger {
 		return l.log
 	}
 	return slog.Default().With("owner", l.o.Owner)
+}
+
+// blindStores are the store types warnBlind has warned of.
+var blindStores sync.Map // reflect.Type -> struct{}
+
+// warnBlind warns, once per store type, that leases on s cannot notice a
+// store that forgot writes.
+func warnBlind(log *slog.Logger, s Store) {
+	if _, seen := blindStores.LoadOrStore(reflect.TypeOf(s), struct{}{}); seen {
+		return
+	}
+	log.Warn(fmt.Sprintf("lease store %T cannot notice a failover or restore that forgets writes, which may repeat IDs; pass idkit's store to NewLease itself, not a wrapper of it", s))
 }
 
 // claim claims a node for the lease (prefer -1 for any), the request

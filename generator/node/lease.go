@@ -19,6 +19,11 @@ import (
 // redislease's. Marks are Unix nanoseconds of the holder's clock; expiry is
 // by the store's own clock. Each method must be atomic with respect to the
 // others, also across processes, and honour ctx.
+//
+// The stores of this module also notice a store that forgot writes (a
+// failover, a restore) through methods a Store of your own cannot have:
+// wrapping one of them, to count or trace its calls, hides that from the
+// lease, which then logs a warning. Pass the store itself to [NewLease].
 type Store interface {
 	// Claim takes for owner, until ttl from now, node prefer if it is in
 	// [0, maxNode] and free, expired or owner's, else (and for prefer < 0)
@@ -100,6 +105,9 @@ func startLease(ctx context.Context, b Store, o LeaseOptions) (*Lease, error) {
 		l.log = o.Logger.With("owner", o.Owner)
 	}
 	l.coarse = o.Clock == generator.SystemClock()
+	if _, ok := b.(failover.Store); !ok {
+		warnBlind(l.warnLog(), b)
+	}
 	t0, c0 := time.Since(l.base), o.Clock.Now()
 	node, floor, err := l.claim(ctx, -1, c0, false, false)
 	if err != nil {

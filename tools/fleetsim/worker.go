@@ -49,25 +49,25 @@ func (e *emitter) emit(kind string, holder int, rest ...any) {
 	fmt.Fprintln(os.Stdout, append([]any{kind, time.Now().UnixNano(), holder}, rest...)...)
 }
 
-// counted counts a store's calls: the coordinator load.
+// counted counts a worker's store calls, the coordinator load. It does
+// not wrap the store: a wrapper would hide the failover detection of
+// idkit's stores from the lease (see node.Store). Claims are counted as
+// the holders make them; renewals and re-claims from each lease's Stats.
 type counted struct {
-	node.Store
-	claims, renews, releases atomic.Int64
+	claims, releases atomic.Int64
+	done             atomic.Int64 // renewals and re-claims of closed leases
+	leases           sync.Map     // *node.Lease -> struct{}
 }
 
-func (c *counted) Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, prefer, bound int64) (int64, int64, error) {
-	c.claims.Add(1)
-	return c.Store.Claim(ctx, owner, ttl, maxNode, prefer, bound)
-}
-
-func (c *counted) Renew(ctx context.Context, n int64, owner string, ttl time.Duration, bound int64) error {
-	c.renews.Add(1)
-	return c.Store.Renew(ctx, n, owner, ttl, bound)
-}
-
-func (c *counted) Release(ctx context.Context, n int64, owner string, hwm int64, exact bool) error {
-	c.releases.Add(1)
-	return c.Store.Release(ctx, n, owner, hwm, exact)
+// renews returns the renewals and re-claims made so far.
+func (c *counted) renews() (renews, reclaims int64) {
+	c.leases.Range(func(k, _ any) bool {
+		st := k.(*node.Lease).Stats()
+		renews += int64(st.Renewals + st.Failures)
+		reclaims += int64(st.Reclaims)
+		return true
+	})
+	return renews + c.done.Load(), reclaims
 }
 
 type workerConfig struct {
@@ -216,7 +216,7 @@ func work(ctx context.Context, w workerConfig) error {
 		return err
 	}
 	defer closeStore()
-	s := &counted{Store: raw}
+	s, c := raw, &counted{}
 	f, err := os.OpenFile(w.ids, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
@@ -224,7 +224,10 @@ func work(ctx context.Context, w workerConfig) error {
 	defer f.Close()
 	var e emitter
 	var ids atomic.Int64
-	stats := func() { e.emit("stats", -1, s.claims.Load(), s.renews.Load(), s.releases.Load(), ids.Load()) }
+	stats := func() {
+		renews, reclaims := c.renews()
+		e.emit("stats", -1, c.claims.Load()+reclaims, renews, c.releases.Load(), ids.Load())
+	}
 	go func() {
 		t := time.NewTicker(time.Second)
 		defer t.Stop()
@@ -240,7 +243,7 @@ func work(ctx context.Context, w workerConfig) error {
 	time.Sleep(time.Until(time.Unix(0, w.start)))
 	var wg sync.WaitGroup
 	for h := w.first; h < w.first+w.count; h++ {
-		wg.Go(func() { hold(ctx, w, s, f, &e, &ids, h) })
+		wg.Go(func() { hold(ctx, w, s, c, f, &e, &ids, h) })
 	}
 	wg.Wait()
 	stats()
@@ -250,12 +253,13 @@ func work(ctx context.Context, w workerConfig) error {
 // hold is one lease holder: it claims a node (retrying while the node
 // space is full), then issues IDs until ctx ends, reporting each change
 // between issuing and failing.
-func hold(ctx context.Context, w workerConfig, s node.Store, f *os.File, e *emitter, ids *atomic.Int64, h int) {
+func hold(ctx context.Context, w workerConfig, s node.Store, c *counted, f *os.File, e *emitter, ids *atomic.Int64, h int) {
 	opts := node.LeaseOptions{TTL: w.ttl}
 	t0 := time.Now()
 	exhausted := false
 	var lease *node.Lease
 	for lease == nil {
+		c.claims.Add(1)
 		l, err := node.NewLease(ctx, s, opts)
 		switch {
 		case err == nil:
@@ -271,10 +275,16 @@ func hold(ctx context.Context, w workerConfig, s node.Store, f *os.File, e *emit
 		}
 	}
 	e.emit("claim", h, lease.Node(), time.Since(t0).Nanoseconds(), b2i(w.initial), b2i(exhausted))
+	c.leases.Store(lease, struct{}{})
 	defer func() {
 		cctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		_ = lease.Close(cctx)
+		c.releases.Add(1)
+		st := lease.Stats()
+		c.leases.Delete(lease)
+		c.done.Add(int64(st.Renewals + st.Failures))
+		c.claims.Add(int64(st.Reclaims))
 	}()
 	g, err := node.NewSnowflake(ctx, lease)
 	if err != nil {
