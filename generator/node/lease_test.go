@@ -107,7 +107,11 @@ func redisStore(t *testing.T) store {
 		},
 		remove: func(t *testing.T, n int64) { require.NoError(t, c.Del(ctx, key).Err()) },
 		fake: func(t *testing.T, n int64, mark time.Time) {
-			require.NoError(t, c.Del(ctx, key).Err())
+			// Make sure the hash exists with its identity (a hash without
+			// one is a lost store), then plant a dead holder's record.
+			l, err := redisLease(ctx, c, key, node.LeaseOptions{Layout: layout(t, 1)})
+			require.NoError(t, err)
+			require.NoError(t, l.Close(ctx))
 			require.NoError(t, c.HSet(ctx, key, fmt.Sprint("o:", n), "dead", fmt.Sprint("e:", n), "1",
 				fmt.Sprint("h:", n), fmt.Sprint(mark.UnixMicro())).Err())
 		},
