@@ -107,12 +107,6 @@ func (f *flat) started(t *testing.T, limit time.Duration) {
 	}
 }
 
-// count returns how many IDs the holder issued so far.
-func (f *flat) count() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return len(f.ids)
-}
 
 // halt stops the holder, closes its lease and returns its IDs.
 func (f *flat) halt() []int64 {
