@@ -107,7 +107,6 @@ func (f *flat) started(t *testing.T, limit time.Duration) {
 	}
 }
 
-
 // halt stops the holder, closes its lease and returns its IDs.
 func (f *flat) halt() []int64 {
 	select {
