@@ -271,16 +271,48 @@ func (m *MariaDB) ReplicateFrom(t testing.TB, via string) {
 	m.SQL(t, fmt.Sprintf("SET GLOBAL gtid_slave_pos = ''; CHANGE MASTER TO MASTER_HOST='%s', MASTER_PORT=%s, MASTER_USER='root', MASTER_USE_GTID=slave_pos, MASTER_CONNECT_RETRY=1; START SLAVE", host, port))
 }
 
-// CaughtUp waits until replica r has applied everything m has written.
+// CaughtUp waits until replica r has applied everything m had written when
+// it was called (writes that come later may move the primary on meanwhile).
 func (m *MariaDB) CaughtUp(t testing.TB, r *MariaDB) {
 	t.Helper()
 	pos := m.SQL(t, "SELECT @@gtid_binlog_pos")
 	waitFor(t, "replica catching up", 30*time.Second, func() error {
-		if got, err := r.exec("SELECT @@gtid_slave_pos"); err != nil || got != pos {
+		if got, err := r.exec("SELECT @@gtid_slave_pos"); err != nil || !gtidReached(got, pos) {
 			return fmt.Errorf("replica at %q, primary at %q (%v)", got, pos, err)
 		}
 		return nil
 	})
+}
+
+// gtidReached reports whether the GTID position got (domain-server-seq,
+// comma-separated per domain) has reached want in every domain of want.
+func gtidReached(got, want string) bool {
+	seqs := map[string]uint64{}
+	for _, g := range strings.Split(got, ",") {
+		if d, seq, ok := gtidParts(g); ok {
+			seqs[d] = seq
+		}
+	}
+	for _, w := range strings.Split(want, ",") {
+		d, seq, ok := gtidParts(w)
+		if !ok {
+			continue
+		}
+		if seqs[d] < seq {
+			return false
+		}
+	}
+	return true
+}
+
+// gtidParts splits one GTID into its domain and sequence number.
+func gtidParts(g string) (domain string, seq uint64, ok bool) {
+	parts := strings.Split(strings.TrimSpace(g), "-")
+	if len(parts) != 3 {
+		return "", 0, false
+	}
+	seq, err := strconv.ParseUint(parts[2], 10, 64)
+	return parts[0], seq, err == nil
 }
 
 // Promote makes a replica a primary: it stops replicating and forgets its
