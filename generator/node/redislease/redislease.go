@@ -126,6 +126,12 @@ type pipeliner interface {
 	Pipelined(ctx context.Context, fn func(redis.Pipeliner) error) ([]redis.Cmder, error)
 }
 
+// clusterClient is what run needs of a *redis.ClusterClient.
+type clusterClient interface {
+	MasterForKey(ctx context.Context, key string) (*redis.Client, error)
+	ReloadState(ctx context.Context)
+}
+
 // run runs s with args and a last argument, probe, then WAIT on the same
 // connection if there are replicas to wait for. short is the error for
 // fewer replicas acknowledging than waited for (what names the request).
@@ -159,6 +165,20 @@ func (b *store) run(ctx context.Context, s *redis.Script, what string, ttl time.
 	p, ok := b.c.(pipeliner)
 	if !ok {
 		return nil, nil, fmt.Errorf("%w: the Redis master has replicas, and a %T client cannot pipeline WAIT after a script: use one that pipelines, or set min-replicas-to-write on the server", node.ErrInvalidConfig, b.c)
+	}
+	if c, ok := b.c.(clusterClient); ok {
+		// A cluster client sends a command without keys, as WAIT, to any
+		// master: pipeline on the master of the hash's slot instead.
+		m, err := c.MasterForKey(ctx, b.keys[0])
+		if err != nil {
+			return nil, nil, err
+		}
+		defer func() {
+			if err != nil || short != nil {
+				c.ReloadState(ctx) // the slot may have moved
+			}
+		}()
+		p = m
 	}
 	timeout := b.o.ReplicaTimeout
 	if timeout <= 0 {
