@@ -72,6 +72,7 @@ type config struct {
 	failover bool          // a private coordinator that fails over at the middle of the run
 	lag      time.Duration // -failover: replication cut this long before the primary dies
 	replicas int           // Redis: redislease.StoreOptions.Replicas (-1: 1 with -failover, else 0)
+	keep     bool          // keep dir; every lease logs to its worker's stderr file there
 }
 
 func main() {
@@ -94,6 +95,7 @@ func main() {
 	flag.BoolVar(&c.failover, "failover", false, "run on a private primary that dies at the middle of the run; its asynchronous replica, cut off -failover-lag before, is promoted (etcd: the leader of the in-process cluster is killed)")
 	flag.DurationVar(&c.lag, "failover-lag", 0, "with -failover, how long before the primary's death its replica stops receiving writes (default TTL/2)")
 	flag.IntVar(&c.replicas, "replicas", -1, "Redis: replicas every claim and renewal waits for (redislease StoreOptions.Replicas; default 1 with -failover, else 0)")
+	flag.BoolVar(&c.keep, "keep", false, "keep the run's directory (ID files, and each worker's stderr, where every lease logs) and print its path")
 	flag.StringVar(&table, "table", "", "print the markdown summary of the reports in this directory, and exit")
 	flag.Parse()
 	if table != "" {

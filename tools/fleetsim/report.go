@@ -247,7 +247,7 @@ type healing struct {
 // returns the times from the event's end (partition healed, SIGCONT) to
 // the next ID, the number of episodes, those that never issued again, and
 // those outside any churn event. An episode whose process a churn kill
-// ended within 3 TTLs, before it healed, is counted apart (its holder claims again in the
+// ended before it healed is counted apart (its holder claims again in the
 // new process), neither healed nor not healed. In a -failover run, an episode outside
 // churn that starts between the replication cut (etcd: the leader's death)
 // and one TTL after the proxies moved is the failover's.
@@ -284,7 +284,7 @@ func (s *sim) heals(end time.Time) (h healing) {
 				if x.inc == k.inc && x.kind != "kill" && !e.t.Before(x.start) && !e.t.After(x.end.Add(s.c.ttl)) {
 					d = x
 				}
-				if x.inc == k.inc && x.kind == "kill" && !x.start.Before(e.t) && x.start.Before(e.t.Add(3*s.c.ttl)) {
+				if x.inc == k.inc && x.kind == "kill" && !x.start.Before(e.t) {
 					killed = true
 				}
 			}

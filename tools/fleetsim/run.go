@@ -95,7 +95,11 @@ func run(ctx context.Context, c config, log io.Writer) (*report, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dir)
+	if c.keep {
+		fmt.Fprintf(log, "fleetsim: keeping %s\n", dir)
+	} else {
+		defer os.RemoveAll(dir)
+	}
 	c.dir = dir
 	if c.failover && c.lag == 0 {
 		c.lag = c.ttl / 2
@@ -199,6 +203,9 @@ func (s *sim) spawn(slot int, start time.Time, initial bool) error {
 	}
 	cmd := exec.Command(s.self, args...)
 	cmd.Env = append(os.Environ(), workerEnv+"=1")
+	if s.c.keep {
+		cmd.Env = append(cmd.Env, leaseLogEnv+"=1")
+	}
 	stderr, err := os.Create(filepath.Join(s.c.dir, fmt.Sprintf("stderr-%d.txt", n)))
 	if err != nil {
 		return err

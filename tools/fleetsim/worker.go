@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"os"
 	"os/signal"
@@ -30,6 +31,10 @@ import (
 
 // workerEnv, when set, makes the process a worker.
 const workerEnv = "FLEETSIM_WORKER"
+
+// leaseLogEnv, when set, makes every lease of a worker log to its stderr
+// (-keep).
+const leaseLogEnv = "FLEETSIM_LEASE_LOG"
 
 // A worker's events, one a line on stdout: kind, Unix ns, holder, and:
 //
@@ -255,6 +260,9 @@ func work(ctx context.Context, w workerConfig) error {
 // between issuing and failing.
 func hold(ctx context.Context, w workerConfig, s node.Store, c *counted, f *os.File, e *emitter, ids *atomic.Int64, h int) {
 	opts := node.LeaseOptions{TTL: w.ttl}
+	if os.Getenv(leaseLogEnv) != "" {
+		opts.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil)).With("holder", h)
+	}
 	t0 := time.Now()
 	exhausted := false
 	var lease *node.Lease

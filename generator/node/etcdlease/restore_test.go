@@ -8,9 +8,11 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.etcd.io/etcd/api/v3/mvccpb"
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.uber.org/zap"
 
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/generator/node/etcdlease"
+	"github.com/idkit-go/idkit/internal/tcpproxy"
 )
 
 // keyBackup is a backup of the keys under a prefix, as etcdctl get
@@ -129,4 +131,42 @@ func renewedSince(t *testing.T, f *flat, o node.LeaseOptions) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// TestRestoreIntoNewCluster: a backup of the keys taken a TTL ago is
+// restored into another cluster (as etcdutl snapshot restore makes one,
+// with a new cluster ID) while holder A issues, and A's path moves to it. A's next renewal must notice
+// the cluster ID changed and heal by a claim that waits out the horizon; B,
+// a process started on the new cluster after the operator step, waits it
+// out too; the two repeat no ID.
+func TestRestoreIntoNewCluster(t *testing.T) {
+	old := shared(t)
+	fresh, err := startCluster(t.TempDir(), 1)
+	require.NoError(t, err)
+	t.Cleanup(fresh.close)
+	p := prefix(t)
+	o := faultOptions()
+	path := tcpproxy.Start(t, old.endpoints[0])
+	ca, err := clientv3.New(clientv3.Config{Endpoints: []string{path.Addr()}, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
+	require.NoError(t, err)
+	t.Cleanup(func() { ca.Close() })
+	a := issue(etcdlease.NewStore(ca, etcdlease.StoreOptions{Prefix: p}), o)
+	a.started(t, 10*time.Second)
+	snap := keyBackup(t, old.client(t), p)
+	time.Sleep(o.TTL) // A's renewals raise its mark past the backup's
+	putBack(t, fresh.client(t), p, snap)
+	_, err = fresh.client(t).Put(context.Background(), p+"restored", "1")
+	require.NoError(t, err)
+	require.NoError(t, path.MoveTo(fresh.endpoints[0]))
+	b := issue(etcdlease.NewStore(fresh.client(t), etcdlease.StoreOptions{Prefix: p}), o)
+	deadline := time.Now().Add(3 * o.TTL)
+	for a.l.Stats().Reclaims == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("A did not notice the new cluster: %+v", a.l.Stats())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	b.started(t, 10*time.Second)
+	time.Sleep(o.TTL / 2)
+	report(t, a, b)
 }
