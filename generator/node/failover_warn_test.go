@@ -3,12 +3,16 @@ package node_test
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"log/slog"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/idkit-go/idkit/generator/node"
+	"github.com/idkit-go/idkit/internal/tcpproxy"
 	"github.com/idkit-go/idkit/internal/testservers"
 )
 
@@ -96,4 +100,44 @@ func TestBlindPostgresWarns(t *testing.T) {
 	if n := strings.Count(buf.String(), "cannot read the server's identity"); n != 1 || !strings.Contains(buf.String(), "pg_control_system") {
 		t.Errorf("%d warnings, want 1 naming pg_control_system:\n%s", n, buf.String())
 	}
+}
+
+// TestProbeOutageNotBlind: a store opened while the server cannot be
+// reached, or on a standby in recovery, is an error, not a store that
+// cannot read the server's identity (whose claims would record an empty
+// identity and fence the other processes' leases); opened once the server
+// answers, it reads the identity and warns of nothing.
+func TestProbeOutageNotBlind(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts servers")
+	}
+	primary := testservers.StartPostgres(t)
+	replica := primary.Replica(t, primary.Addr())
+	primary.CaughtUp(t, replica)
+	open := func(addr string) *sql.DB {
+		db, err := sql.Open("pgx", testservers.PostgresDSN(addr))
+		require.NoError(t, err)
+		t.Cleanup(func() { db.Close() })
+		return db
+	}
+	ctx := context.Background()
+	_, err := node.NewSQLStore(ctx, open(primary.Addr()), node.SQLStoreOptions{}) // the table, replicated
+	require.NoError(t, err)
+	primary.CaughtUp(t, replica)
+	_, err = node.NewSQLStore(ctx, open(replica.Addr()), node.SQLStoreOptions{})
+	require.ErrorContains(t, err, "standby")
+
+	path := tcpproxy.Start(t, primary.Addr())
+	path.Cut()
+	db := open(path.Addr())
+	_, err = node.NewSQLStore(ctx, db, node.SQLStoreOptions{})
+	require.Error(t, err)
+	path.Restore()
+	s, err := node.NewSQLStore(ctx, db, node.SQLStoreOptions{})
+	require.NoError(t, err)
+	var buf syncBuffer
+	l, err := node.NewLease(ctx, s, node.LeaseOptions{Logger: slog.New(slog.NewTextHandler(&buf, nil))})
+	require.NoError(t, err)
+	defer l.Close(ctx)
+	require.NotContains(t, buf.String(), "cannot read the server's identity")
 }

@@ -186,6 +186,7 @@ func (l *Lease) adopt(old, node, floor int64, t0 time.Duration, c0 time.Time, lo
 		case err == nil:
 			t0, c0 = t1, c1
 		case errors.Is(err, ErrLeaseLost), errors.Is(err, failover.ErrForgot):
+			l.logf(slog.LevelWarn, "lease re-claim lost while waiting for its floor", "node", node, "error", err)
 			return adoptRetry
 		}
 	}

@@ -46,8 +46,8 @@ func NewSQLLease(ctx context.Context, db *sql.DB, opts LeaseOptions) (*Lease, er
 // created if missing; a claim takes the lowest free or expired node with
 // FOR UPDATE SKIP LOCKED (BEGIN IMMEDIATE on SQLite). One store serves any
 // number of leases. It returns an error wrapping [ErrInvalidConfig] for a
-// nil db, a bad table name or an undetectable dialect, and the database
-// error otherwise.
+// nil db, a bad table name or an undetectable dialect, an error for a
+// PostgreSQL standby in recovery, and the database error otherwise.
 func NewSQLStore(ctx context.Context, db *sql.DB, opts SQLStoreOptions) (Store, error) {
 	if db == nil {
 		return nil, fmt.Errorf("%w: nil *sql.DB", ErrInvalidConfig)
@@ -68,7 +68,10 @@ func NewSQLStore(ctx context.Context, db *sql.DB, opts SQLStoreOptions) (Store, 
 	b.t.mu.Lock()
 	defer b.t.mu.Unlock()
 	if !b.t.created {
-		g := probeGuard(ctx, db, d)
+		g, err := probeGuard(ctx, db, d)
+		if err != nil {
+			return nil, fmt.Errorf("node: lease table %s: %w", opts.Table, err)
+		}
 		s := leaseStmts(d, opts.Table, g.ident)
 		if err := createLeaseTable(ctx, db, d, s, opts.Table); err != nil {
 			return nil, err

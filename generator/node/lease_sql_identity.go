@@ -188,20 +188,38 @@ func (b *sqlBackend) unproven(ctx context.Context, r failover.Renewal) error {
 
 // probeGuard reads, once per table and process, whether the server's
 // identity can be read, and what makes its leases unsafe across a failover
-// or crash, as warnings.
-func probeGuard(ctx context.Context, db *sql.DB, d dialect.Dialect) *sqlGuard {
+// or crash, as warnings. It returns an error, and no guard, if the server
+// cannot be queried at all or is a standby in recovery: a process that
+// took a passing outage for a server whose identity cannot be read would
+// write an empty identity over the one the others record, and fence them.
+func probeGuard(ctx context.Context, db *sql.DB, d dialect.Dialect) (*sqlGuard, error) {
 	g := &sqlGuard{ident: "''"}
 	switch d {
 	case dialect.Postgres:
 		const ident = `((SELECT system_identifier::text FROM pg_control_system()) || '/' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))`
 		var id, commit, fsync string
 		var replicas, sync int
-		err := db.QueryRowContext(ctx, `SELECT `+ident+`, current_setting('synchronous_commit'), current_setting('fsync'),
+		var err error
+		for try := 0; try < 2; try++ {
+			err = db.QueryRowContext(ctx, `SELECT `+ident+`, current_setting('synchronous_commit'), current_setting('fsync'),
 	(SELECT count(*) FROM pg_stat_replication), (SELECT count(*) FROM pg_stat_replication WHERE sync_state IN ('sync', 'quorum'))`).
-			Scan(&id, &commit, &fsync, &replicas, &sync)
+				Scan(&id, &commit, &fsync, &replicas, &sync)
+			if err == nil {
+				break
+			}
+			// Unreachable or a standby: an error. Reachable: the server
+			// came back since, or the identity cannot be read; try again.
+			var standby bool
+			if err := db.QueryRowContext(ctx, `SELECT pg_is_in_recovery()`).Scan(&standby); err != nil {
+				return nil, err
+			}
+			if standby {
+				return nil, errors.New("the server is a standby in recovery")
+			}
+		}
 		if err != nil {
 			g.warns = append(g.warns, fmt.Sprintf("lease store cannot read the server's identity (%v): a failover to an asynchronous replica goes unnoticed and may repeat IDs; grant EXECUTE on pg_control_system() and pg_current_wal_lsn(), or replicate synchronously", err))
-			return g
+			return g, nil
 		}
 		g.ident = ident
 		if fsync == "off" {
@@ -216,9 +234,21 @@ func probeGuard(ctx context.Context, db *sql.DB, d dialect.Dialect) *sqlGuard {
 	case dialect.MySQL:
 		var version string
 		var flush int
-		if err := db.QueryRowContext(ctx, `SELECT VERSION(), @@innodb_flush_log_at_trx_commit`).Scan(&version, &flush); err != nil {
+		probe := func() error {
+			return db.QueryRowContext(ctx, `SELECT VERSION(), @@innodb_flush_log_at_trx_commit`).Scan(&version, &flush)
+		}
+		err := probe()
+		if err != nil {
+			// Unreachable: an error. Reachable: try again, as above.
+			var one int
+			if err := db.QueryRowContext(ctx, `SELECT 1`).Scan(&one); err != nil {
+				return nil, err
+			}
+			err = probe()
+		}
+		if err != nil {
 			g.warns = append(g.warns, fmt.Sprintf("lease store cannot read the server's identity (%v): a failover to an asynchronous replica goes unnoticed and may repeat IDs", err))
-			return g
+			return g, nil
 		}
 		mariadb := strings.Contains(strings.ToLower(version), "mariadb")
 		g.ident = "CONCAT(@@server_id, '/', @@server_uuid)"
@@ -234,7 +264,7 @@ func probeGuard(ctx context.Context, db *sql.DB, d dialect.Dialect) *sqlGuard {
 			g.warns = append(g.warns, fmt.Sprintf("lease store on a primary with %d asynchronous replicas (no semi-synchronous replication waiting AFTER_SYNC): a failover may forget leases; claims after one wait the longest TTL + BorrowAhead + MaxClockOffset of the holders; rpl_semi_sync_master_enabled with rpl_semi_sync_master_wait_point = AFTER_SYNC avoids the loss", replicas))
 		}
 	}
-	return g
+	return g, nil
 }
 
 // semiSyncAfterSync reports whether the MySQL or MariaDB primary waits for
