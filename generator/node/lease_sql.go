@@ -131,7 +131,7 @@ type sqlBackend struct {
 // Claims contend for the same lowest free rows, so more at once only adds
 // lock waits and context switches on the server: 1,000 claims through a
 // 40-connection pool finish sooner queued here than queued there
-// (docs/leases.md, "claim herd").
+// (docs/leases.md, "Claim herd").
 const claimsAtOnce = 2
 
 // seedChunk is how many rows one seeding INSERT adds.
