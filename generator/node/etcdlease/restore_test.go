@@ -56,13 +56,7 @@ func TestRestoreLiveHolderNotices(t *testing.T) {
 	renewedSince(t, a, o) // raising the mark
 	putBack(t, c, p+"h/0", mark)
 	b := issue(etcdlease.NewStore(cl.client(t), etcdlease.StoreOptions{Prefix: p}), o)
-	deadline := time.Now().Add(3 * o.TTL)
-	for a.l.Stats().Reclaims == 0 {
-		if time.Now().After(deadline) {
-			t.Fatalf("A did not notice the restore: %+v", a.l.Stats())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	healed(t, a, o, "the restore")
 	b.started(t, 10*time.Second)
 	time.Sleep(o.TTL / 2)
 	report(t, a, b)
@@ -119,6 +113,19 @@ func TestRestoreOperatorStep(t *testing.T) {
 	}
 }
 
+// healed waits until the holder's lease re-claimed once, having noticed
+// what, or fails t after 3 TTLs.
+func healed(t *testing.T, f *flat, o node.LeaseOptions, what string) {
+	t.Helper()
+	deadline := time.Now().Add(3 * o.TTL)
+	for f.l.Stats().Reclaims == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the holder did not notice %s: %+v", what, f.l.Stats())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // renewedSince waits until the holder's lease renewed once more (on a
 // busy machine a renewal may come late), or fails t after 3 TTLs.
 func renewedSince(t *testing.T, f *flat, o node.LeaseOptions) {
@@ -159,13 +166,7 @@ func TestRestoreIntoNewCluster(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, path.MoveTo(fresh.endpoints[0]))
 	b := issue(etcdlease.NewStore(fresh.client(t), etcdlease.StoreOptions{Prefix: p}), o)
-	deadline := time.Now().Add(3 * o.TTL)
-	for a.l.Stats().Reclaims == 0 {
-		if time.Now().After(deadline) {
-			t.Fatalf("A did not notice the new cluster: %+v", a.l.Stats())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	healed(t, a, o, "the new cluster")
 	b.started(t, 10*time.Second)
 	time.Sleep(o.TTL / 2)
 	report(t, a, b)
