@@ -195,27 +195,16 @@ func TestClusterLapsedRenewalAfterTakeover(t *testing.T) {
 }
 
 // TestClusterMixedOptionsTakeover is TestMixedOptionsFailover on Redis
-// Cluster: a holder with TTL 6 s used the hash before the replica was
-// detached; A, with TTL 6 s, claims on the master; the replica takes over;
-// B, with TTL 2 s, must wait out A's horizon, not its own.
+// Cluster, through ClusterClients, the replica taking over the slot.
 func TestClusterMixedOptionsTakeover(t *testing.T) {
 	s := startShard(t)
-	long := faultOptions()
-	long.TTL = 6 * time.Second
-	ctx := context.Background()
-	w, err := node.NewLease(ctx, s.clusterStore(t, &gate{}), long)
-	require.NoError(t, err)
-	require.NoError(t, w.Close(ctx))
-	s.master.WaitSynced(t, s.replica)
-	s.detach(t)
-	a := issue(s.clusterStore(t, &gate{}), long)
-	a.started(t, 2*long.TTL)
-	time.Sleep(long.TTL / 4)
-	s.takeover(t) // A issues until its lease lapses
-	b := issue(s.clusterStore(t, &gate{}), faultOptions())
-	b.started(t, 3*long.TTL)
-	time.Sleep(long.TTL / 4)
-	report(t, a, b)
+	mixedOptions(t, topology{
+		store:      func(bool) node.Store { return s.clusterStore(t, &gate{}) },
+		synced:     func() { s.master.WaitSynced(t, s.replica) },
+		detach:     func() { s.detach(t) },
+		promote:    func() { s.takeover(t) },
+		startAfter: 3,
+	})
 }
 
 // TestClusterEvictingPolicyRefused: NewLease through a ClusterClient

@@ -84,32 +84,57 @@ func TestLapsedRenewalOnPromotedReplica(t *testing.T) {
 	report(t, a, c)
 }
 
-// TestMixedOptionsFailover: holders of one hash with different options.
-// A holder with TTL 6 s used the hash before (the replica has its
-// horizon); A, with TTL 6 s, claims on a master whose replica is
-// detached; the replica is promoted and the master dies; B, with TTL 2 s,
-// claims on the new master. B must wait out A's horizon, not its own.
+// TestMixedOptionsFailover: holders of one hash with different options,
+// on a master and a replica (see mixedOptions).
 func TestMixedOptionsFailover(t *testing.T) {
 	p := startPair(t)
+	mixedOptions(t, topology{
+		store: func(promoted bool) node.Store {
+			if promoted {
+				return storeVia(t, p.replica.Addr(), "leases", redislease.StoreOptions{})
+			}
+			return storeVia(t, p.primary.Addr(), "leases", redislease.StoreOptions{})
+		},
+		synced: func() { p.primary.WaitSynced(t, p.replica) },
+		detach: func() { p.detach(t) },
+		promote: func() {
+			p.replica.Do(t, "REPLICAOF", "NO", "ONE")
+			p.primary.Kill(t)
+		},
+		startAfter: 2,
+	})
+}
+
+// topology is how a fault test reaches and fails over a master and its
+// replica: store reaches the master (once promoted, the replica); synced
+// waits until the replica has every write; detach cuts the replica off;
+// promote makes it the master and kills the old one. A holder started
+// after the promotion has startAfter times the long TTL to issue.
+type topology struct {
+	store                   func(promoted bool) node.Store
+	synced, detach, promote func()
+	startAfter              time.Duration
+}
+
+// mixedOptions: a holder with TTL 6 s used the hash before (the replica
+// has its horizon); A, with TTL 6 s, claims on a master whose replica is
+// detached; the replica is promoted and the master dies; B, with TTL 2 s,
+// claims on the new master. B must wait out A's horizon, not its own.
+func mixedOptions(t *testing.T, tp topology) {
 	long := faultOptions()
 	long.TTL = 6 * time.Second
 	ctx := context.Background()
-	w, err := node.NewLease(ctx, storeVia(t, p.primary.Addr(), "leases", redislease.StoreOptions{}), long)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(ctx); err != nil {
-		t.Fatal(err)
-	}
-	p.primary.WaitSynced(t, p.replica)
-	p.detach(t)
-	a := issue(storeVia(t, p.primary.Addr(), "leases", redislease.StoreOptions{}), long)
+	w, err := node.NewLease(ctx, tp.store(false), long)
+	require.NoError(t, err)
+	require.NoError(t, w.Close(ctx))
+	tp.synced()
+	tp.detach()
+	a := issue(tp.store(false), long)
 	a.started(t, 2*long.TTL)
 	time.Sleep(long.TTL / 4)
-	p.replica.Do(t, "REPLICAOF", "NO", "ONE")
-	p.primary.Kill(t) // A issues until its lease lapses
-	b := issue(storeVia(t, p.replica.Addr(), "leases", redislease.StoreOptions{}), faultOptions())
-	b.started(t, 2*long.TTL)
+	tp.promote() // A issues until its lease lapses
+	b := issue(tp.store(true), faultOptions())
+	b.started(t, tp.startAfter*long.TTL)
 	time.Sleep(long.TTL / 4)
 	report(t, a, b)
 }
