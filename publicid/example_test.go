@@ -61,12 +61,19 @@ func Example_rotation() {
 	// order_21z2p8mnnvz5bs9qt390v
 }
 
-// The TypeID form of a UUID's public ID, which TypeID libraries parse.
+// The TypeID form of a UUID's public ID, which TypeID libraries parse. Its
+// first digit names the key, so every key of the ring decodes its own.
 func ExampleEncodeTypeID() {
-	users, _ := publicid.New[types.UUID]("user", keys)
-	s := publicid.EncodeTypeID(users, types.MustParseUUID("0190a3c2-5b7e-7def-8a12-3456789abcde"))
+	users, err := publicid.New[types.UUID]("user", keys)
+	if err != nil {
+		log.Fatal(err)
+	}
+	s, err := publicid.EncodeTypeID(users, types.MustParseUUID("0190a3c2-5b7e-7def-8a12-3456789abcde"))
+	if err != nil {
+		log.Fatal(err)
+	}
 	id, err := publicid.DecodeTypeID(users, s)
 	fmt.Println(s, id, err)
 	// Output:
-	// user_7x6ca596429jmez6se1e2gwd9p 0190a3c2-5b7e-7def-8a12-3456789abcde <nil>
+	// user_11tmbvs6drqbp1w3h6mevxxhaw 0190a3c2-5b7e-7def-8a12-3456789abcde <nil>
 }
