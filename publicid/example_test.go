@@ -21,11 +21,20 @@ func Example() {
 	s := users.Encode(1541815603606036480)
 	id, err := users.Decode(s)
 	fmt.Println(s, id, err)
-
-	// Neighbouring IDs give unrelated public IDs.
-	fmt.Println(users.Encode(1541815603606036481))
 	// Output:
 	// user_1fsgakmpaz5ahr 1541815603606036480 <nil>
+}
+
+// Neighbouring IDs give unrelated public IDs.
+func Example_neighbours() {
+	users, err := publicid.New[types.Snowflake]("user", keys)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(users.Encode(1541815603606036480))
+	fmt.Println(users.Encode(1541815603606036481))
+	// Output:
+	// user_1fsgakmpaz5ahr
 	// user_13bmqzs82hzx32
 }
 

@@ -27,8 +27,8 @@ func usagePublic(w io.Writer) {
 
 Map IDs to public IDs that reveal no time, node or order, and back, as the
 Go package github.com/idkit-go/idkit/publicid does: FF1 (NIST SP 800-38G)
-over AES-256 for Snowflakes and ObjectIDs, AES-256 for UUIDs, keyed by a key
-ring. IDs come from the arguments or, with none, from the words of
+over AES-256 for Snowflakes, ObjectIDs and TypeIDs, AES-256 for UUIDs,
+keyed by a key ring. IDs come from the arguments or, with none, from the words of
 standard input; results are printed one per line.
 
   encode  reads ObjectIDs, Snowflakes and UUIDs as 'idkit inspect' does and
