@@ -101,4 +101,12 @@ func TestPublicKey(t *testing.T) {
 		t.Fatalf("public IDs %q and %q", before, after)
 	}
 	run(t, "", ring, "public", "decode", before, after).check(t, 0, []string{"1541815603606036480\n1541815603606036480\n"}, nil)
+	// TypeIDs of a version 4 UUID too: each names its key.
+	const v4 = "9b2f3c1e-4d5a-4b6c-8d7e-0f1a2b3c4d5e"
+	tidBefore := strings.TrimSpace(run(t, "", old, "public", "encode", "--typeid", v4).stdout)
+	tidAfter := strings.TrimSpace(run(t, "", ring, "public", "encode", "--typeid", v4).stdout)
+	if len(tidBefore) != 26 || tidBefore[0] != '1' || len(tidAfter) != 26 || tidAfter[0] != '7' {
+		t.Fatalf("TypeIDs %q and %q", tidBefore, tidAfter)
+	}
+	run(t, "", ring, "public", "decode", tidBefore, tidAfter).check(t, 0, []string{v4 + "\n" + v4 + "\n"}, nil)
 }
