@@ -2,7 +2,6 @@ package spanner_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -186,7 +185,7 @@ func newDB(t testing.TB, ddl ...string) *spanner.Client {
 	return c
 }
 
-// ddlError runs statements on the database of c and returns the error.
+// updateDDL runs statements on the database of c and returns the error.
 func updateDDL(ctx context.Context, c *spanner.Client, statements ...string) error {
 	op, err := emu.dbs.UpdateDatabaseDdl(ctx, &databasepb.UpdateDatabaseDdlRequest{
 		Database:   c.DatabaseName(),
@@ -197,5 +196,3 @@ func updateDDL(ctx context.Context, c *spanner.Client, statements ...string) err
 	}
 	return op.Wait(ctx)
 }
-
-var _ = errors.Is
