@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/generator/internal/hook"
+	"github.com/idkit-go/idkit/types"
 )
 
 // SnowflakeOption configures [NewSnowflake]. The With functions of this
@@ -17,14 +18,14 @@ import (
 type SnowflakeOption interface{ applySnowflake(*config) }
 
 // ObjectIDOption configures [NewObjectID]: [WithClock], [WithPerCPUBlocks],
-// [WithProcessUnique] and [WithWorkerID]. Options apply as for
+// [WithForm], [WithProcessUnique] and [WithWorkerID]. Options apply as for
 // [SnowflakeOption].
 type ObjectIDOption interface{ applyObjectID(*config) }
 
 // SharedOption is an option every generator takes with the same meaning
 // ([NewSnowflake], [NewObjectID] and
-// [github.com/idkit-go/idkit/generator/meteor.New]): [WithClock] and
-// [WithPerCPUBlocks].
+// [github.com/idkit-go/idkit/generator/meteor.New]): [WithClock],
+// [WithPerCPUBlocks] and [WithForm].
 type SharedOption interface {
 	SnowflakeOption
 	ObjectIDOption
@@ -44,6 +45,7 @@ type config struct {
 	unique       *[5]byte
 	worker       *int64
 	counterStart *uint32
+	form         types.Form
 }
 
 type (
@@ -62,7 +64,7 @@ func init() {
 	hook.WithNotBefore = func(t time.Time) any { return withNotBefore(t) }
 	hook.LastTime = func(g any) time.Time { return g.(*Snowflake).lastTime() }
 	hook.Rebind = rebindSnowflake
-	hook.Shared = func(opts any) (any, int) {
+	hook.Shared = func(opts any) (any, int, types.Form) {
 		c := config{clock: SystemClock(), block: 1}
 		for _, o := range opts.([]SharedOption) {
 			if o != nil {
@@ -70,9 +72,9 @@ func init() {
 			}
 		}
 		if c.clock == nil {
-			return nil, c.block // not a nil Clock in an any
+			return nil, c.block, c.form // not a nil Clock in an any
 		}
-		return c.clock, c.block
+		return c.clock, c.block, c.form
 	}
 }
 
@@ -92,6 +94,17 @@ func WithClock(clock Clock) SharedOption {
 // the default; n outside [1, MaxPerCPUBlock] gives [ErrInvalidConfig].
 func WithPerCPUBlocks(n int) SharedOption {
 	return sharedOption(func(c *config) { c.block = n })
+}
+
+// WithForm makes the generator return each ID in form f, a key that
+// spreads over the key range (see [types.Form]); the default is the
+// ordered form. Turn a key back, to decode its time, with f's Ordered...
+// methods. The constructor returns an error wrapping [ErrInvalidConfig]
+// for an invalid f, for the bit-reversed form on an ObjectID generator,
+// and, for a Snowflake generator, for a layout that does not use all 63
+// bits or has fewer time bits than f's shard bits.
+func WithForm(f types.Form) SharedOption {
+	return sharedOption(func(c *config) { c.form = f })
 }
 
 // WithLayout sets a [Snowflake] generator's layout; the default is

@@ -20,7 +20,11 @@
 // init, before any package that imports generator runs.
 package hook
 
-import "time"
+import (
+	"time"
+
+	"github.com/idkit-go/idkit/types"
+)
 
 var (
 	// WithFence returns a generator.SnowflakeOption that makes the
@@ -53,7 +57,8 @@ var (
 	Rebind func(g any, node int64, floor time.Time) error
 
 	// Shared applies opts, a []generator.SharedOption, and returns the
-	// clock (a generator.Clock; nil if an option set a nil clock) and the
-	// per-CPU block size they set: by default generator.SystemClock() and 1.
-	Shared func(opts any) (clock any, block int)
+	// clock (a generator.Clock; nil if an option set a nil clock), the
+	// per-CPU block size and the key form they set: by default
+	// generator.SystemClock(), 1 and the ordered form.
+	Shared func(opts any) (clock any, block int, form types.Form)
 )

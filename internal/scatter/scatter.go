@@ -1,0 +1,64 @@
+// Package scatter holds the bit transforms behind types.Form: each maps a
+// time-ordered ID to a key that spreads over the key range and back. They
+// take valid input (a Snowflake below 2^63, shard bits in [1, MaxBits]);
+// types.Form and the generators check it first. Every transform is its own
+// inverse except the UUID one, whose two directions differ only in the
+// version nibble they write.
+package scatter
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// MaxBits is the largest number of shard bits a form takes.
+const MaxBits = 16
+
+// Multipliers of the hash: odd 64-bit constants (the golden ratio's, as
+// Fibonacci hashing uses, and splitmix64's). The top bits of x*k depend on
+// every bit of x, and a zero input hashes to zero, so the zero ID stays the
+// zero key.
+const (
+	k1 = 0x9e3779b97f4a7c15
+	k2 = 0xbf58476d1ce4e5b9
+)
+
+// Reverse63 reverses the low 63 bits of x, which must be below 2^63: bit 0
+// becomes bit 62. The result is below 2^63, and Reverse63(Reverse63(x)) == x.
+func Reverse63(x uint64) uint64 { return bits.Reverse64(x) >> 1 }
+
+// Snowflake XORs the top s of x's 63 bits with a hash of the 63-s bits
+// below them, which it leaves as they are; so it is its own inverse, and a
+// bijection of [0, 2^63). x must be below 2^63 and s in [1, MaxBits].
+func Snowflake(x uint64, s uint) uint64 {
+	low := x & (1<<(63-s) - 1)
+	return x ^ (low*k1)>>(64-s)<<(63-s)
+}
+
+// ObjectID XORs the top s bits of b with a hash of its other 96-s bits,
+// in place; applying it twice restores b. s is in [1, MaxBits].
+func ObjectID(b *[12]byte, s uint) {
+	hi := uint64(binary.BigEndian.Uint32(b[0:4]))
+	lo := binary.BigEndian.Uint64(b[4:12])
+	rest := hi & (1<<(32-s) - 1)
+	h := ((rest*k2 + lo) * k1) >> (64 - s)
+	binary.BigEndian.PutUint32(b[0:4], uint32(hi^h<<(32-s)))
+}
+
+// versionMask covers the version nibble of a UUID's first 8 bytes read as
+// a big-endian uint64.
+const versionMask = 0xf << 12
+
+// UUID XORs the top s bits of b with a hash of its other bits except the
+// version nibble, in place, and sets the version nibble to version. With
+// version 8 it makes the key of a version 7 UUID, and with version 7 it
+// turns that key back. s is in [1, MaxBits].
+func UUID(b *[16]byte, s uint, version uint64) {
+	hi := binary.BigEndian.Uint64(b[0:8])
+	lo := binary.BigEndian.Uint64(b[8:16])
+	rest := hi & (1<<(64-s) - 1) &^ versionMask
+	h := ((rest*k2 + lo) * k1) >> (64 - s)
+	hi ^= h << (64 - s)
+	hi = hi&^versionMask | version<<12
+	binary.BigEndian.PutUint64(b[0:8], hi)
+}
