@@ -18,11 +18,12 @@ import (
 //
 //   - [BitReversed] reverses the low 63 bits of a [Snowflake], as Spanner's
 //     bit_reversed_positive sequences do; for Snowflakes only.
-//   - [ShardBits](s) replaces the top s bits of a Snowflake, an [ObjectID]
-//     or a [UUID] by those bits XOR a hash of the ID's other bits (its time,
-//     node or process and sequence or counter), as TiDB's AUTO_RANDOM(s)
-//     puts s shard bits on top: keys fall into 2^s shards by their top s
-//     bits, each shard in time order. A UUID key is a version 8 UUID.
+//   - [ShardBits] with s bits replaces the top s bits of a Snowflake, an
+//     [ObjectID] or a [UUID] by those bits XOR a hash of the ID's other bits
+//     (its time, node or process and sequence or counter), as TiDB's
+//     AUTO_RANDOM(s) puts s shard bits on top: keys fall into 2^s shards by
+//     their top s bits, each shard in time order. A UUID key is a version 8
+//     UUID.
 //
 // Each scatter form is a bijection: the key of a unique ID is unique, and
 // the methods named Ordered... return the ID a key was made from, exactly.

@@ -14,14 +14,12 @@ import (
 // MaxBits is the largest number of shard bits a form takes.
 const MaxBits = 16
 
-// Multipliers of the hash: odd 64-bit constants (the golden ratio's, as
-// Fibonacci hashing uses, and splitmix64's). The top bits of x*k depend on
-// every bit of x, and a zero input hashes to zero, so the zero ID stays the
-// zero key.
-const (
-	k1 = 0x9e3779b97f4a7c15
-	k2 = 0xbf58476d1ce4e5b9
-)
+// k1 is the multiplier of the hash: the odd 64-bit constant of Fibonacci
+// hashing (2^64 over the golden ratio). The top bits of x*k1 depend on
+// every bit of x, and a zero input hashes to zero, so the zero ID stays
+// the zero key. Wider IDs fold their words together with XOR first: one
+// multiply keeps the key's cost to a few cycles.
+const k1 = 0x9e3779b97f4a7c15
 
 // Reverse63 reverses the low 63 bits of x, which must be below 2^63: bit 0
 // becomes bit 62. The result is below 2^63, and Reverse63(Reverse63(x)) == x.
@@ -36,13 +34,15 @@ func Snowflake(x uint64, s uint) uint64 {
 }
 
 // ObjectID XORs the top s bits of b with a hash of its other 96-s bits,
-// in place; applying it twice restores b. s is in [1, MaxBits].
+// in place; applying it twice restores b. s is in [1, MaxBits]. It reads
+// b as the generator writes it, 8 bytes then 4, so that the loads take the
+// stores' values without a stall.
 func ObjectID(b *[12]byte, s uint) {
-	hi := uint64(binary.BigEndian.Uint32(b[0:4]))
-	lo := binary.BigEndian.Uint64(b[4:12])
-	rest := hi & (1<<(32-s) - 1)
-	h := ((rest*k2 + lo) * k1) >> (64 - s)
-	binary.BigEndian.PutUint32(b[0:4], uint32(hi^h<<(32-s)))
+	hi := binary.BigEndian.Uint64(b[0:8])
+	lo := uint64(binary.BigEndian.Uint32(b[8:12]))
+	rest := hi & (1<<(64-s) - 1)
+	h := ((rest ^ lo) * k1) >> (64 - s)
+	binary.BigEndian.PutUint64(b[0:8], hi^h<<(64-s))
 }
 
 // versionMask covers the version nibble of a UUID's first 8 bytes read as
@@ -57,7 +57,7 @@ func UUID(b *[16]byte, s uint, version uint64) {
 	hi := binary.BigEndian.Uint64(b[0:8])
 	lo := binary.BigEndian.Uint64(b[8:16])
 	rest := hi & (1<<(64-s) - 1) &^ versionMask
-	h := ((rest*k2 + lo) * k1) >> (64 - s)
+	h := ((rest ^ lo) * k1) >> (64 - s)
 	hi ^= h << (64 - s)
 	hi = hi&^versionMask | version<<12
 	binary.BigEndian.PutUint64(b[0:8], hi)
