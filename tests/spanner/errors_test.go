@@ -141,6 +141,17 @@ func TestIDReadErrors(t *testing.T) {
 					t.Errorf("%s: Row.Column changed it to %v on error", name, d.dst)
 				}
 			}
+			if i == 0 {
+				// Through a struct: the client's error for field b carries
+				// the ObjectID's message.
+				err := row.ToStruct(&struct {
+					B       types.ObjectID `spanner:"b"`
+					S, I, F spanner.GenericColumnValue
+				}{})
+				if spanner.ErrCode(err) != codes.Unknown || !strings.Contains(err.Error(), types.ErrInvalidObjectID.Error()) {
+					t.Errorf("row %d: ToStruct: %v, want code Unknown naming %q", k, err, types.ErrInvalidObjectID)
+				}
+			}
 		}
 	}
 }
