@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -31,6 +32,10 @@ const (
 	emulatorPath = "/usr/lib/google-cloud-sdk/bin/cloud_spanner_emulator/emulator_main"
 	instancePath = "projects/idkit/instances/test"
 )
+
+// emulatorAttr is the emulator process's SysProcAttr (see
+// emulator_linux_test.go).
+var emulatorAttr *syscall.SysProcAttr
 
 var emu struct {
 	once sync.Once
@@ -120,6 +125,7 @@ func runEmulator(bin string) (string, error) {
 	var out strings.Builder
 	cmd := exec.Command(bin, "--host_port="+addr)
 	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.SysProcAttr = emulatorAttr
 	if err := cmd.Start(); err != nil {
 		return "", err
 	}
