@@ -5,8 +5,10 @@
 #
 # Each round runs every form once per kind, so load that drifts during the
 # run falls on all of them alike. Writes results/scatter.txt (raw,
-# benchstat's input) and results/scatter.md (benchstat's table, one column
-# per form against plain, which docs/benchmarks.md includes).
+# benchstat's input) and results/scatter.md, which docs/benchmarks.md
+# includes: benchstat's table (medians, one column per form against plain)
+# and each form's fastest run beside plain's, the least disturbed by other
+# work on a shared machine, with the difference and the ratio.
 set -euo pipefail
 cd "$(dirname "$0")"
 rounds=${1:-8}
@@ -30,5 +32,22 @@ done
 	echo '```'
 	(cd "$dir" && go run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da -filter '.unit:sec/op' plain reversed shard4 shard8)
 	echo '```'
+	echo
+	echo '| kind | form | fastest run | plain, fastest run | difference | ratio |'
+	echo '|---|---|---:|---:|---:|---:|'
+	awk '$1 ~ /^BenchmarkScatter\// && $4 == "ns/op" {
+		split($1, p, "/"); kind = p[2]; form = p[3]; sub(/-[0-9]+$/, "", form)
+		k = kind "/" form
+		if (!(k in best) || $3 < best[k]) best[k] = $3
+		if (!(k in seen)) { seen[k] = 1; order[n++] = k }
+	}
+	END {
+		for (i = 0; i < n; i++) {
+			split(order[i], p, "/")
+			if (p[2] == "plain") continue
+			base = best[p[1] "/plain"]
+			printf "| %s | %s | %.1f ns | %.1f ns | %+.1f ns | %.2f |\n", p[1], p[2], best[order[i]], base, best[order[i]] - base, best[order[i]] / base
+		}
+	}' results/scatter.txt
 } > results/scatter.md
 cat results/scatter.md

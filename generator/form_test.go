@@ -149,3 +149,72 @@ func TestMeteorForm(t *testing.T) {
 		}
 	}
 }
+
+// TestReversedLowRate pins what docs/distributed-sql.md says of the
+// bit-reversed form at low rates: with one ID per tick every sequence is 0,
+// so every key of a Twitter-layout generator is below 2^51, and fixed range
+// bounds over the whole key space would put them all in the first range.
+func TestReversedLowRate(t *testing.T) {
+	clk := generatortest.NewFakeClock(sfBase)
+	g, err := generator.NewSnowflake(900, generator.WithClock(clk), generator.WithForm(types.BitReversed()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 1000 {
+		clk.Add(100 * time.Millisecond)
+		key, err := g.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if key >= 1<<51 {
+			t.Fatalf("key %d at 10 IDs a second is not below 2^51", key)
+		}
+	}
+}
+
+// TestShardTimeRange checks the time-range scan of docs/distributed-sql.md
+// for shard:S keys: the keys of IDs made in [from, to) are those of the
+// 2^S ranges [j<<(63-S) | MinID(from)&low, j<<(63-S) | MinID(to)&low),
+// once keys whose ordered ID is outside [MinID(from), MinID(to)) are
+// dropped.
+func TestShardTimeRange(t *testing.T) {
+	const s = 3
+	f := types.ShardBits(s)
+	l := generator.Twitter()
+	clk := generatortest.NewFakeClock(sfBase)
+	g, err := generator.NewSnowflake(4, generator.WithClock(clk), generator.WithForm(f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []types.Snowflake
+	for i := range 5000 {
+		if i%3 == 0 {
+			clk.Add(7 * time.Millisecond)
+		}
+		key, err := g.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, key)
+	}
+	from, to := sfBase.Add(2*time.Second), sfBase.Add(5*time.Second)
+	lo, _ := l.MinID(from)
+	hi, _ := l.MinID(to)
+	const low = 1<<(63-s) - 1
+	want, got := map[types.Snowflake]bool{}, map[types.Snowflake]bool{}
+	for _, key := range keys {
+		id, _ := f.OrderedSnowflake(key)
+		if id >= lo && id < hi {
+			want[key] = true
+		}
+		for j := range types.Snowflake(1 << s) {
+			start, end := j<<(63-s)|lo&low, j<<(63-s)|hi&low
+			if key >= start && key < end && id >= lo && id < hi {
+				got[key] = true
+			}
+		}
+	}
+	if len(want) == 0 || len(got) != len(want) {
+		t.Fatalf("the %d ranges find %d keys; %d IDs were made in the time range", 1<<s, len(got), len(want))
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/internal/objectidgen"
-	"github.com/idkit-go/idkit/internal/scatter"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -18,9 +17,8 @@ import (
 // carries and waits:
 // https://github.com/idkit-go/idkit/blob/main/docs/generators.md
 type ObjectID struct {
-	g         *objectidgen.Generator
-	form      types.Form
-	shardBits uint // form's shard bits; 0: the ordered form
+	g    *objectidgen.Generator // makes the keys of form
+	form types.Form
 }
 
 // NewObjectID returns an ObjectID generator: by default with a random
@@ -61,7 +59,8 @@ func NewObjectID(opts ...ObjectIDOption) (*ObjectID, error) {
 	if _, err := cfg.form.ObjectID(types.ObjectID{}); err != nil {
 		return nil, err
 	}
-	return &ObjectID{g: objectidgen.New(c), form: cfg.form, shardBits: uint(cfg.form.ShardBits())}, nil
+	c.ShardBits = uint(cfg.form.ShardBits())
+	return &ObjectID{g: objectidgen.New(c), form: cfg.form}, nil
 }
 
 // DefaultObjectID returns the generator of [types.NewObjectID].
@@ -72,11 +71,7 @@ func DefaultObjectID() *ObjectID {
 // Next returns a new ObjectID. With a fixed process-unique value it sleeps
 // until the next second when a second's 2^24 counter values are used up.
 func (g *ObjectID) Next() types.ObjectID {
-	id := g.g.Next()
-	if g.shardBits != 0 {
-		scatter.ObjectID(&id, g.shardBits)
-	}
-	return types.ObjectID(id)
+	return types.ObjectID(g.g.Next())
 }
 
 // Form returns the key form of the generator's IDs (see [WithForm]):

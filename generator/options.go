@@ -64,7 +64,7 @@ func init() {
 	hook.WithNotBefore = func(t time.Time) any { return withNotBefore(t) }
 	hook.LastTime = func(g any) time.Time { return g.(*Snowflake).lastTime() }
 	hook.Rebind = rebindSnowflake
-	hook.Shared = func(opts any) (any, int, types.Form) {
+	hook.Shared = func(opts any) (any, int, any) {
 		c := config{clock: SystemClock(), block: 1}
 		for _, o := range opts.([]SharedOption) {
 			if o != nil {

@@ -26,6 +26,10 @@ type (
 	}
 )
 
+// partitionRows is how many rows TestScatterPartitionsPostgres inserts
+// with scatter keys (fewer under the race detector: scatter_race_test.go).
+var partitionRows = 1_000_000
+
 // partitionDDL returns the PostgreSQL block of docs/distributed-sql.md that
 // makes the partitioned table, for table instead of events.
 func partitionDDL(t *testing.T, table string) string {
@@ -48,7 +52,7 @@ func partitionDDL(t *testing.T, table string) string {
 // ordered keys all land in one partition.
 func TestScatterPartitionsPostgres(t *testing.T) {
 	db := openDB(t, dialects[1], gormplugin.New(gormplugin.WithNode(5)))
-	const rows = 1_000_000
+	rows := partitionRows
 	counts := fillPartitions(t, db, &ScatterPartEvent{}, rows, func(n int) any {
 		batch := make([]ScatterPartEvent, n)
 		for i := range batch {

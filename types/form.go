@@ -129,17 +129,21 @@ func (f Form) OrderedSnowflake(key Snowflake) (Snowflake, error) {
 
 func (f Form) snowflake(id Snowflake) (Snowflake, error) {
 	switch {
-	case f.kind == formOrdered && id >= 0:
-		return id, nil
 	case id < 0:
 		return 0, errNegative(int64(id))
+	case f.kind == formOrdered:
+		return id, nil
 	case f.kind == formReversed:
 		return Snowflake(scatter.Reverse63(uint64(id))), nil
+	case f.valid():
+		return Snowflake(scatter.Snowflake(uint64(id), uint(f.bits))), nil
 	}
-	if err := f.check(); err != nil {
-		return 0, err
-	}
-	return Snowflake(scatter.Snowflake(uint64(id), uint(f.bits))), nil
+	return 0, f.check()
+}
+
+// valid reports whether f is a shard form with a usable count of bits.
+func (f Form) valid() bool {
+	return f.kind == formShard && uint(f.bits-1) < scatter.MaxBits
 }
 
 // ObjectID returns the key of id in form f, the same 12 bytes with the top
@@ -157,15 +161,14 @@ func (f Form) OrderedObjectID(key ObjectID) (ObjectID, error) {
 }
 
 func (f Form) objectID(id ObjectID) (ObjectID, error) {
-	if f.kind == formOrdered {
+	switch {
+	case f.kind == formOrdered:
+		return id, nil
+	case f.valid():
+		scatter.ObjectID((*[12]byte)(&id), uint(f.bits)) // id is a copy
 		return id, nil
 	}
-	if err := f.checkBytes("ObjectID"); err != nil {
-		return ObjectID{}, err
-	}
-	b := [12]byte(id)
-	scatter.ObjectID(&b, uint(f.bits))
-	return b, nil
+	return ObjectID{}, f.checkBytes("ObjectID")
 }
 
 func (f Form) checkBytes(kind string) error {
@@ -196,17 +199,23 @@ func (f Form) OrderedUUID(key UUID) (UUID, error) {
 }
 
 func (f Form) uuid(id UUID, from, to uint64) (UUID, error) {
-	if f.kind == formOrdered || id.IsZero() {
-		return id, f.checkBytes("UUID")
+	switch {
+	case f.kind == formOrdered || (id.IsZero() && f.valid()):
+		return id, nil
+	case !f.valid():
+		return UUID{}, f.checkBytes("UUID")
+	case uint64(id[6]>>4) != from || id[8]>>6 != 2:
+		return UUID{}, f.errVersion(id)
 	}
-	if err := f.checkBytes("UUID"); err != nil {
-		return UUID{}, err
-	}
-	if uint64(id[6]>>4) != from || id[8]>>6 != 2 {
-		return UUID{}, fmt.Errorf("%w: %s is version %d, variant %02b; form %s makes version 8 keys of version 7 UUIDs (variant 10)",
-			ErrInvalidUUID, id, id[6]>>4, id[8]>>6, f)
-	}
-	b := [16]byte(id)
-	scatter.UUID(&b, uint(f.bits), to)
-	return b, nil
+	scatter.UUID((*[16]byte)(&id), uint(f.bits), to) // id is a copy
+	return id, nil
+}
+
+// errVersion is the error of a UUID that is not of the version and
+// variant f converts.
+//
+//go:noinline
+func (f Form) errVersion(id UUID) error {
+	return fmt.Errorf("%w: %s is version %d, variant %02b; form %s makes version 8 keys of version 7 UUIDs (variant 10)",
+		ErrInvalidUUID, id, id[6]>>4, id[8]>>6, f)
 }

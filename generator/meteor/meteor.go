@@ -57,8 +57,9 @@ func New(nodeID int64, layout Layout, opts ...generator.SharedOption) (*Generato
 // for this package's reproducible tests (export_test.go); a nil seed takes
 // the key from crypto/rand.
 func newGenerator(nodeID int64, l Layout, seed *uint64, opts []generator.SharedOption) (*Generator, error) {
-	c, block, form := hook.Shared(opts)
+	c, block, f := hook.Shared(opts)
 	clk, _ := c.(generator.Clock)
+	form, _ := f.(types.Form)
 	switch {
 	case l.IsZero():
 		return nil, fmt.Errorf("%w: zero layout", generator.ErrInvalidLayout)

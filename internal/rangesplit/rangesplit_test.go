@@ -25,6 +25,9 @@ const (
 )
 
 func TestModelSplits(t *testing.T) {
+	if raceEnabled {
+		t.Skip("one goroutine: run without -race (see race_test.go)")
+	}
 	// Sequential keys: every write goes to the last range, whatever splits.
 	m := rangesplit.New(maxKeys, window, maxLoad)
 	for i := range uint64(inserts) {
@@ -132,6 +135,9 @@ func uuids(t *testing.T, f types.Form, perSecond float64) func() rangesplit.Key 
 // bit-reversed and bucket (shard:8 of an ObjectID or UUID) forms, at most
 // 1.25/min(N, 2^S) for S shard bits, and at least 0.9 for the ordered IDs.
 func TestFormsSpreadWrites(t *testing.T) {
+	if raceEnabled {
+		t.Skip("one goroutine: run without -race (see race_test.go)")
+	}
 	sources := []source{
 		{"snowflake", types.Form{}, false, 0, snowflakes},
 		{"snowflake", types.BitReversed(), true, 1 << 62, snowflakes},
@@ -146,6 +152,7 @@ func TestFormsSpreadWrites(t *testing.T) {
 	for _, rate := range []float64{10, 5000} {
 		for _, s := range sources {
 			t.Run(fmt.Sprintf("%s/%s/%g per s", s.name, s.form, rate), func(t *testing.T) {
+				t.Parallel()
 				next := s.make(t, s.form, rate)
 				m := rangesplit.New(maxKeys, window, maxLoad)
 				for range inserts {

@@ -38,11 +38,16 @@ func Snowflake(x uint64, s uint) uint64 {
 // b as the generator writes it, 8 bytes then 4, so that the loads take the
 // stores' values without a stall.
 func ObjectID(b *[12]byte, s uint) {
-	hi := binary.BigEndian.Uint64(b[0:8])
-	lo := uint64(binary.BigEndian.Uint32(b[8:12]))
+	hi := ObjectIDWords(binary.BigEndian.Uint64(b[0:8]), binary.BigEndian.Uint32(b[8:12]), s)
+	binary.BigEndian.PutUint64(b[0:8], hi)
+}
+
+// ObjectIDWords is ObjectID on an ObjectID's bytes 0 to 7 (hi) and 8 to 11
+// (lo): it returns the key's bytes 0 to 7; bytes 8 to 11 stay lo.
+func ObjectIDWords(hi uint64, lo uint32, s uint) uint64 {
 	rest := hi & (1<<(64-s) - 1)
-	h := ((rest ^ lo) * k1) >> (64 - s)
-	binary.BigEndian.PutUint64(b[0:8], hi^h<<(64-s))
+	h := ((rest ^ uint64(lo)) * k1) >> (64 - s)
+	return hi ^ h<<(64-s)
 }
 
 // versionMask covers the version nibble of a UUID's first 8 bytes read as

@@ -20,11 +20,7 @@
 // init, before any package that imports generator runs.
 package hook
 
-import (
-	"time"
-
-	"github.com/idkit-go/idkit/types"
-)
+import "time"
 
 var (
 	// WithFence returns a generator.SnowflakeOption that makes the
@@ -58,7 +54,7 @@ var (
 
 	// Shared applies opts, a []generator.SharedOption, and returns the
 	// clock (a generator.Clock; nil if an option set a nil clock), the
-	// per-CPU block size and the key form they set: by default
-	// generator.SystemClock(), 1 and the ordered form.
-	Shared func(opts any) (clock any, block int, form types.Form)
+	// per-CPU block size and the key form (a types.Form) they set: by
+	// default generator.SystemClock(), 1 and the ordered form.
+	Shared func(opts any) (clock any, block int, form any)
 )
