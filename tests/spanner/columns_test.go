@@ -11,6 +11,23 @@ import (
 	"github.com/idkit-go/idkit/types"
 )
 
+// The ID types and their Null forms are the client's Encoders, and
+// pointers to them its Decoders.
+var (
+	_ spanner.Encoder = types.ObjectID{}
+	_ spanner.Encoder = types.Snowflake(0)
+	_ spanner.Encoder = types.UUID{}
+	_ spanner.Encoder = types.NullObjectID{}
+	_ spanner.Encoder = types.NullSnowflake{}
+	_ spanner.Encoder = types.NullUUID{}
+	_ spanner.Decoder = (*types.ObjectID)(nil)
+	_ spanner.Decoder = (*types.Snowflake)(nil)
+	_ spanner.Decoder = (*types.UUID)(nil)
+	_ spanner.Decoder = (*types.NullObjectID)(nil)
+	_ spanner.Decoder = (*types.NullSnowflake)(nil)
+	_ spanner.Decoder = (*types.NullUUID)(nil)
+)
+
 // idRow has a field of each ID type and of each Null form, as users put
 // them in the structs they insert and read.
 type idRow struct {
