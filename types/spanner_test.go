@@ -161,19 +161,20 @@ func deref(dst spannerCodec) any {
 	panic("unknown type")
 }
 
-// FuzzDecodeSpanner gives each type's DecodeSpanner an arbitrary string:
-// it never panics; an error wraps the type's sentinel and leaves the
-// destination unchanged; a decoded ID encodes to a value that decodes to
-// the same ID, and a BYTES input (base64 of the ID's length) is exactly
-// what the ID encodes to.
+// FuzzDecodeSpanner gives each type's DecodeSpanner an arbitrary string,
+// and a FLOAT64 and a BOOL value (the client's other wire forms): it never
+// panics; an error wraps the type's sentinel and leaves the destination
+// unchanged; a number or bool is always an error; a decoded ID encodes to
+// a value that decodes to the same ID, and a BYTES input (base64 of the
+// ID's length) is exactly what the ID encodes to.
 func FuzzDecodeSpanner(f *testing.F) {
 	oid := types.MustParseObjectID(seedHex)
 	u := types.MustParseUUID("0190a3c2-5b7e-7def-8a12-3456789abcde")
 	for _, s := range []string{b64(oid[:]), seedHex, b64(u[:]), u.String(), "42", "-1", "", "0",
 		"9223372036854775808", b64(make([]byte, 11)), "AAAAAAAAAAAAAAAAAAAAAB==", strings.Repeat("g", 24)} {
-		f.Add(s)
+		f.Add(s, 42.0, true)
 	}
-	f.Fuzz(func(t *testing.T, s string) {
+	f.Fuzz(func(t *testing.T, s string, num float64, flag bool) {
 		for _, tc := range []struct {
 			dst      spannerCodec
 			sentinel error
@@ -187,6 +188,11 @@ func FuzzDecodeSpanner(f *testing.F) {
 			{&types.NullUUID{ID: types.UUID{1}}, types.ErrInvalidUUID, 16},
 		} {
 			before := deref(tc.dst)
+			for _, v := range []any{num, flag} {
+				if err := tc.dst.DecodeSpanner(v); !errors.Is(err, tc.sentinel) || deref(tc.dst) != before {
+					t.Fatalf("%T.DecodeSpanner(%v) = %v, destination %v (was %v)", tc.dst, v, err, deref(tc.dst), before)
+				}
+			}
 			if err := tc.dst.DecodeSpanner(s); err != nil {
 				if !errors.Is(err, tc.sentinel) || deref(tc.dst) != before {
 					t.Fatalf("%T.DecodeSpanner(%q) = %v, destination %v (was %v)", tc.dst, s, err, deref(tc.dst), before)
