@@ -85,13 +85,15 @@ func (s Snowflake) EncodeSpanner() (any, error) {
 	return int64(s), nil
 }
 
-// DecodeSpanner implements cloud.google.com/go/spanner's Decoder: decimal
-// digits (an INT64 value, or a STRING column holding them) as
-// [ParseSnowflake] reads them; NULL is an error wrapping
-// [ErrInvalidSnowflake] and [ErrNull], and so is anything else, without
-// ErrNull. A negative number returns an error that says "negative";
-// decoding 0 gives the zero Snowflake without error. On error s is left
-// unchanged.
+// DecodeSpanner implements cloud.google.com/go/spanner's Decoder:
+//
+//   - decimal digits (an INT64 value, or a STRING column holding them), as
+//     [ParseSnowflake] reads them;
+//   - NULL: an error wrapping [ErrInvalidSnowflake] and [ErrNull];
+//   - anything else: an error wrapping [ErrInvalidSnowflake].
+//
+// A negative number returns an error that says "negative"; decoding 0
+// gives the zero Snowflake without error. On error s is left unchanged.
 func (s *Snowflake) DecodeSpanner(src any) error {
 	str, err := spannerString(src, ErrInvalidSnowflake)
 	if err != nil {
