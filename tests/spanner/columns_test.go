@@ -246,6 +246,34 @@ func TestIDColumns(t *testing.T) {
 		equalRows(t, got, idRow{OID: full.OID, SF: full.SF, U: full.U})
 	})
 
+	t.Run("ArrayParameters", func(t *testing.T) {
+		// IN UNNEST(@ids): the client sends a []types.Snowflake as an
+		// ARRAY<INT64> by itself; ObjectIDs and UUIDs go as [][]byte.
+		stmt := spanner.Statement{
+			SQL: `SELECT oid FROM ids WHERE sf IN UNNEST(@sfs) AND oid IN UNNEST(@oids) AND u IN UNNEST(@us) ORDER BY oid`,
+			Params: map[string]any{
+				"sfs":  []types.Snowflake{full.SF, null.SF, 1},
+				"oids": [][]byte{full.OID[:], null.OID[:], full2.OID[:]},
+				"us":   [][]byte{full.U[:], null.U[:]},
+			},
+		}
+		var got []types.ObjectID
+		for _, row := range readAll(t, c, stmt) {
+			var id types.ObjectID
+			if err := row.Columns(&id); err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, id)
+		}
+		want := []types.ObjectID{full.OID, null.OID}
+		if want[0].Compare(want[1]) > 0 {
+			want[0], want[1] = want[1], want[0]
+		}
+		if len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+			t.Errorf("IN UNNEST: %v, want %v", got, want)
+		}
+	})
+
 	t.Run("Pointers", func(t *testing.T) {
 		// A pointer to an ID is written as the ID, and read back as nil
 		// for NULL. (A nil pointer cannot be written: the client calls
