@@ -9,24 +9,25 @@ import (
 // that type's sentinel, so callers test with [errors.Is]; the message names
 // what was wrong with the input, quoting at most its first 32 bytes.
 var (
-	// ErrInvalidObjectID is wrapped by every failure to parse, unmarshal or
-	// scan an [ObjectID] or [NullObjectID].
+	// ErrInvalidObjectID is wrapped by every failure to parse, unmarshal,
+	// scan or decode an [ObjectID] or [NullObjectID].
 	ErrInvalidObjectID = errors.New("types: invalid ObjectID")
 
-	// ErrInvalidSnowflake is wrapped by every failure to parse, unmarshal or
-	// scan a [Snowflake] or [NullSnowflake], and by the encoders that refuse
-	// a negative Snowflake.
+	// ErrInvalidSnowflake is wrapped by every failure to parse, unmarshal,
+	// scan or decode a [Snowflake] or [NullSnowflake], and by the encoders
+	// that refuse a negative Snowflake.
 	ErrInvalidSnowflake = errors.New("types: invalid Snowflake")
 
 	// ErrNull is wrapped, together with the type's sentinel, when NULL (SQL
-	// NULL) is scanned into a non-nullable ID. Use [NullObjectID] or
-	// [NullSnowflake] for nullable columns.
+	// NULL, or Spanner's) is scanned or decoded into a non-nullable ID. Use
+	// [NullObjectID] or [NullSnowflake] for nullable columns.
 	ErrNull = errors.New("types: NULL into a non-nullable ID (use the Null form)")
 
-	// ErrZeroID is wrapped by the Value and MarshalBSONValue methods of a
-	// zero [ObjectID] or [Snowflake] (and of a valid Null form holding one):
-	// a zero ID means "no ID" and is never written to a database. To store NULL,
-	// use an invalid [NullObjectID] or [NullSnowflake].
+	// ErrZeroID is wrapped by the Value, MarshalBSONValue and EncodeSpanner
+	// methods of a zero [ObjectID] or [Snowflake] (and of a valid Null form
+	// holding one): a zero ID means "no ID" and is never written to a
+	// database. To store NULL, use an invalid [NullObjectID] or
+	// [NullSnowflake].
 	ErrZeroID = errors.New("types: zero ID is not a key")
 
 	// ErrNotAddressable reports a zero key that a filler (gormplugin's or

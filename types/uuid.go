@@ -12,8 +12,8 @@ import (
 	"github.com/idkit-go/idkit/internal/uuidgen"
 )
 
-// ErrInvalidUUID is wrapped by every failure to parse, unmarshal or scan a
-// [UUID] or [NullUUID].
+// ErrInvalidUUID is wrapped by every failure to parse, unmarshal, scan or
+// decode a [UUID] or [NullUUID].
 var ErrInvalidUUID = errors.New("types: invalid UUID")
 
 // UUID is an RFC 9562 UUID of any version. Its underlying type is

@@ -3,9 +3,9 @@
 // sqltypes.NullHexObjectID). Each function takes the Null form's two
 // fields: id (the ID, of type T) and valid. The ID's own methods do the
 // encoding and decoding, so these add only the NULL rules: SQL NULL, JSON
-// null or "", BSON null and GraphQL null or "" are NULL; anything else is
-// decoded as by the ID type and makes the form valid; on error the form is
-// left unchanged. It imports no idkit package.
+// null or "", BSON null, GraphQL null or "" and Spanner NULL are NULL;
+// anything else is decoded as by the ID type and makes the form valid; on
+// error the form is left unchanged. It imports no idkit package.
 package nullable
 
 import (
