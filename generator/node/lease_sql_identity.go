@@ -39,7 +39,7 @@ import (
 // such a claim either changed identity, or went back to a version below
 // the lease's, or left the row expired, or was marked restored by the
 // operator (docs/leases.md). A renewal of an expired row heals as a claim
-// that waits the horizon (failover.ErrLapsed).
+// that waits the horizon (ErrLapsed).
 
 // identity is what a claim read: the identity row's owner, mark and
 // horizon, the server's identity and clock (Unix ns) now, the replicas
@@ -87,7 +87,7 @@ func (g *sqlGuard) warn(log *slog.Logger, split bool) {
 
 // guard completes r, a claim that read the node's floor and id: it waits
 // out a loss, records it and the claimer's horizon.
-func (b *sqlBackend) guard(ctx context.Context, c failover.Claim, r failover.Claimed, floor int64, id identity) (failover.Claimed, bool, error) {
+func (b *sqlBackend) guard(ctx context.Context, c Claim, r Claimed, floor int64, id identity) (Claimed, bool, error) {
 	r.Seen.Ident = seenIdent(id.now, id.replicas)
 	horizon := max(id.horizon.Int64, int64(c.Horizon))
 	wait := id.clock + horizon // the floor after a loss
@@ -125,13 +125,14 @@ func (b *sqlBackend) guard(ctx context.Context, c failover.Claim, r failover.Cla
 	return r, true, b.replicated(ctx, c.TTL, id, raised)
 }
 
-// GuardedRenew renews r.Node if the database proves it holds what the
-// lease saw (see above); otherwise it tells a loss ([failover.ErrForgot])
-// from a lapse ([failover.ErrLapsed]) and another holder ([ErrLeaseLost]).
-func (b *sqlBackend) GuardedRenew(ctx context.Context, r failover.Renewal) (failover.Seen, error) {
+// Renew renews r.Node if the database proves it holds what the lease saw
+// (see above) and the replicas the lease saw acknowledge it
+// (lease_sql_replicas.go); otherwise it tells a loss ([ErrForgot]) from a
+// lapse ([ErrLapsed]) and another holder ([ErrLeaseLost]).
+func (b *sqlBackend) Renew(ctx context.Context, r Renewal) (Seen, error) {
 	ident, need := splitSeen(r.Seen.Ident)
 	args := []any{b.s.ttlArg(r.TTL), r.Bound, r.Node, r.Owner, r.Seen.Version, ident}
-	seen := failover.Seen{Ident: r.Seen.Ident}
+	seen := Seen{Ident: r.Seen.Ident}
 	var now int64 // replicas streaming now (PostgreSQL)
 	var err error
 	switch {
@@ -165,7 +166,7 @@ func (b *sqlBackend) GuardedRenew(ctx context.Context, r failover.Renewal) (fail
 }
 
 // unproven returns why a renewal of r was refused.
-func (b *sqlBackend) unproven(ctx context.Context, r failover.Renewal) error {
+func (b *sqlBackend) unproven(ctx context.Context, r Renewal) error {
 	r.Seen.Ident, _ = splitSeen(r.Seen.Ident)
 	var owner, stored sql.NullString
 	var version sql.NullInt64
@@ -180,13 +181,13 @@ func (b *sqlBackend) unproven(ctx context.Context, r failover.Renewal) error {
 	}
 	switch {
 	case now != r.Seen.Ident || !stored.Valid || stored.String != r.Seen.Ident:
-		return fmt.Errorf("node: renew node %d: %w: identity %q, recorded %q, the lease saw %q", r.Node, failover.ErrForgot, now, stored.String, r.Seen.Ident)
+		return fmt.Errorf("node: renew node %d: %w: identity %q, recorded %q, the lease saw %q", r.Node, ErrForgot, now, stored.String, r.Seen.Ident)
 	case !owner.Valid || version.Int64 < r.Seen.Version:
-		return fmt.Errorf("node: renew node %d: %w: version %d, the lease saw %d", r.Node, failover.ErrForgot, version.Int64, r.Seen.Version)
+		return fmt.Errorf("node: renew node %d: %w: version %d, the lease saw %d", r.Node, ErrForgot, version.Int64, r.Seen.Version)
 	case owner.String != r.Owner:
 		return fmt.Errorf("%w: node %d is no longer held by %s", ErrLeaseLost, r.Node, r.Owner)
 	case expired.Bool:
-		return fmt.Errorf("%w: node %d: %w", ErrLeaseLost, r.Node, failover.ErrLapsed)
+		return fmt.Errorf("%w: node %d: %w", ErrLeaseLost, r.Node, ErrLapsed)
 	}
 	return fmt.Errorf("node: renew node %d: not renewed, retrying", r.Node)
 }
