@@ -18,11 +18,13 @@ import (
 // database is retried (busyRetry).
 func createLeaseTable(ctx context.Context, db *sql.DB, d dialect.Dialect, s sqlStmts, table string) error {
 	readable := func(cols string) bool {
-		rows, err := db.QueryContext(ctx, "SELECT "+cols+" FROM "+table+" WHERE 1 = 0")
-		if err != nil {
-			return false
-		}
-		return rows.Close() == nil
+		return busyRetry(ctx, func() error {
+			rows, err := db.QueryContext(ctx, "SELECT "+cols+" FROM "+table+" WHERE 1 = 0")
+			if err != nil {
+				return err
+			}
+			return rows.Close()
+		}) == nil
 	}
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {

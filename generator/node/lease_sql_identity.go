@@ -106,7 +106,7 @@ func (b *sqlBackend) guard(ctx context.Context, c Claim, r Claimed, floor int64,
 				"was", id.stored.String, "now", id.now, "floor", time.Unix(0, r.Floor))
 		}
 		// The renewals check the row: the claim fails unless it is written.
-		if _, err := b.db.ExecContext(ctx, b.s.marker, id.now, mark, horizon); err != nil {
+		if err := b.exec(ctx, b.s.marker, id.now, mark, horizon); err != nil {
 			return r, false, fmt.Errorf("record the store's identity: %w", err)
 		}
 		// A new identity: the replicas recorded under the old one no
@@ -118,7 +118,7 @@ func (b *sqlBackend) guard(ctx context.Context, c Claim, r Claimed, floor int64,
 	// this holder's, whoever lowered it (a loss) or raised it last.
 	raised := id.horizon.Int64 < int64(c.Horizon)
 	if raised {
-		if _, err := b.db.ExecContext(ctx, b.s.horizon, int64(c.Horizon), int64(c.Horizon)); err != nil {
+		if err := b.exec(ctx, b.s.horizon, int64(c.Horizon), int64(c.Horizon)); err != nil {
 			return r, false, fmt.Errorf("record the horizon: %w", err)
 		}
 	}

@@ -78,7 +78,7 @@ func (b *sqlBackend) replicated(ctx context.Context, ttl time.Duration, id ident
 		need = max(need, id.recorded.Int64)
 	}
 	if id.replicas > 0 && id.replicas > id.recorded.Int64 && b.t.guard.ident != "''" {
-		if _, err := b.db.ExecContext(ctx, b.s.record, id.now, id.replicas); err != nil {
+		if err := b.exec(ctx, b.s.record, id.now, id.replicas); err != nil {
 			return fmt.Errorf("record the replicas: %w", err)
 		}
 	}
@@ -198,4 +198,14 @@ func busyRetry(ctx context.Context, f func() error) error {
 		}
 		time.Sleep(pause)
 	}
+}
+
+// exec runs a statement that completes a claim already committed, retrying
+// a busy SQLite database: a claim retried from the start would take
+// another node.
+func (b *sqlBackend) exec(ctx context.Context, query string, args ...any) error {
+	return busyRetry(ctx, func() error {
+		_, err := b.db.ExecContext(ctx, query, args...)
+		return err
+	})
 }
