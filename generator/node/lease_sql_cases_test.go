@@ -56,7 +56,7 @@ func TestSQLiteConcurrentFirstClaims(t *testing.T) {
 	}
 	defer db.Close()
 	var held int
-	if err := db.QueryRow("SELECT COUNT(*) FROM "+node.DefaultTable+" WHERE node >= 0 AND owner <> ''").Scan(&held); err != nil {
+	if err := db.QueryRow("SELECT COUNT(*) FROM " + node.DefaultTable + " WHERE node >= 0 AND owner <> ''").Scan(&held); err != nil {
 		t.Fatal(err)
 	}
 	if held != n {
