@@ -53,6 +53,32 @@ func semiSyncPair(t *testing.T) pair {
 	return p
 }
 
+// pgSyncPair is a PostgreSQL primary with a synchronous standby fed
+// through a link.
+func pgSyncPair(t *testing.T) pair {
+	primary := testservers.StartPostgres(t)
+	link := tcpproxy.Start(t, primary.Addr())
+	replica := primary.Replica(t, link.Addr())
+	primary.Psql(t, "ALTER SYSTEM SET synchronous_standby_names = '*'")
+	primary.Psql(t, "SELECT pg_reload_conf()")
+	deadline := time.Now().Add(30 * time.Second)
+	for primary.Psql(t, "SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync'") != "1" {
+		if time.Now().After(deadline) {
+			t.Fatal("the standby did not become synchronous")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	p := pair{
+		name: "postgres-sync", primary: primary.Addr(), replica: replica.Addr(), driver: "pgx",
+		dsn:      func(addr string) string { return "postgres://postgres@" + addr + "/postgres?sslmode=disable" },
+		caughtUp: func(t *testing.T) { primary.CaughtUp(t, replica) },
+		detach:   func(t *testing.T) { link.Cut() },
+		promote:  func(t *testing.T) { replica.Promote(t) },
+		kill:     func(t *testing.T) { primary.Kill(t) },
+	}
+	return p
+}
+
 // splitPairs are the replicated stores with their default options: a
 // PostgreSQL primary with an asynchronous replica, a MariaDB primary with
 // a semi-synchronous one.
@@ -97,7 +123,12 @@ func TestSplitBrain(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts servers")
 	}
-	for _, c := range splitPairs() {
+	// A synchronous standby held before: kept.
+	cases := append(splitPairs(), struct {
+		name string
+		make func(t *testing.T) pair
+	}{"postgres-sync", pgSyncPair})
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := c.make(t)
 			o := node.LeaseOptions{Layout: layout(t, 1), TTL: 2 * time.Second}
