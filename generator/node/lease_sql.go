@@ -28,8 +28,8 @@ type SQLStoreOptions struct {
 	// with replicas return without their acknowledgement, and lets
 	// NewSQLStore open a MySQL or MariaDB primary whose replicas are
 	// asynchronous. A replica promoted while the old primary still serves
-	// its holders then lets both issue the same IDs (docs/leases.md,
-	// "Split brain").
+	// its holders then lets both issue the same IDs:
+	// https://github.com/idkit-go/idkit/blob/main/docs/leases.md#split-brain
 	AllowSplitBrain bool
 }
 
