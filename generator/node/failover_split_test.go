@@ -109,7 +109,7 @@ func recordedReplicas(t *testing.T, p pair, addr string) int64 {
 	t.Helper()
 	db := openDB(t, p.driver, p.dsn(addr))
 	var n int64
-	if err := db.QueryRowContext(context.Background(), "SELECT version FROM "+node.DefaultTable+" WHERE node = -2").Scan(&n); err != nil {
+	if err := db.QueryRowContext(context.Background(), "SELECT version FROM idkit_node_leases WHERE node = -2").Scan(&n); err != nil {
 		t.Fatalf("the lease table's replicas: %v", err)
 	}
 	return n
@@ -131,7 +131,7 @@ func TestSplitBrain(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := c.make(t)
-			o := node.LeaseOptions{Layout: layout(t, 1), TTL: 2 * time.Second}
+			o := leaseConf{Layout: layout(t, 1), LeaseOptions: node.LeaseOptions{TTL: 2 * time.Second}}
 			a := issue(t, lease(t, p.store(t, p.primary), o))
 			for a.count() == 0 {
 				time.Sleep(time.Millisecond)
@@ -176,7 +176,7 @@ func TestHorizonLostWithClaim(t *testing.T) {
 	for _, c := range splitPairs() {
 		t.Run(c.name, func(t *testing.T) {
 			p := c.make(t)
-			ob := node.LeaseOptions{Layout: layout(t, 1), TTL: 2 * time.Second}
+			ob := leaseConf{Layout: layout(t, 1), LeaseOptions: node.LeaseOptions{TTL: 2 * time.Second}}
 			oa := ob
 			oa.TTL = 10 * time.Second
 			w := lease(t, p.store(t, p.primary), ob)
@@ -186,7 +186,7 @@ func TestHorizonLostWithClaim(t *testing.T) {
 			pa := tcpproxy.Start(t, p.primary)
 			var a *flat
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			l, err := node.NewLease(ctx, p.store(t, pa.Addr()), oa)
+			l, err := node.NewLease(ctx, p.store(t, pa.Addr()), oa.LeaseOptions, oa.gen()...)
 			cancel()
 			if err != nil {
 				t.Logf("A refused: %v", err)
@@ -242,6 +242,6 @@ func TestSplitBrainRefusedMariaDB(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := lease(t, s, node.LeaseOptions{})
+	l := lease(t, s, leaseConf{})
 	_ = l.Close(context.Background())
 }

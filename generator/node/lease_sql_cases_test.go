@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/internal/testdb"
 )
@@ -33,7 +34,7 @@ func TestSQLiteConcurrentFirstClaims(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			<-start
-			leases[i], errs[i] = node.NewSQLLease(context.Background(), db, node.LeaseOptions{Layout: layout(t, 6)})
+			leases[i], errs[i] = node.NewSQLLease(context.Background(), db, node.LeaseOptions{}, generator.WithLayout(layout(t, 6)))
 		}()
 	}
 	close(start)
@@ -56,7 +57,7 @@ func TestSQLiteConcurrentFirstClaims(t *testing.T) {
 	}
 	defer db.Close()
 	var held int
-	if err := db.QueryRow("SELECT COUNT(*) FROM " + node.DefaultTable + " WHERE node >= 0 AND owner <> ''").Scan(&held); err != nil {
+	if err := db.QueryRow("SELECT COUNT(*) FROM idkit_node_leases WHERE node >= 0 AND owner <> ''").Scan(&held); err != nil {
 		t.Fatal(err)
 	}
 	if held != n {
@@ -75,10 +76,10 @@ func TestHorizonFollowsTheTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := node.LeaseOptions{TTL: 10 * time.Second}
+	o := leaseConf{LeaseOptions: node.LeaseOptions{TTL: 10 * time.Second}}
 	horizon := func() int64 {
 		var h int64
-		if err := db.QueryRow("SELECT version FROM " + node.DefaultTable + " WHERE node = -1").Scan(&h); err != nil {
+		if err := db.QueryRow("SELECT version FROM idkit_node_leases WHERE node = -1").Scan(&h); err != nil {
 			t.Fatal(err)
 		}
 		return h
@@ -90,7 +91,7 @@ func TestHorizonFollowsTheTable(t *testing.T) {
 		t.Fatalf("horizon %v after a claim of TTL %v", time.Duration(raised), o.TTL)
 	}
 	// Another process, or a loss, leaves a lower horizon.
-	if _, err := db.Exec("UPDATE " + node.DefaultTable + " SET version = 1 WHERE node = -1"); err != nil {
+	if _, err := db.Exec("UPDATE idkit_node_leases SET version = 1 WHERE node = -1"); err != nil {
 		t.Fatal(err)
 	}
 	l = lease(t, s, o)
