@@ -133,11 +133,10 @@ func (b *sqlBackend) Renew(ctx context.Context, r Renewal) (Seen, error) {
 	ident, need := splitSeen(r.Seen.Ident)
 	args := []any{b.s.ttlArg(r.TTL), r.Bound, r.Node, r.Owner, r.Seen.Version, ident}
 	seen := Seen{Ident: r.Seen.Ident}
-	var now int64 // replicas streaming now (PostgreSQL)
 	var err error
 	switch {
 	case b.d == dialect.SQLite:
-		err = busyRetry(ctx, func() error { return b.db.QueryRowContext(ctx, b.s.proven, args...).Scan(&seen.Version, &now) })
+		err = busyRetry(ctx, func() error { return b.db.QueryRowContext(ctx, b.s.proven, args...).Scan(&seen.Version) })
 	case b.d == dialect.MySQL:
 		var res sql.Result
 		if res, err = b.db.ExecContext(ctx, b.s.proven, args...); err == nil {
@@ -149,7 +148,7 @@ func (b *sqlBackend) Renew(ctx context.Context, r Renewal) (Seen, error) {
 			}
 		}
 	default:
-		err = b.db.QueryRowContext(ctx, b.s.proven, args...).Scan(&seen.Version, &now)
+		err = b.db.QueryRowContext(ctx, b.s.proven, args...).Scan(&seen.Version)
 	}
 	if err == nil {
 		if need > 0 && !b.split {

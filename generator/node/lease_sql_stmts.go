@@ -28,7 +28,7 @@ type sqlStmts struct {
 	horizon string                    // (horizon, horizon): raise the stored horizon
 	take    string                    // (owner, ttl, bound, node)
 	renew   string                    // (ttl, bound, node, owner)
-	proven  string                    // (ttl, bound, node, owner, version, identity): renew if continuity is proven; -> version (and replicas on PostgreSQL)
+	proven  string                    // (ttl, bound, node, owner, version, identity): renew if continuity is proven; -> version
 	record  string                    // (identity, replicas): record the replicas seen under identity (node -2)
 	probe   string                    // (node): owner, version, expired, identity row owner, identity now
 	release string                    // (hwm, node, owner)
@@ -87,7 +87,7 @@ ON CONFLICT (node) DO UPDATE SET owner = EXCLUDED.owner, hwm_ns = GREATEST(` + t
 		s.horizon = `UPDATE ` + t + ` SET version = $1 WHERE node = -1 AND version < $2`
 		s.renew = `UPDATE ` + t + ` SET expires_at = ` + fmt.Sprintf(exp, 1) + `, hwm_ns = GREATEST(hwm_ns, $2), version = version + 1 WHERE node = $3 AND owner = $4`
 		s.proven = `UPDATE ` + t + ` SET expires_at = ` + fmt.Sprintf(exp, 1) + `, hwm_ns = GREATEST(hwm_ns, $2), version = version + 1
-WHERE node = $3 AND ` + proof("$4", "$6", "$5", now) + ` AND (SELECT owner FROM ` + t + ` WHERE node = -1) = $6 RETURNING version, ` + replicas
+WHERE node = $3 AND ` + proof("$4", "$6", "$5", now) + ` AND (SELECT owner FROM ` + t + ` WHERE node = -1) = $6 RETURNING version`
 		s.record = `INSERT INTO ` + t + ` (node, owner, expires_at, hwm_ns, version) VALUES (-2, $1, to_timestamp(0), 0, $2)
 ON CONFLICT (node) DO UPDATE SET owner = EXCLUDED.owner,
 	version = CASE WHEN ` + t + `.owner = EXCLUDED.owner THEN GREATEST(` + t + `.version, EXCLUDED.version) ELSE EXCLUDED.version END`
@@ -151,7 +151,7 @@ ON CONFLICT (node) DO UPDATE SET owner = excluded.owner, hwm_ns = MAX(hwm_ns, ex
 		s.take = `UPDATE ` + t + ` SET owner = ?, expires_at = ` + exp + `, hwm_ns = MAX(hwm_ns, ?), version = version + 1 WHERE node = ?`
 		s.renew = `UPDATE ` + t + ` SET expires_at = ` + exp + `, hwm_ns = MAX(hwm_ns, ?), version = version + 1 WHERE node = ? AND owner = ?`
 		s.proven = `UPDATE ` + t + ` SET expires_at = ` + exp + `, hwm_ns = MAX(hwm_ns, ?), version = version + 1
-WHERE node = ? AND ` + proof("?", "?", "?", now) + ` AND (SELECT owner FROM ` + t + ` WHERE node = -1) = ` + ident + ` RETURNING version, 0`
+WHERE node = ? AND ` + proof("?", "?", "?", now) + ` AND (SELECT owner FROM ` + t + ` WHERE node = -1) = ` + ident + ` RETURNING version`
 		s.record = `INSERT INTO ` + t + ` (node, owner, expires_at, hwm_ns, version) VALUES (-2, ?, 0, 0, ?)
 ON CONFLICT (node) DO UPDATE SET owner = excluded.owner, version = CASE WHEN owner = excluded.owner THEN MAX(version, excluded.version) ELSE excluded.version END`
 		s.probe = `SELECT (SELECT owner FROM ` + t + ` WHERE node = ?), (SELECT version FROM ` + t + ` WHERE node = ?), (SELECT expires_at < ` + now + ` FROM ` + t + ` WHERE node = ?), (SELECT owner FROM ` + t + ` WHERE node = -1), ` + ident
