@@ -105,6 +105,9 @@ type pair struct {
 	detach, promote  func(t *testing.T)
 	kill             func(t *testing.T)
 	opts             node.SQLStoreOptions
+	// wrap: the stores are reached through a forwarding wrapper
+	// (failover_wrapper_test.go), which must keep every guarantee.
+	wrap bool
 }
 
 func pgPair(t *testing.T) pair {
@@ -142,7 +145,11 @@ func mariaPair(t *testing.T) pair {
 // store opens a lease store through addr, closed when t ends.
 func (p pair) store(t *testing.T, addr string) node.Store {
 	t.Helper()
-	return failoverStoreWith(t, p.driver, p.dsn(addr), p.opts)
+	s := failoverStoreWith(t, p.driver, p.dsn(addr), p.opts)
+	if p.wrap {
+		return tracing{s, &traced{}}
+	}
+	return s
 }
 
 func lease(t *testing.T, s node.Store, o leaseConf) *node.Lease {
@@ -169,11 +176,18 @@ func pairs() []struct {
 // claims A's node on the primary, the failover to a replica that never saw
 // C's claim brings back A's row. A's renewal on the new primary must not
 // simply succeed: it cannot prove the store holds what A saw.
+//
+// It runs through a forwarding wrapper too: a wrapped store's renewal
+// must prove continuity as the store's own does.
 func TestLapsedRenewalAfterFailover(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts servers")
 	}
-	for _, c := range pairs() {
+	wrapped := func(t *testing.T) pair { p := pgPair(t); p.wrap = true; return p }
+	for _, c := range append(pairs(), struct {
+		name string
+		make func(t *testing.T) pair
+	}{"postgres-wrapped", wrapped}) {
 		t.Run(c.name, func(t *testing.T) {
 			p := c.make(t)
 			o := leaseConf{Layout: layout(t, 1), LeaseOptions: node.LeaseOptions{TTL: 2 * time.Second}}
