@@ -208,7 +208,7 @@ func probeGuard(ctx context.Context, db *sql.DB, d dialect.Dialect) (*sqlGuard, 
 		var err error
 		for try := 0; try < 2; try++ {
 			err = db.QueryRowContext(ctx, `SELECT `+ident+`, current_setting('synchronous_commit'), current_setting('fsync'),
-	(SELECT count(*) FROM pg_stat_replication), (SELECT count(*) FROM pg_stat_replication WHERE sync_state IN ('sync', 'quorum')),
+	(SELECT count(*) FROM pg_stat_replication WHERE `+pgStreaming+`), (SELECT count(*) FROM pg_stat_replication WHERE sync_state IN ('sync', 'quorum')),
 	(SELECT rolsuper FROM pg_roles WHERE rolname = current_user) OR pg_has_role(current_user, 'pg_read_all_stats', 'USAGE')`).
 				Scan(&id, &commit, &fsync, &replicas, &sync, &stats)
 			if err == nil {

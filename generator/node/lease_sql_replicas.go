@@ -33,6 +33,13 @@ import (
 // streaming from the server; a claim that raises the horizon also waits
 // for that many.
 
+// pgStreaming selects, in pg_stat_replication, the physical replicas that
+// stream: those a failover could promote. A logical replication or change
+// capture client (a walsender holding a logical slot) is not one, and
+// reports its flush position when it pleases.
+const pgStreaming = `state = 'streaming' AND NOT EXISTS (SELECT 1 FROM pg_replication_slots s
+	WHERE s.active_pid = pg_stat_replication.pid AND s.slot_type = 'logical')`
+
 // errNotAcked is wrapped by the error of a claim or renewal that the
 // replicas did not acknowledge; a claim is not retried.
 var errNotAcked = errors.New("write not acknowledged by the replicas")
@@ -113,9 +120,9 @@ func (b *sqlBackend) acked(ctx context.Context, need int64, ttl time.Duration) e
 func (b *sqlBackend) pgAcked(ctx context.Context, need int64) error {
 	var lsn string
 	var streaming, flushed, hidden int64
-	err := b.db.QueryRowContext(ctx, `SELECT pg_current_wal_insert_lsn()::text, count(*) FILTER (WHERE state = 'streaming'),
-	count(*) FILTER (WHERE state = 'streaming' AND flush_lsn >= pg_current_wal_insert_lsn()),
-	count(*) FILTER (WHERE state = 'streaming' AND flush_lsn IS NULL) FROM pg_stat_replication`).Scan(&lsn, &streaming, &flushed, &hidden)
+	err := b.db.QueryRowContext(ctx, `SELECT pg_current_wal_insert_lsn()::text, count(*) FILTER (WHERE `+pgStreaming+`),
+	count(*) FILTER (WHERE `+pgStreaming+` AND flush_lsn >= pg_current_wal_insert_lsn()),
+	count(*) FILTER (WHERE `+pgStreaming+` AND flush_lsn IS NULL) FROM pg_stat_replication`).Scan(&lsn, &streaming, &flushed, &hidden)
 	for pause := 500 * time.Microsecond; err == nil; pause = min(2*pause, 10*time.Millisecond) {
 		switch {
 		case flushed >= need:
@@ -131,9 +138,9 @@ func (b *sqlBackend) pgAcked(ctx context.Context, need int64) error {
 			return fmt.Errorf("%w: %d of %d replicas flushed %s in time", errNotAcked, flushed, need, lsn)
 		case <-time.After(pause):
 		}
-		err = b.db.QueryRowContext(ctx, `SELECT count(*) FILTER (WHERE state = 'streaming'),
-	count(*) FILTER (WHERE state = 'streaming' AND flush_lsn >= $1::pg_lsn),
-	count(*) FILTER (WHERE state = 'streaming' AND flush_lsn IS NULL) FROM pg_stat_replication`, lsn).Scan(&streaming, &flushed, &hidden)
+		err = b.db.QueryRowContext(ctx, `SELECT count(*) FILTER (WHERE `+pgStreaming+`),
+	count(*) FILTER (WHERE `+pgStreaming+` AND flush_lsn >= $1::pg_lsn),
+	count(*) FILTER (WHERE `+pgStreaming+` AND flush_lsn IS NULL) FROM pg_stat_replication`, lsn).Scan(&streaming, &flushed, &hidden)
 	}
 	return fmt.Errorf("%w: %w", errNotAcked, err)
 }
