@@ -177,7 +177,7 @@ func (b *sqlBackend) semiSyncAcked(ctx context.Context, need int64) error {
 	case !on:
 		return fmt.Errorf("%w: semi-synchronous replication is off (Rpl_semi_sync_master_status OFF: not enabled, or it timed out waiting for a replica after rpl_semi_sync_master_timeout), %d replicas must acknowledge", errNotAcked, need)
 	case clients < need:
-		return fmt.Errorf("%w: %d semi-synchronous replicas connected, %d must acknowledge: one left the primary (a replica promoted while this primary still serves?)", errNotAcked, clients, need)
+		return fmt.Errorf("%w: %d semi-synchronous replicas connected, %d must acknowledge: one left the primary (a replica promoted while this primary still serves?) or runs without rpl_semi_sync_slave_enabled", errNotAcked, clients, need)
 	}
 	return nil
 }
