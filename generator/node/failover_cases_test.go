@@ -104,6 +104,7 @@ type pair struct {
 	caughtUp         func(t *testing.T)
 	detach, promote  func(t *testing.T)
 	kill             func(t *testing.T)
+	opts             node.SQLStoreOptions
 	// wrap: the stores are reached through a forwarding wrapper
 	// (failover_wrapper_test.go), which must keep every guarantee.
 	wrap bool
@@ -135,13 +136,16 @@ func mariaPair(t *testing.T) pair {
 		detach:   func(t *testing.T) { link.Cut() },
 		promote:  func(t *testing.T) { replica.Promote(t) },
 		kill:     func(t *testing.T) { primary.Kill(t) },
+		// These cases lose writes through an asynchronous replica, which
+		// MariaDB's store accepts only with AllowSplitBrain.
+		opts: node.SQLStoreOptions{AllowSplitBrain: true},
 	}
 }
 
 // store opens a lease store through addr, closed when t ends.
 func (p pair) store(t *testing.T, addr string) node.Store {
 	t.Helper()
-	s := failoverStore(t, p.driver, p.dsn(addr))
+	s := failoverStoreWith(t, p.driver, p.dsn(addr), p.opts)
 	if p.wrap {
 		return tracing{s, &traced{}}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -100,6 +101,38 @@ func TestClaimRoundTrips(t *testing.T) {
 			t.Errorf("%.2f statements per claim, want 1", got)
 		}
 	})
+	t.Run("postgres-replica", func(t *testing.T) {
+		// With a replica, a claim and a renewal also wait for it to flush
+		// them: one pg_stat_replication poll or more each.
+		p := testservers.StartPostgres(t)
+		r := p.Replica(t, p.Addr())
+		p.CaughtUp(t, r)
+		cfg, err := pgx.ParseConfig(testservers.PostgresDSN(p.Addr()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c countQueries
+		cfg.Tracer = &c
+		db := stdlib.OpenDB(*cfg)
+		defer db.Close()
+		s, err := node.NewSQLStore(ctx, db, node.SQLStoreOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := perClaim(t, s, c.n.Load)
+		l, err := node.NewLease(ctx, s, node.LeaseOptions{TTL: 600 * time.Millisecond, RenewEvery: 100 * time.Millisecond, Margin: 150 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n0, r0 := c.n.Load(), l.Stats().Renewals
+		time.Sleep(2 * time.Second)
+		n, renewals := c.n.Load()-n0, l.Stats().Renewals-r0
+		l.Close(ctx)
+		t.Logf("PostgreSQL with a replica: %.2f statements per claim, %.2f per renewal (%d renewals)", got, float64(n)/float64(max(renewals, 1)), renewals)
+		if got < 2 {
+			t.Errorf("%.2f statements per claim: the claims did not wait for the replica", got)
+		}
+	})
 	t.Run("mariadb", func(t *testing.T) {
 		m := testservers.StartMariaDB(t, 1)
 		db, err := sql.Open("mysql", testservers.MySQLDSN(m.Addr()))
@@ -124,6 +157,42 @@ func TestClaimRoundTrips(t *testing.T) {
 		// and as before two more in the 20 claims.
 		if got > 5.1 {
 			t.Errorf("%.2f statements per claim, want 5.10 at most", got)
+		}
+	})
+	t.Run("mariadb-semisync", func(t *testing.T) {
+		// With a semi-synchronous replica, a claim and a renewal also read
+		// that semi-synchronous replication is still in force: one
+		// statement more each.
+		m := testservers.StartMariaDB(t, 1)
+		r := testservers.StartMariaDB(t, 2)
+		m.SQL(t, "SET GLOBAL rpl_semi_sync_master_enabled = ON; SET GLOBAL rpl_semi_sync_master_wait_point = AFTER_SYNC")
+		r.SQL(t, "SET GLOBAL rpl_semi_sync_slave_enabled = ON")
+		r.ReplicateFrom(t, m.Addr())
+		for deadline := time.Now().Add(30 * time.Second); m.SQL(t, "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'RPL_SEMI_SYNC_MASTER_CLIENTS'") != "1"; {
+			if time.Now().After(deadline) {
+				t.Fatal("the replica did not connect semi-synchronously")
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		db, err := sql.Open("mysql", testservers.MySQLDSN(m.Addr()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		s, err := node.NewSQLStore(ctx, db, node.SQLStoreOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		questions := func() int64 {
+			n, _ := strconv.ParseInt(strings.Fields(m.SQL(t, "SHOW GLOBAL STATUS LIKE 'Questions'"))[1], 10, 64)
+			return n
+		}
+		q0 := questions()
+		self := questions() - q0
+		got := perClaim(t, s, func() int64 { return questions() - self })
+		t.Logf("MariaDB with a semi-synchronous replica: %.2f statements per claim", got)
+		if got < 5.9 || got > 6.15 {
+			t.Errorf("%.2f statements per claim, want 6 (5 and the check; two more in the 20 claims, as above)", got)
 		}
 	})
 	t.Run("redis", func(t *testing.T) {
