@@ -113,6 +113,14 @@ func TestSnippetsCompile(t *testing.T) {
 	if n := len(goBlock.FindAllString(docs["README.md"], -1)); n < 5 {
 		t.Fatalf("README.md has only %d Go blocks", n)
 	}
+	seen := map[string]bool{}
+	defer func() {
+		for key := range pending {
+			if !seen[key] {
+				t.Errorf("pending names no Go block of the docs: remove %q", key)
+			}
+		}
+	}()
 	for name, text := range docs {
 		for _, b := range goBlock.FindAllStringSubmatchIndex(text, -1) {
 			line := 1 + strings.Count(text[:b[0]], "\n")
@@ -126,6 +134,7 @@ func TestSnippetsCompile(t *testing.T) {
 				continue
 			}
 			key := name + ": " + firstLine(code)
+			seen[key] = true
 			if pending[key] {
 				if compiledWhole(files, code) {
 					t.Errorf("%s:%d: Go block compiles whole now: remove %q from pending", name, line, key)
@@ -145,7 +154,7 @@ func TestSnippetsCompile(t *testing.T) {
 // pending lists the Go blocks, by file and first code line, that do not
 // compile whole yet because the API they show is being changed with them:
 // TestSnippetsCompile logs them instead of failing, and fails once one
-// compiles whole, so that its entry is removed.
+// compiles whole or names no block, so that its entry is removed.
 var pending = map[string]bool{
 	"docs/leases.md: lease, err := node.NewSQLLease(ctx, db, node.LeaseOptions{":                                       true,
 	`docs/leases.md: store := etcdlease.NewStore(client, etcdlease.StoreOptions{Prefix: "myapp/node_leases/"})`:        true,
