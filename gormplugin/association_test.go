@@ -75,8 +75,9 @@ type strictPurchase struct {
 	Item       string
 }
 
-// TestNonNullReferenceNotCleared checks that GORM's association Delete and
-// Clear, which set the children's foreign key to NULL, are refused for a
+// TestNonNullReferenceNotCleared checks that GORM's association Delete,
+// Clear and Replace, which set the children's foreign key to NULL, and
+// Update to nil, are refused for a
 // non-null Snowflake reference with an error wrapping types.ErrNull, and
 // that the stored rows keep their reference: GORM scans every column
 // through a pointer, so a NULL written there would read back as 0 without
@@ -102,6 +103,13 @@ func TestNonNullReferenceNotCleared(t *testing.T) {
 		assert.EqualValues(t, 2, n, "stored references unchanged")
 		require.NoError(t, db.Model(&strictPurchase{}).Where("customer_id IS NULL").Count(&n).Error)
 		assert.Zero(t, n)
+
+		// Replace saves the new children, then is refused on the old ones,
+		// which keep their reference.
+		err = db.Model(&c).Association("Purchases").Replace(&strictPurchase{Item: "lamp"})
+		require.ErrorIs(t, err, types.ErrNull, "Replace")
+		require.NoError(t, db.Model(&strictPurchase{}).Where("customer_id = ?", c.ID).Count(&n).Error)
+		assert.EqualValues(t, 3, n, "old references kept, the new child saved")
 
 		// Deleting the children instead is allowed.
 		require.NoError(t, db.Model(&c).Unscoped().Association("Purchases").Clear())
