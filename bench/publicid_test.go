@@ -168,7 +168,11 @@ func BenchmarkPublicID(b *testing.B) {
 		b.ReportAllocs()
 		for i := range b.N {
 			id[15] = byte(i)
-			back, err := publicid.DecodeTypeID(c, publicid.EncodeTypeID(c, id))
+			s, err := publicid.EncodeTypeID(c, id)
+			if err != nil {
+				b.Fatal(err)
+			}
+			back, err := publicid.DecodeTypeID(c, s)
 			if err != nil {
 				b.Fatal(err)
 			}

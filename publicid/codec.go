@@ -36,9 +36,10 @@ type Codec[T id] struct {
 // prefix. keys is a key ring: entries "ID:SECRET" separated by commas or
 // white space, where ID is one digit of the public alphabet (0-9, a-z but
 // i, l, o, u) and SECRET is 32 random bytes in base64; the first key
-// encodes, and every key decodes the public IDs it made. A bad prefix or
-// ring returns an error wrapping [ErrInvalidConfig], which never quotes a
-// secret.
+// encodes, and every key decodes the public IDs it made. The keys of a
+// UUID codec whose digits are 0-7 also make and read TypeIDs
+// ([EncodeTypeID]). A bad prefix or ring returns an error wrapping
+// [ErrInvalidConfig], which never quotes a secret.
 func New[T id](prefix, keys string) (*Codec[T], error) {
 	if err := checkPrefix(prefix); err != nil {
 		return nil, err

@@ -17,7 +17,9 @@
 // checks, so that an order's public ID is not taken for a user's. The
 // digit after the prefix names the key that encoded, so a ring can hold
 // old keys that still decode while its first key encodes. [EncodeTypeID]
-// and [DecodeTypeID] give UUIDs the TypeID form.
+// and [DecodeTypeID] give UUIDs of versions 1 to 8 the TypeID form, whose
+// first digit names the key (0-7) and whose other 125 bits are the UUID's
+// version and its 122 other varying bits, encrypted with FF1.
 //
 // The public ID hides the ID; it is not authorization: anyone who has a
 // public ID can use it. How keys are made, kept and rotated, and what the

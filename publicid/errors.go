@@ -2,9 +2,11 @@ package publicid
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 
 	"github.com/idkit-go/idkit/internal/sentinel"
+	"github.com/idkit-go/idkit/types"
 )
 
 // Errors. Every failure of [Codec.Decode] and [DecodeTypeID] wraps
@@ -28,10 +30,26 @@ var (
 	// ErrUnknownKey reports a public ID made with a key the codec does not
 	// hold.
 	ErrUnknownKey = errors.New("publicid: unknown key")
-	// ErrInvalidConfig reports a bad prefix or key ring given to [New]. It
-	// is the same value as every idkit package's ErrInvalidConfig.
+	// ErrUnsupportedUUID reports a UUID that has no TypeID form (see
+	// [EncodeTypeID]): not one of RFC 9562's versions 1 to 8 with the
+	// variant bits 10, such as the nil and max UUIDs.
+	ErrUnsupportedUUID = errors.New("publicid: UUID has no TypeID form")
+	// ErrInvalidConfig reports a bad prefix or key ring given to [New], or
+	// a codec whose first key cannot make TypeIDs given to [EncodeTypeID].
+	// It is the same value as every idkit package's ErrInvalidConfig.
 	ErrInvalidConfig = sentinel.ErrInvalidConfig
 )
+
+// errUnsupported is EncodeTypeID's error for a UUID outside its domain.
+func errUnsupported(id types.UUID) error {
+	return fmt.Errorf("%w: %v is not an RFC 9562 UUID of version 1 to 8 (variant bits 10)", ErrUnsupportedUUID, id)
+}
+
+// errTypeIDKey is EncodeTypeID's error for an encoding key whose digit
+// does not fit a TypeID's first digit.
+func errTypeIDKey(id byte) error {
+	return fmt.Errorf("%w: publicid: the encoding key %q cannot make TypeIDs: a TypeID's first digit, which names its key, is 0-7", ErrInvalidConfig, string(id))
+}
 
 // decodeError is a decoding failure: it wraps ErrInvalid and reason.
 type decodeError struct {

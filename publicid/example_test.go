@@ -21,11 +21,20 @@ func Example() {
 	s := users.Encode(1541815603606036480)
 	id, err := users.Decode(s)
 	fmt.Println(s, id, err)
-
-	// Neighbouring IDs give unrelated public IDs.
-	fmt.Println(users.Encode(1541815603606036481))
 	// Output:
 	// user_1fsgakmpaz5ahr 1541815603606036480 <nil>
+}
+
+// Neighbouring IDs give unrelated public IDs.
+func Example_neighbours() {
+	users, err := publicid.New[types.Snowflake]("user", keys)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(users.Encode(1541815603606036480))
+	fmt.Println(users.Encode(1541815603606036481))
+	// Output:
+	// user_1fsgakmpaz5ahr
 	// user_13bmqzs82hzx32
 }
 
@@ -61,12 +70,19 @@ func Example_rotation() {
 	// order_21z2p8mnnvz5bs9qt390v
 }
 
-// The TypeID form of a UUID's public ID, which TypeID libraries parse.
+// The TypeID form of a UUID's public ID, which TypeID libraries parse. Its
+// first digit names the key, so every key of the ring decodes its own.
 func ExampleEncodeTypeID() {
-	users, _ := publicid.New[types.UUID]("user", keys)
-	s := publicid.EncodeTypeID(users, types.MustParseUUID("0190a3c2-5b7e-7def-8a12-3456789abcde"))
+	users, err := publicid.New[types.UUID]("user", keys)
+	if err != nil {
+		log.Fatal(err)
+	}
+	s, err := publicid.EncodeTypeID(users, types.MustParseUUID("0190a3c2-5b7e-7def-8a12-3456789abcde"))
+	if err != nil {
+		log.Fatal(err)
+	}
 	id, err := publicid.DecodeTypeID(users, s)
 	fmt.Println(s, id, err)
 	// Output:
-	// user_7x6ca596429jmez6se1e2gwd9p 0190a3c2-5b7e-7def-8a12-3456789abcde <nil>
+	// user_11tmbvs6drqbp1w3h6mevxxhaw 0190a3c2-5b7e-7def-8a12-3456789abcde <nil>
 }

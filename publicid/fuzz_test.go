@@ -67,14 +67,29 @@ func FuzzDecodeUUID(f *testing.F) {
 	})
 }
 
+// FuzzDecodeTypeID checks that DecodeTypeID never panics, and that
+// whatever it decodes with a ring of keys 1 and 2 encodes back to the same
+// text with the key the TypeID's first digit names.
 func FuzzDecodeTypeID(f *testing.F) {
-	c := mustNew[types.UUID](f, "user", key1)
-	for _, s := range []string{"user_01h455vb4pex5vsknk084sn02q", "user_7zzzzzzzzzzzzzzzzzzzzzzzzz", "user_8zzzzzzzzzzzzzzzzzzzzzzzzz", "01h455vb4pex5vsknk084sn02q", ""} {
+	c := mustNew[types.UUID](f, "user", key1+","+key2)
+	by := map[byte]*publicid.Codec[types.UUID]{'1': c, '2': mustNew[types.UUID](f, "user", key2+","+key1)}
+	for _, s := range []string{"user_01h455vb4pex5vsknk084sn02q", "user_11h455vb4pex5vsknk084sn02q", "user_2zzzzzzzzzzzzzzzzzzzzzzzzz",
+		"user_7zzzzzzzzzzzzzzzzzzzzzzzzz", "user_8zzzzzzzzzzzzzzzzzzzzzzzzz", "01h455vb4pex5vsknk084sn02q", ""} {
 		f.Add(s)
 	}
-	encode := func(id types.UUID) string { return publicid.EncodeTypeID(c, id) }
+	for _, k := range by {
+		f.Add(mustTypeID(f, k, types.MustParseUUID("0190a3c2-5b7e-7def-8a12-3456789abcde")))
+	}
 	f.Fuzz(func(t *testing.T, s string) {
 		id, err := publicid.DecodeTypeID(c, s)
+		encode := func(id types.UUID) string {
+			k := by[s[len("user_")]] // a decoded s has the prefix and a key digit
+			out, err := publicid.EncodeTypeID(k, id)
+			if err != nil {
+				t.Fatalf("%q decodes to %v, which has no TypeID form: %v", s, id, err)
+			}
+			return out
+		}
 		checkDecode(t, c, s, id, err, encode)
 	})
 }
@@ -102,8 +117,19 @@ func FuzzRoundTrip(f *testing.F) {
 		if got, err := uc.Decode(uc.Encode(u)); err != nil || got != u {
 			t.Fatalf("UUID %v: %v, %v", u, got, err)
 		}
-		if got, err := publicid.DecodeTypeID(uc, publicid.EncodeTypeID(uc, u)); err != nil || got != u {
-			t.Fatalf("UUID %v as a TypeID: %v, %v", u, got, err)
+		tid, err := publicid.EncodeTypeID(uc, u)
+		if !hasTypeIDForm(u) {
+			if !errors.Is(err, publicid.ErrUnsupportedUUID) {
+				t.Fatalf("UUID %v as a TypeID: %q, %v; want ErrUnsupportedUUID", u, tid, err)
+			}
+			// The same bits with the version and variant set have the form.
+			u[6], u[8] = (1+u[6]>>4%8)<<4|u[6]&0x0f, 0x80|u[8]&0x3f
+			if tid, err = publicid.EncodeTypeID(uc, u); err != nil {
+				t.Fatalf("UUID %v as a TypeID: %v", u, err)
+			}
+		}
+		if got, err := publicid.DecodeTypeID(uc, tid); err != nil || got != u {
+			t.Fatalf("UUID %v as a TypeID %q: %v, %v", u, tid, got, err)
 		}
 	})
 }

@@ -20,6 +20,7 @@ type key struct {
 	id    byte         // its digit in the public form
 	block cipher.Block // AES-256 with the derived key
 	ff    *ff1.Cipher  // FF1 for Snowflakes and ObjectIDs; nil for UUIDs
+	tid   *ff1.Cipher  // FF1 over 125 bits for the TypeID form: UUID keys of digit 0-7 only
 }
 
 // ringEntry is one "ID:SECRET" entry of a key ring.
@@ -68,19 +69,33 @@ func decodeSecret(s string) ([]byte, error) {
 
 // derive returns the key of entry e for the codec of the given kind and
 // prefix: an AES-256 key from HKDF-SHA256 (RFC 5869) of the secret, with the
-// kind and prefix as its info, so that every codec has keys of its own.
+// kind and prefix as its info, so that every codec has keys of its own. A
+// UUID key whose digit is 0-7 gets a second AES-256 key, with "typeid" as
+// the kind, for FF1 in the TypeID form.
 func derive(e ringEntry, k kind, prefix string) (*key, error) {
-	sub, err := hkdf.Key(sha256.New, e.secret, nil, "idkit publicid v1\x00"+k.name()+"\x00"+prefix, 32)
-	if err != nil {
-		return nil, err
-	}
-	block, err := aes.NewCipher(sub)
+	block, err := subkey(e.secret, k.name(), prefix)
 	if err != nil {
 		return nil, err
 	}
 	out := &key{id: e.id, block: block}
 	if bits := k.bits(); bits < 128 {
 		out.ff = ff1.New(block, bits)
+	} else if digitValue[e.id] < typeIDKeys {
+		tb, err := subkey(e.secret, "typeid", prefix)
+		if err != nil {
+			return nil, err
+		}
+		out.tid = ff1.New(tb, typeIDBits)
 	}
 	return out, nil
+}
+
+// subkey returns AES-256 with the key HKDF-SHA256 derives from secret for
+// the form name and the prefix.
+func subkey(secret []byte, name, prefix string) (cipher.Block, error) {
+	sub, err := hkdf.Key(sha256.New, secret, nil, "idkit publicid v1\x00"+name+"\x00"+prefix, 32)
+	if err != nil {
+		return nil, err
+	}
+	return aes.NewCipher(sub)
 }

@@ -21,7 +21,7 @@ func TestStdUUID(t *testing.T) {
 		if err != nil || uuid.UUID(back) != u {
 			t.Fatalf("%v: Decode(%q) = %v, %v", u, s, back, err)
 		}
-		back, err = publicid.DecodeTypeID(users, publicid.EncodeTypeID(users, types.UUID(u)))
+		back, err = publicid.DecodeTypeID(users, mustTypeID(t, users, types.UUID(u)))
 		if err != nil || uuid.UUID(back) != u {
 			t.Fatalf("%v as a TypeID: %v, %v", u, back, err)
 		}

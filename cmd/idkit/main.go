@@ -21,6 +21,8 @@ package main
 import (
 	"os"
 
+	"github.com/mattn/go-isatty"
+
 	"github.com/idkit-go/idkit/cmd/idkit/internal/cli"
 )
 
@@ -28,8 +30,8 @@ func main() {
 	os.Exit(cli.Run(os.Args[1:], cli.Env{StderrTerminal: terminal(os.Stderr), StdinTerminal: terminal(os.Stdin)}))
 }
 
-// terminal reports whether f is a terminal (a character device).
+// terminal reports whether f is a terminal. Other character devices, such
+// as /dev/null, are not: "idkit inspect < /dev/null" reads an empty input.
 func terminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())
 }

@@ -43,8 +43,8 @@ func TestPublicRoundTrip(t *testing.T) {
 	// The TypeID form.
 	tid := run(t, "", env, "public", "encode", "--prefix", "user", "--typeid", "0190a3c2-5b7e-7def-8a12-3456789abcde")
 	tid.check(t, 0, nil, nil)
-	if !regexp.MustCompile(`^user_[0-7][0-9a-z]{25}\n$`).MatchString(tid.stdout) || tid.stdout[5:] != lines[2][6:]+"\n" {
-		t.Errorf("TypeID %q (the UUID's public ID is %q)", tid.stdout, lines[2])
+	if !regexp.MustCompile(`^user_1[0-9a-z]{25}\n$`).MatchString(tid.stdout) {
+		t.Errorf("TypeID %q: want key 1's digit and 25 more", tid.stdout)
 	}
 	back := run(t, "", env, "public", "decode", "--prefix", "user", strings.TrimSpace(tid.stdout))
 	back.check(t, 0, []string{"0190a3c2-5b7e-7def-8a12-3456789abcde\n"}, nil)
@@ -70,6 +70,8 @@ func TestPublicErrors(t *testing.T) {
 		{[]string{"public", "decode", "--prefix", "user", strings.ToUpper(good[:5]) + good[5:]}, env, 1, "prefix"},
 		{[]string{"public", "decode", "--prefix", "user", "user_2" + good[6:]}, env, 1, "key \"2\""},
 		{[]string{"public", "key", "--id", "i"}, nil, 2, "--id"},
+		{[]string{"public", "encode", "--typeid", "00000000-0000-0000-0000-000000000000"}, env, 1, "not an RFC 9562 UUID of version 1 to 8"},
+		{[]string{"public", "encode", "--typeid", "0190a3c2-5b7e-7def-8a12-3456789abcde"}, []string{"IDKIT_PUBLICID_KEYS=a" + publicRing[1:]}, 2, "TypeID's first digit, which names its key, is 0-7"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -99,4 +101,12 @@ func TestPublicKey(t *testing.T) {
 		t.Fatalf("public IDs %q and %q", before, after)
 	}
 	run(t, "", ring, "public", "decode", before, after).check(t, 0, []string{"1541815603606036480\n1541815603606036480\n"}, nil)
+	// TypeIDs of a version 4 UUID too: each names its key.
+	const v4 = "9b2f3c1e-4d5a-4b6c-8d7e-0f1a2b3c4d5e"
+	tidBefore := strings.TrimSpace(run(t, "", old, "public", "encode", "--typeid", v4).stdout)
+	tidAfter := strings.TrimSpace(run(t, "", ring, "public", "encode", "--typeid", v4).stdout)
+	if len(tidBefore) != 26 || tidBefore[0] != '1' || len(tidAfter) != 26 || tidAfter[0] != '7' {
+		t.Fatalf("TypeIDs %q and %q", tidBefore, tidAfter)
+	}
+	run(t, "", ring, "public", "decode", tidBefore, tidAfter).check(t, 0, []string{v4 + "\n" + v4 + "\n"}, nil)
 }

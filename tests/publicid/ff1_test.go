@@ -24,7 +24,7 @@ func bitString(hi, lo uint64, n uint) string {
 // on NIST's samples) on the lengths publicid uses and others.
 func TestFF1MatchesCapitalOne(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	for _, n := range []uint{20, 33, 64, 96, 128} {
+	for _, n := range []uint{20, 33, 64, 96, 125, 128} {
 		for range 50 {
 			key := make([]byte, 32)
 			for i := range key {

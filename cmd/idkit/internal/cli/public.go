@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/idkit-go/idkit/cmd/idkit/internal/parse"
 	"github.com/idkit-go/idkit/publicid"
@@ -26,8 +27,8 @@ func usagePublic(w io.Writer) {
 
 Map IDs to public IDs that reveal no time, node or order, and back, as the
 Go package github.com/idkit-go/idkit/publicid does: FF1 (NIST SP 800-38G)
-over AES-256 for Snowflakes and ObjectIDs, AES-256 for UUIDs, keyed by a key
-ring. IDs come from the arguments or, with none, from the words of
+over AES-256 for Snowflakes, ObjectIDs and TypeIDs, AES-256 for UUIDs,
+keyed by a key ring. IDs come from the arguments or, with none, from the words of
 standard input; results are printed one per line.
 
   encode  reads ObjectIDs, Snowflakes and UUIDs as 'idkit inspect' does and
@@ -40,7 +41,8 @@ standard input; results are printed one per line.
 Flags:
   --prefix P    the type prefix (a-z and _, up to 63); decode refuses
                 public IDs with another prefix (default: none)
-  --typeid      encode UUIDs in the TypeID form (26 digits, no key digit);
+  --typeid      encode UUIDs in the TypeID form: 26 digits, the first the
+                key's digit, which must be 0-7 (UUIDs of versions 1 to 8);
                 decode reads 26 digits as a TypeID
   --kind KIND   decode: snowflake, objectid or uuid
   --key-file F  read the key ring from file F (default: $`+keysEnv+`)
@@ -98,6 +100,10 @@ func runPublic(e *Env, args []string) int {
 		return ExitUsage
 	}
 	cs, err := newCodecs(*prefix, ring)
+	if err == nil && op == "encode" && *typeID {
+		// Only keys 0-7 make TypeIDs: try the first key on a version 7 UUID.
+		_, err = publicid.EncodeTypeID(cs.uid, types.UUIDv7FromTime(time.UnixMilli(0)))
+	}
 	if err != nil {
 		return usageError(e, "public", strings.TrimPrefix(err.Error(), "idkit: invalid configuration: publicid: "))
 	}
@@ -172,7 +178,7 @@ func (cs codecs) encode(s string, typeID bool) (string, error) {
 		return cs.oid.Encode(id.ObjectID), nil
 	}
 	if typeID {
-		return publicid.EncodeTypeID(cs.uid, id.UUID), nil
+		return publicid.EncodeTypeID(cs.uid, id.UUID)
 	}
 	return cs.uid.Encode(id.UUID), nil
 }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package publicid_test
+
+const raceEnabled = false
