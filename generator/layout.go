@@ -175,7 +175,9 @@ func (l Layout) shifts() (timeShift, nodeShift, seqShift uint8) {
 
 // Decompose splits id into its fields under l, the inverse of
 // [Layout.Compose]. An id that does not fit gives an error wrapping
-// [ErrInvalidID].
+// [ErrInvalidID]. id must be an ordered ID: turn a key in a scatter form
+// back first with its [types.Form.OrderedSnowflake] (a generator's
+// Form method names it), or the fields read are wrong.
 func (l Layout) Decompose(id types.Snowflake) (Parts, error) {
 	if l.IsZero() {
 		return Parts{}, fmt.Errorf("%w: zero layout", ErrInvalidLayout)

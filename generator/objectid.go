@@ -11,12 +11,14 @@ import (
 // ObjectID is a generator of MongoDB ObjectIDs (a Unix second, a 5-byte
 // process-unique value, a 3-byte counter), safe for concurrent use. By
 // default IDs rise in the order Next returns them, across goroutines; with
-// [WithPerCPUBlocks] they rise only within each P's block. The second never
+// [WithPerCPUBlocks] they rise only within each P's block; in a scatter
+// form ([WithForm]) the IDs they are keys of do. The second never
 // goes backwards, and within a second the last 8 bytes never wrap. How it
 // carries and waits:
 // https://github.com/idkit-go/idkit/blob/main/docs/generators.md
 type ObjectID struct {
-	g *objectidgen.Generator
+	g    *objectidgen.Generator // makes the keys of form
+	form types.Form
 }
 
 // NewObjectID returns an ObjectID generator: by default with a random
@@ -54,7 +56,11 @@ func NewObjectID(opts ...ObjectIDOption) (*ObjectID, error) {
 	}
 	c.CounterStart = cfg.counterStart
 	c.Block = cfg.block // Config.Block: 1 is strict process-wide order, n > 1 per-P blocks of n
-	return &ObjectID{g: objectidgen.New(c)}, nil
+	if _, err := cfg.form.ObjectID(types.ObjectID{}); err != nil {
+		return nil, err
+	}
+	c.ShardBits = uint(cfg.form.ShardBits())
+	return &ObjectID{g: objectidgen.New(c), form: cfg.form}, nil
 }
 
 // DefaultObjectID returns the generator of [types.NewObjectID].
@@ -67,6 +73,11 @@ func DefaultObjectID() *ObjectID {
 func (g *ObjectID) Next() types.ObjectID {
 	return types.ObjectID(g.g.Next())
 }
+
+// Form returns the key form of the generator's IDs (see [WithForm]):
+// turn a key back with its OrderedObjectID method before reading its
+// time.
+func (g *ObjectID) Form() types.Form { return g.form }
 
 // ProcessUnique returns the generator's process-unique value (IDs made
 // after the counter carried within a second hold it plus the carries).

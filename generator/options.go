@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/generator/internal/wiring"
+	"github.com/idkit-go/idkit/types"
 )
 
 // SnowflakeOption configures [NewSnowflake]. The With functions of this
@@ -19,14 +20,14 @@ import (
 type SnowflakeOption interface{ wiring.Option }
 
 // ObjectIDOption configures [NewObjectID]: [WithClock], [WithPerCPUBlocks],
-// [WithProcessUnique] and [WithWorkerID]. Options apply as for
+// [WithForm], [WithProcessUnique] and [WithWorkerID]. Options apply as for
 // [SnowflakeOption].
 type ObjectIDOption interface{ applyObjectID(*config) }
 
 // SharedOption is an option every generator takes with the same meaning
 // ([NewSnowflake], [NewObjectID] and
-// [github.com/idkit-go/idkit/generator/meteor.New]): [WithClock] and
-// [WithPerCPUBlocks].
+// [github.com/idkit-go/idkit/generator/meteor.New]): [WithClock],
+// [WithPerCPUBlocks] and [WithForm].
 type SharedOption interface {
 	SnowflakeOption
 	ObjectIDOption
@@ -46,6 +47,7 @@ type config struct {
 	unique       *[5]byte
 	worker       *int64
 	counterStart *uint32
+	form         types.Form
 }
 
 // The options of this package. A SnowflakeOption is a wiring.Option: one
@@ -109,6 +111,17 @@ func WithClock(clock Clock) SharedOption {
 // the default; n outside [1, 65536] gives [ErrInvalidConfig].
 func WithPerCPUBlocks(n int) SharedOption {
 	return sharedOption{f: func(c *config) { c.block = n }}
+}
+
+// WithForm makes the generator return each ID in form f, a key that
+// spreads over the key range (see [types.Form]); the default is the
+// ordered form. Turn a key back, to decode its time, with f's Ordered...
+// methods. The constructor returns an error wrapping [ErrInvalidConfig]
+// for an invalid f, for the bit-reversed form on an ObjectID generator,
+// and, for a Snowflake generator, for a layout that does not use all 63
+// bits or has fewer time bits than f's shard bits.
+func WithForm(f types.Form) SharedOption {
+	return sharedOption{f: func(c *config) { c.form = f }}
 }
 
 // WithLayout sets a [Snowflake] generator's layout; the default is

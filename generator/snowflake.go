@@ -9,6 +9,7 @@ import (
 	"github.com/idkit-go/idkit/generator/internal/wiring"
 	"github.com/idkit-go/idkit/internal/coarseclock"
 	"github.com/idkit-go/idkit/internal/procpin"
+	"github.com/idkit-go/idkit/internal/scatter"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -17,7 +18,8 @@ const defaultBackwardTolerance = 10 * time.Millisecond
 
 // Snowflake generates Snowflake IDs for one node, lock-free and safe for
 // concurrent use. Its IDs are unique, never zero, and increase in the order
-// Next returns them (see [WithPerCPUBlocks]). IDs of two generators are
+// Next returns them (see [WithPerCPUBlocks]); in a scatter form
+// ([WithForm]) the IDs they are keys of do. IDs of two generators are
 // unique only if they never use one node at the same time; a lease
 // ([github.com/idkit-go/idkit/generator/node.NewSnowflake]) ensures it.
 type Snowflake struct {
@@ -46,6 +48,9 @@ type Snowflake struct {
 	randMask    int64           // random sequence start below this, per new tick; 0: none
 	blockSize   int64           // values a P reserves at a time
 	ranges      *procpin.Ranges // each P's block; nil when blockSize is 1
+	form        types.Form      // the key form; see WithForm
+	reversed    bool            // form is bit-reversed
+	shardBits   uint            // form's shard bits; 0: none
 
 	// bind is the node a fenced generator issues on, and the state value at
 	// or below which it must not issue there; package node moves it when
@@ -85,6 +90,9 @@ func NewSnowflake(node int64, opts ...SnowflakeOption) (*Snowflake, error) {
 	case node < 0 || node > l.MaxNode():
 		return nil, fmt.Errorf("%w: node %d not in [0, %d] of %s", ErrNodeOutOfRange, node, l.MaxNode(), l.name)
 	}
+	if err := checkSnowflakeForm(cfg.form, l); err != nil {
+		return nil, err
+	}
 	timeShift, nodeShift, seqShift := l.shifts()
 	g := &Snowflake{
 		layout:      l,
@@ -100,6 +108,9 @@ func NewSnowflake(node int64, opts ...SnowflakeOption) (*Snowflake, error) {
 		borrowAhead: cfg.borrowAhead,
 		tolerance:   cfg.tolerance,
 		blockSize:   int64(cfg.block),
+		form:        cfg.form,
+		reversed:    cfg.form == types.BitReversed(),
+		shardBits:   uint(cfg.form.ShardBits()),
 	}
 	if cfg.block > 1 {
 		g.ranges = procpin.NewRanges()
@@ -142,7 +153,7 @@ func NewSnowflake(node int64, opts ...SnowflakeOption) (*Snowflake, error) {
 	}
 	for _, s := range settings {
 		*s = wiring.Settings{MaxNode: l.MaxNode(), Unit: l.unit, Clock: cfg.clock,
-			BorrowAhead: cfg.borrowAhead, Block: cfg.block}
+			BorrowAhead: cfg.borrowAhead, Block: cfg.block, Form: cfg.form}
 	}
 	return g, nil
 }
@@ -303,9 +314,41 @@ func (g *Snowflake) compose(v int64) types.Snowflake {
 	return g.composeOn(v, g.nodePart)
 }
 
-// composeOn returns the ID of state value v on the node in nodePart.
+// composeOn returns the ID of state value v on the node in nodePart, in
+// the generator's form.
 func (g *Snowflake) composeOn(v, nodePart int64) types.Snowflake {
-	return types.Snowflake((v>>g.seqBits)<<g.timeShift | (v&g.seqMask)<<g.seqShift | nodePart)
+	id := uint64((v>>g.seqBits)<<g.timeShift | (v&g.seqMask)<<g.seqShift | nodePart)
+	if g.shardBits != 0 {
+		id = scatter.Snowflake(id, g.shardBits)
+	} else if g.reversed {
+		id = scatter.Reverse63(id)
+	}
+	return types.Snowflake(id)
+}
+
+// Form returns the key form of the generator's IDs (see [WithForm]):
+// turn a key back with its OrderedSnowflake method before decoding it
+// with the layout.
+func (g *Snowflake) Form() types.Form { return g.form }
+
+// checkSnowflakeForm returns an error wrapping ErrInvalidConfig when a
+// Snowflake generator with layout l cannot make keys in form f: an invalid
+// f, a layout narrower than 63 bits (its IDs would no longer fit its
+// width), or fewer time bits than f's shard bits.
+func checkSnowflakeForm(f types.Form, l Layout) error {
+	if f == (types.Form{}) {
+		return nil
+	}
+	if _, err := f.Snowflake(1); err != nil {
+		return err
+	}
+	if w := int(l.timeBits) + int(l.nodeBits) + int(l.sequenceBits); w != 63 {
+		return fmt.Errorf("%w: scatter form %s needs a layout of 63 bits; %s has %d", ErrInvalidConfig, f, l.name, w)
+	}
+	if s := f.ShardBits(); s > int(l.timeBits) {
+		return fmt.Errorf("%w: scatter form %s: shard bits %d exceed the %d time bits of %s", ErrInvalidConfig, f, s, l.timeBits, l.name)
+	}
+	return nil
 }
 
 // reserve moves the state on by up to n values and returns the first and

@@ -16,6 +16,13 @@
 // (db.First(&doc, id), or the key's string) select that row, and leaves each row of an upsert holding the key of the
 // row stored for it.
 //
+// A key field opts into a scatter form ([types.Form]) with a scatter part in
+// its tag: idkit:"scatter=reversed" on a types.Snowflake key,
+// idkit:"snowflake,scatter=shard:4", idkit:"uuid,scatter=shard:8". The
+// plugin then fills the key of each new ID in that form; a form the field's
+// kind, the generator or its layout cannot take fails the first create
+// with [ErrInvalidConfig] or [ErrUnsupportedField], naming the field.
+//
 // db.Set([SkipSetting], true) turns the fill off for one statement. Problems
 // are reported through db.AddError, never a panic, with the sentinels below;
 // a zero ID given as a key fails with [types.ErrZeroID], and an update that

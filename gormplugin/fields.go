@@ -44,6 +44,7 @@ type keyField struct {
 	idIdx int      // for repNull, index of the ID field
 	okIdx int      // for repNull, index of the Valid field
 	fn    *keyFunc // for repFunc
+	form  types.Form
 }
 
 // modelKeys is what the plugin knows about one parsed model.
@@ -102,7 +103,11 @@ func (mk *modelKeys) prepare(s *schema.Schema) {
 		if f.DBName == "" || !f.Creatable || foreign[f] {
 			continue
 		}
-		tag, tagged := f.Tag.Lookup("idkit")
+		tag, form, tagged, err := idkitTag(f)
+		if err != nil {
+			mk.err = err
+			return
+		}
 		var k kind
 		switch {
 		case tagged && tag == "-":
@@ -119,7 +124,7 @@ func (mk *modelKeys) prepare(s *schema.Schema) {
 				return
 			}
 			mk.fields = append(mk.fields, keyField{field: f, kind: kindKeyFunc, rep: repFunc,
-				ptr: f.FieldType.Kind() == reflect.Pointer, fn: fn})
+				ptr: f.FieldType.Kind() == reflect.Pointer, fn: fn, form: form})
 			continue
 		case tagged:
 			mk.err = fmt.Errorf("%w: %s.%s: tag idkit:%q (want snowflake, objectid, uuid or -)",
@@ -128,7 +133,7 @@ func (mk *modelKeys) prepare(s *schema.Schema) {
 		case f.PrimaryKey && len(s.PrimaryFields) == 1:
 			if fn := mk.plugin.keyFuncs[f.IndirectFieldType]; fn != nil {
 				mk.fields = append(mk.fields, keyField{field: f, kind: kindKeyFunc, rep: repFunc,
-					ptr: f.FieldType.Kind() == reflect.Pointer, fn: fn})
+					ptr: f.FieldType.Kind() == reflect.Pointer, fn: fn, form: form})
 				continue
 			}
 			k = kindOf(f.IndirectFieldType)
@@ -140,6 +145,11 @@ func (mk *modelKeys) prepare(s *schema.Schema) {
 			}
 		}
 		if k == 0 {
+			if form != (types.Form{}) {
+				mk.err = fmt.Errorf("%w: %s.%s: scatter form %s on a field the plugin does not fill (tag it snowflake, objectid or uuid)",
+					ErrUnsupportedField, s.Name, f.Name, form)
+				return
+			}
 			continue
 		}
 		kf, ok := describe(f, k)
@@ -157,7 +167,14 @@ func (mk *modelKeys) prepare(s *schema.Schema) {
 			mk.err = fmt.Errorf("%w: give gormplugin.WithNode or WithSnowflake to fill Snowflake keys (model %s, field %s)", ErrNoSnowflakeGenerator, s.Name, f.Name)
 			return
 		}
+		kf.form = form
 		mk.fields = append(mk.fields, kf)
+	}
+	for i := range mk.fields {
+		if err := mk.plugin.checkForm(s, &mk.fields[i]); err != nil {
+			mk.err = err
+			return
+		}
 	}
 	for _, kf := range mk.fields {
 		if implicitAutoIncrement(kf.field) {
@@ -181,7 +198,7 @@ func objectIDKey(s *schema.Schema) *keyField {
 	if f == nil {
 		return nil
 	}
-	if tag, ok := f.Tag.Lookup("idkit"); !(ok && tag == "objectid") && !objectIDTypes[f.IndirectFieldType] {
+	if tag, _, ok, _ := idkitTag(f); !(ok && tag == "objectid") && !objectIDTypes[f.IndirectFieldType] {
 		return nil
 	}
 	kf, ok := describe(f, kindObjectID)
@@ -198,7 +215,7 @@ func (mk *modelKeys) keyFuncKey(s *schema.Schema) *keyField {
 	if f == nil || len(s.PrimaryFields) != 1 {
 		return nil
 	}
-	if tag, ok := f.Tag.Lookup("idkit"); ok && tag == "-" {
+	if tag, _, ok, _ := idkitTag(f); ok && tag == "-" {
 		return nil
 	}
 	fn := mk.plugin.keyFuncs[f.IndirectFieldType]

@@ -5,6 +5,8 @@ import (
 	"reflect"
 
 	"gorm.io/gorm"
+
+	"github.com/idkit-go/idkit/types"
 )
 
 // fill is the fillCallback.
@@ -189,21 +191,35 @@ func (p *Plugin) setRep(kf *keyField, r rep, v reflect.Value) error {
 		if [12]byte(b) != [12]byte{} {
 			return nil
 		}
-		id := p.objectID.Next()
+		id, err := p.nextObjectID(kf)
+		if err != nil {
+			return err
+		}
 		copy(b, id[:])
 	case repHex:
 		if v.Len() != 0 {
 			return nil
 		}
-		v.SetString(p.objectID.Next().Hex())
+		id, err := p.nextObjectID(kf)
+		if err != nil {
+			return err
+		}
+		v.SetString(id.Hex())
 	case repBytes:
 		if v.Len() != 0 {
 			return nil
 		}
-		id := p.objectID.Next()
+		id, err := p.nextObjectID(kf)
+		if err != nil {
+			return err
+		}
 		v.SetBytes(id[:])
 	case repFunc:
-		if err := kf.fn.set(v); err != nil {
+		set := kf.fn.set
+		if kf.form != (types.Form{}) {
+			set = func(v reflect.Value) error { return setUUIDKey(kf, v) }
+		}
+		if err := set(v); err != nil {
 			return fmt.Errorf("%w: %s.%s: %w", ErrGenerate, kf.field.Schema.Name, kf.field.Name, err)
 		}
 	case repNull:
@@ -225,8 +241,20 @@ func (p *Plugin) nextSnowflake(kf *keyField) (int64, error) {
 		return 0, fmt.Errorf("%w: give gormplugin.WithNode or WithSnowflake to fill Snowflake keys (field %s)", ErrNoSnowflakeGenerator, kf.field.Name)
 	}
 	id, err := p.snowflake.Next()
+	if err == nil {
+		id, err = kf.form.Snowflake(id)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("%w: %s.%s: %w", ErrGenerate, kf.field.Schema.Name, kf.field.Name, err)
 	}
 	return int64(id), nil
+}
+
+// nextObjectID returns a new ObjectID in kf's form.
+func (p *Plugin) nextObjectID(kf *keyField) (types.ObjectID, error) {
+	id, err := kf.form.ObjectID(p.objectID.Next())
+	if err != nil {
+		return types.ObjectID{}, fmt.Errorf("%w: %s.%s: %w", ErrGenerate, kf.field.Schema.Name, kf.field.Name, err)
+	}
+	return id, nil
 }

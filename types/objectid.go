@@ -48,7 +48,9 @@ func ObjectIDFromBytes(b []byte) (ObjectID, error) {
 	return id, nil
 }
 
-// Timestamp returns the creation second held in id, in UTC.
+// Timestamp returns the creation second held in id, in UTC. id must be an
+// ordered ObjectID: turn a key in a scatter form back first with its
+// [Form.OrderedObjectID], or the second read is wrong.
 func (id ObjectID) Timestamp() time.Time {
 	return time.Unix(int64(binary.BigEndian.Uint32(id[0:4])), 0).UTC()
 }

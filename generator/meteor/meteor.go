@@ -10,12 +10,14 @@ import (
 	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/internal/wiring"
 	"github.com/idkit-go/idkit/internal/procpin"
+	"github.com/idkit-go/idkit/internal/scatter"
 	"github.com/idkit-go/idkit/types"
 )
 
 // Generator issues Meteor IDs for one node, lock-free and safe for
 // concurrent use. IDs are unique and increase in the order Next takes
-// effect (see [generator.WithPerCPUBlocks]). Consecutive IDs differ by a
+// effect (see [generator.WithPerCPUBlocks]); in a scatter form
+// ([generator.WithForm]) the IDs they are keys of do. Consecutive IDs differ by a
 // keyed pseudo-random amount, but two IDs tell how many the generator
 // issued between them.
 type Generator struct {
@@ -35,11 +37,14 @@ type Generator struct {
 	seqMask   uint64
 	randMask  uint64
 	blocks    *procpin.Blocks // nil: one atomic add per ID
+	form      types.Form      // the key form; see generator.WithForm
+	reversed  bool            // form is bit-reversed
+	shardBits uint            // form's shard bits; 0: none
 }
 
 // New returns a generator for nodeID under layout (usually [Default]),
-// reading the clock once. It takes [generator.WithClock] and
-// [generator.WithPerCPUBlocks]. It returns an error wrapping
+// reading the clock once. It takes [generator.WithClock],
+// [generator.WithPerCPUBlocks] and [generator.WithForm]. It returns an error wrapping
 // [generator.ErrNodeOutOfRange] for a node outside [0, MaxNode],
 // [generator.ErrInvalidLayout] for the zero Layout,
 // [generator.ErrTimeOverflow] for a clock outside the layout, and the
@@ -48,7 +53,7 @@ func New(nodeID int64, layout Layout, opts ...generator.SharedOption) (*Generato
 	return newGenerator(nodeID, layout, nil, opts)
 }
 
-// settings returns the clock and per-CPU block size opts set, validated
+// settings returns the clock, per-CPU block size and key form opts set, validated
 // as [generator.NewSnowflake] validates them (it reads them for package
 // meteor), or its error for them.
 func settings(opts []generator.SharedOption) (wiring.Settings, error) {
@@ -79,7 +84,10 @@ func newGenerator(nodeID int64, l Layout, seed *uint64, opts []generator.SharedO
 	if nodeID < 0 || nodeID > l.MaxNode() {
 		return nil, fmt.Errorf("%w: node %d not in [0, %d]", generator.ErrNodeOutOfRange, nodeID, l.MaxNode())
 	}
-	block := set.Block
+	block, form := set.Block, set.Form
+	if err := checkForm(form, l); err != nil {
+		return nil, err
+	}
 	now := set.Clock.Now()
 	if now.Before(l.epoch) || !now.Before(l.End()) {
 		return nil, fmt.Errorf("%w: clock %s outside [%s, %s)", generator.ErrTimeOverflow,
@@ -97,6 +105,9 @@ func newGenerator(nodeID int64, l Layout, seed *uint64, opts []generator.SharedO
 		seqMask:   1<<l.seqBits - 1,
 		randMask:  1<<l.randBits - 1,
 		max:       1<<(l.timeBits+l.seqBits) - 1,
+		form:      form,
+		reversed:  form == types.BitReversed(),
+		shardBits: uint(form.ShardBits()),
 	}
 	if seed != nil {
 		g.key = *seed
@@ -131,7 +142,37 @@ func (g *Generator) Next() (types.Snowflake, error) {
 	}
 	secs, seq := v>>g.seqBits, v&g.seqMask
 	r := mix(v^g.key) & g.randMask
-	return types.Snowflake(secs<<g.timeShift | g.nodePart | seq<<g.randBits | r), nil
+	id := secs<<g.timeShift | g.nodePart | seq<<g.randBits | r
+	if g.shardBits != 0 {
+		id = scatter.Snowflake(id, g.shardBits)
+	} else if g.reversed {
+		id = scatter.Reverse63(id)
+	}
+	return types.Snowflake(id), nil
+}
+
+// Form returns the key form of the generator's IDs (see
+// [generator.WithForm]): turn a key back with its OrderedSnowflake method
+// before decoding it with the layout.
+func (g *Generator) Form() types.Form { return g.form }
+
+// checkForm returns an error wrapping generator.ErrInvalidConfig when a
+// generator with layout l cannot make keys in form f: an invalid f, a
+// layout narrower than 63 bits, or fewer time bits than f's shard bits.
+func checkForm(f types.Form, l Layout) error {
+	if f == (types.Form{}) {
+		return nil
+	}
+	if _, err := f.Snowflake(1); err != nil {
+		return err
+	}
+	if w := int(l.timeBits) + int(l.nodeBits) + int(l.seqBits) + int(l.randBits); w != 63 {
+		return fmt.Errorf("%w: scatter form %s needs a layout of 63 bits; %s has %d", generator.ErrInvalidConfig, f, l, w)
+	}
+	if s := f.ShardBits(); s > int(l.timeBits) {
+		return fmt.Errorf("%w: scatter form %s: shard bits %d exceed the %d time bits of %s", generator.ErrInvalidConfig, f, s, l.timeBits, l)
+	}
+	return nil
 }
 
 // MustNext is like Next but panics when Next fails.

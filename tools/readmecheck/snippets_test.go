@@ -165,3 +165,11 @@ func pgxSnip(ctx context.Context, dsn string, a, b types.ObjectID) {
 	rows, _ := pool.Query(ctx, "SELECT id, name FROM users WHERE id = ANY($1)", []types.ObjectID{a, b})
 	defer rows.Close()
 }
+
+// scatterForms is docs/distributed-sql.md's snippet of the forms.
+func scatterForms(node int64, id types.Snowflake) {
+	g, err := generator.NewSnowflake(node, generator.WithForm(types.ShardBits(4)))
+	key, err := types.ShardBits(4).Snowflake(id)
+	id, err = types.ShardBits(4).OrderedSnowflake(key)
+	_, _, _ = g, id, err
+}

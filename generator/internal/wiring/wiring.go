@@ -8,13 +8,17 @@
 //     and its move to another node when the lease heals;
 //   - [Settings] receives the settings a generator's options give, for
 //     package node's lease (node range, unit, clock, borrow-ahead) and
-//     package meteor (clock, per-CPU blocks).
+//     package meteor (clock, per-CPU blocks, key form).
 //
 // Only packages under generator/ can import it, so no user can build a
 // generator that misses a fence or moves without one.
 package wiring
 
-import "time"
+import (
+	"time"
+
+	"github.com/idkit-go/idkit/types"
+)
 
 // Option is what every generator.SnowflakeOption is. Only the types of
 // this package, and those that embed [Sealed], implement it.
@@ -76,7 +80,8 @@ type Settings struct {
 	Unit        time.Duration // the layout's tick
 	Clock       Clock
 	BorrowAhead time.Duration
-	Block       int // per-CPU block size, 1 without
+	Block       int        // per-CPU block size, 1 without
+	Form        types.Form // the key form; the zero Form is the ordered one
 }
 
 func (*Settings) snowflakeOption() {}

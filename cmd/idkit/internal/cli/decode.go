@@ -68,6 +68,11 @@ type record struct {
 	Version *int   `json:"version,omitempty"`
 	Variant string `json:"variant,omitempty"`
 
+	// A key in a scatter form (--form): the form and the key; ID is the
+	// ordered ID it turns back into.
+	Form string `json:"form,omitempty"`
+	Key  string `json:"key,omitempty"`
+
 	Fields []field  `json:"fields"`
 	Notes  []string `json:"notes,omitempty"`
 	layout generator.Layout

@@ -8,10 +8,11 @@ import (
 	"strconv"
 
 	"github.com/idkit-go/idkit/cmd/idkit/internal/parse"
+	"github.com/idkit-go/idkit/types"
 )
 
 func usageInspect(w io.Writer) {
-	fmt.Fprint(w, `usage: idkit inspect [--layout LAYOUT] [--json] [ID ...]
+	fmt.Fprint(w, `usage: idkit inspect [--layout LAYOUT] [--form FORM] [--json] [ID ...]
 
 Decode each ID given as an argument or, with no arguments, each word of each
 line of standard input (when standard input is a terminal, this help is
@@ -29,6 +30,11 @@ fields.
 
 Flags:
   --layout LAYOUT  Snowflake layout (default: $IDKIT_LAYOUT, else twitter)
+  --form FORM      the IDs are keys in a scatter form: reversed (Snowflake)
+                   or shard:S (S in 1..16); each is turned back into its
+                   ordered ID, which is decoded. A key does not say its
+                   form, except a UUID key (version 8): without --form a
+                   key decodes as an ordered ID, to a wrong time
   --json           one JSON object per line per input (JSON Lines); an
                    invalid input gives {"input": ..., "error": ...} on
                    standard output as well as the message on standard error
@@ -39,7 +45,8 @@ Flags:
 	fmt.Fprintln(w, parse.LayoutSyntax)
 	fmt.Fprint(w, `
 JSON fields: input, kind (objectid|snowflake|uuid), id, time (RFC 3339,
-UTC), local, fields [{name, bits, value}], notes; ObjectID: unix,
+UTC), local, fields [{name, bits, value}], notes; with --form: form and
+key (the input's key; id is then its ordered ID); ObjectID: unix,
 process_unique (hex), counter, legacy {machine (hex), pid, counter};
 Snowflake: layout, unix_ms, tick, node, sequence, and datacenter+worker
 (twitter) or worker+process (discord); UUID: version, variant, and unix_ms
@@ -51,6 +58,7 @@ still decoded, and the exit status is 1.
 Examples:
   idkit inspect 632c6d93d65f74baeb22a2c9
   idkit inspect --layout discord 175928847299117063
+  idkit inspect --form reversed 1523966563967084
   idkit inspect 0190a3c2-5b7e-7def-8a12-3456789abcde
   mongoexport ... | jq -r '._id."$oid"' | idkit inspect --json
 `)
@@ -59,6 +67,7 @@ Examples:
 func runInspect(e *Env, args []string) int {
 	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
 	layoutFlag := fs.String("layout", "", "")
+	formFlag := fs.String("form", "", "")
 	asJSON := fs.Bool("json", false, "")
 	width := fs.Int("width", 0, "")
 	fs.IntVar(width, "w", 0, "")
@@ -73,6 +82,10 @@ func runInspect(e *Env, args []string) int {
 	layout, _, err := layoutFrom(e, *layoutFlag)
 	if err != nil {
 		return usageError(e, "inspect", err.Error())
+	}
+	form, err := types.ParseForm(*formFlag)
+	if err != nil {
+		return usageError(e, "inspect", "--form: "+message(err))
 	}
 	if *width <= 0 {
 		*width = 120
@@ -99,6 +112,11 @@ func runInspect(e *Env, args []string) int {
 			fail(in, err)
 			return
 		}
+		key := id
+		if id, err = ordered(id, form); err != nil {
+			fail(in, err)
+			return
+		}
 		var r record
 		if id.Kind == parse.KindObjectID {
 			r = decodeObjectID(e, in.text, id.ObjectID)
@@ -107,6 +125,11 @@ func runInspect(e *Env, args []string) int {
 		} else if r, err = decodeSnowflake(e, in.text, id.Snowflake, layout); err != nil {
 			fail(in, err)
 			return
+		}
+		if form != (types.Form{}) {
+			r.Form, r.Key = form.String(), key.String()
+		} else {
+			r.Notes = append(r.Notes, scatterHints(e, id, r)...)
 		}
 		if *asJSON {
 			_ = enc.Encode(r)

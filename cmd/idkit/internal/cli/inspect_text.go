@@ -54,6 +54,9 @@ func writeRecord(w io.Writer, r record, width int) {
 			boxes[i] = bitBox(f.Name, f.Bits, f.Value, f.group, strconv.FormatUint(f.Value, 10))
 		}
 	}
+	if r.Form != "" {
+		line("key", "%s  (form %s; the fields above and below are its ordered ID's)", r.Key, r.Form)
+	}
 	for _, n := range r.Notes {
 		line("note", "%s", n)
 	}

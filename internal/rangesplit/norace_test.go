@@ -1,0 +1,5 @@
+//go:build !race
+
+package rangesplit_test
+
+const raceEnabled = false
