@@ -15,26 +15,36 @@ import (
 // field.
 const nullIDCallback = "idkit:null_ids"
 
-// nonNullIDTypes are the ID types that cannot hold NULL, with the form to
-// declare instead.
-var nonNullIDTypes = map[reflect.Type]string{
-	reflect.TypeFor[types.Snowflake]():      "types.NullSnowflake",
-	reflect.TypeFor[types.ObjectID]():       "types.NullObjectID",
-	reflect.TypeFor[types.UUID]():           "types.NullUUID",
-	reflect.TypeFor[sqltypes.HexObjectID](): "sqltypes.NullHexObjectID",
-}
+var (
+	snowflakeType   = reflect.TypeFor[types.Snowflake]()
+	objectIDType    = reflect.TypeFor[types.ObjectID]()
+	hexObjectIDType = reflect.TypeFor[sqltypes.HexObjectID]()
+)
 
-func init() {
-	if stdUUIDType != nil {
-		nonNullIDTypes[stdUUIDType] = "*uuid.UUID or sql.Null[uuid.UUID]"
+// nullableForm returns the form to declare instead of t when t is an ID
+// type that cannot hold NULL.
+func nullableForm(t reflect.Type) (string, bool) {
+	switch t {
+	case snowflakeType:
+		return "types.NullSnowflake", true
+	case objectIDType:
+		return "types.NullObjectID", true
+	case uuidType:
+		return "types.NullUUID", true
+	case hexObjectIDType:
+		return "sqltypes.NullHexObjectID", true
 	}
+	if t == stdUUIDType && t != nil {
+		return "*uuid.UUID or sql.Null[uuid.UUID]", true
+	}
+	return "", false
 }
 
 // refuseNullIDs is the nullIDCallback. An update whose map of columns sets
 // a field of type types.Snowflake, types.ObjectID, types.UUID,
 // sqltypes.HexObjectID or Go's uuid.UUID to nil (GORM's association Delete,
 // Clear and Replace do so for a has-one or has-many foreign key) fails with
-// an error wrapping [types.ErrNull] before anything is written: GORM would
+// an error wrapping [types.ErrNull] before the update runs: GORM would
 // read that NULL back as the zero ID without an error.
 func refuseNullIDs(db *gorm.DB) {
 	stmt := db.Statement
@@ -46,7 +56,7 @@ func refuseNullIDs(db *gorm.DB) {
 		return
 	}
 	for _, f := range stmt.Schema.Fields {
-		nullable, isID := nonNullIDTypes[f.FieldType]
+		nullable, isID := nullableForm(f.FieldType)
 		if !isID {
 			continue
 		}
