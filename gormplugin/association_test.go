@@ -75,27 +75,45 @@ type strictPurchase struct {
 	Item       string
 }
 
-// TestNonNullReferenceAfterClear shows what GORM does with a non-null
-// reference it cleared: it scans every column through a pointer, so NULL
-// never reaches Snowflake.Scan (which would refuse it) and the field is
-// left 0 without error; the next Save fails with types.ErrZeroID, and the
-// stored row is unchanged. docs/gorm-errors.md describes this.
-func TestNonNullReferenceAfterClear(t *testing.T) {
+// TestNonNullReferenceNotCleared checks that GORM's association Delete,
+// Clear and Replace, which set the children's foreign key to NULL, and
+// Update to nil, are refused for a
+// non-null Snowflake reference with an error wrapping types.ErrNull, and
+// that the stored rows keep their reference: GORM scans every column
+// through a pointer, so a NULL written there would read back as 0 without
+// an error. docs/gorm-errors.md describes this.
+func TestNonNullReferenceNotCleared(t *testing.T) {
 	forEachDB(t, func(t *testing.T, db *gorm.DB) {
 		migrate(t, db, &strictCustomer{}, &strictPurchase{})
-		c := strictCustomer{Purchases: []strictPurchase{{Item: "book"}}}
+		c := strictCustomer{Purchases: []strictPurchase{{Item: "book"}, {Item: "pen"}}}
 		require.NoError(t, db.Create(&c).Error)
-		id := c.Purchases[0].ID
-		require.NoError(t, db.Model(&c).Association("Purchases").Clear())
+		first := c.Purchases[0] // Clear empties c.Purchases, even when refused
 
-		var p strictPurchase
-		require.NoError(t, db.First(&p, id).Error, "GORM reads NULL into a non-null Snowflake without error")
-		assert.Zero(t, p.CustomerID)
-		p.Item = "novel"
-		require.ErrorIs(t, db.Save(&p).Error, types.ErrZeroID)
+		err := db.Model(&c).Association("Purchases").Clear()
+		require.ErrorIs(t, err, types.ErrNull)
+		assert.Contains(t, err.Error(), "strictPurchase.CustomerID")
+		assert.Contains(t, err.Error(), "types.NullSnowflake")
+		err = db.Model(&c).Association("Purchases").Delete(&first)
+		require.ErrorIs(t, err, types.ErrNull)
+		err = db.Model(&strictPurchase{}).Where("item = ?", "pen").Update("customer_id", nil).Error
+		require.ErrorIs(t, err, types.ErrNull, "Update to nil")
 
-		var item string
-		require.NoError(t, db.Model(&strictPurchase{}).Where(p.ID).Select("item").Row().Scan(&item))
-		assert.Equal(t, "book", item, "stored row unchanged")
+		var n int64
+		require.NoError(t, db.Model(&strictPurchase{}).Where("customer_id = ?", c.ID).Count(&n).Error)
+		assert.EqualValues(t, 2, n, "stored references unchanged")
+		require.NoError(t, db.Model(&strictPurchase{}).Where("customer_id IS NULL").Count(&n).Error)
+		assert.Zero(t, n)
+
+		// Replace saves the new children, then is refused on the old ones,
+		// which keep their reference.
+		err = db.Model(&c).Association("Purchases").Replace(&strictPurchase{Item: "lamp"})
+		require.ErrorIs(t, err, types.ErrNull, "Replace")
+		require.NoError(t, db.Model(&strictPurchase{}).Where("customer_id = ?", c.ID).Count(&n).Error)
+		assert.EqualValues(t, 3, n, "old references kept, the new child saved")
+
+		// Deleting the children instead is allowed.
+		require.NoError(t, db.Model(&c).Unscoped().Association("Purchases").Clear())
+		require.NoError(t, db.Model(&strictPurchase{}).Count(&n).Error)
+		assert.Zero(t, n, "Unscoped Clear deletes the rows")
 	})
 }

@@ -5,13 +5,15 @@
 //
 // It fills a model's zero primary key of an idkit type ([types.Snowflake],
 // [types.ObjectID], their Null forms, [sqltypes.HexObjectID],
-// [sqltypes.NullHexObjectID], [types.UUID] with [types.NewUUIDv7] unless
-// WithKeyFunc gives another function), of a type given to [WithKeyFunc], and plain
-// fields tagged idkit:"snowflake" or idkit:"objectid", on every create path
+// [sqltypes.NullHexObjectID], [types.UUID], [types.NullUUID] and, on Go
+// 1.27 and later, Go's uuid.UUID with [types.NewUUIDv7] unless WithKeyFunc
+// gives another function), of a type given to [WithKeyFunc], plain fields
+// tagged idkit:"snowflake" or idkit:"objectid", and UUID parts of a
+// composite key tagged idkit:"uuid", on every create path
 // (structs, slices, maps, batches, associations, gorm.G[T]), before
 // BeforeCreate hooks run. A set key is never overwritten; foreign keys are
 // left to GORM. It also makes lookups by an ObjectID or UUID key
-// (db.First(&doc, id)) select that row, and leaves each row of an upsert holding the key of the
+// (db.First(&doc, id), or the key's string) select that row, and leaves each row of an upsert holding the key of the
 // row stored for it.
 //
 // A key field opts into a scatter form ([types.Form]) with a scatter part in
@@ -23,7 +25,9 @@
 //
 // db.Set([SkipSetting], true) turns the fill off for one statement. Problems
 // are reported through db.AddError, never a panic, with the sentinels below;
-// a zero ID given as a key fails with [types.ErrZeroID]. Without [WithNode]
+// a zero ID given as a key fails with [types.ErrZeroID], and an update that
+// sets a non-nullable ID field to NULL (association Delete, Clear) with
+// [types.ErrNull]. Without [WithNode]
 // or [WithSnowflake] the plugin fills ObjectID and UUID keys only: a Snowflake key to
 // fill fails with [ErrNoSnowflakeGenerator], since a node is never silently 0.
 //

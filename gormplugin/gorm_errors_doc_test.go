@@ -237,3 +237,36 @@ func TestDocZeroValues(t *testing.T) {
 	require.NoError(t, db.Create(&OwnPart{ID: types.NewObjectID()}).Error)
 	assert.EqualValues(t, 1, count(t, db, &OwnPart{}))
 }
+
+// TestDocScanOneUUID checks the UUID column of the section's Scan table on
+// every database: as for an ObjectID, GORM takes a [16]byte destination
+// for a list, so Scan into one UUID fails and the other forms work.
+func TestDocScanOneUUID(t *testing.T) {
+	forEachDB(t, func(t *testing.T, db *gorm.DB) {
+		plainUUIDTable(t, db, db.Dialector.Name(), &uuidKeyed{})
+		stored := uuidKeyed{Name: "a"}
+		require.NoError(t, db.Create(&stored).Error)
+		table := tableOf(t, db, &uuidKeyed{})
+
+		var id types.UUID
+		require.NoError(t, db.Model(&uuidKeyed{}).Select("id").Where("name = ?", "a").Row().Scan(&id), "Row().Scan")
+		assert.Equal(t, stored.ID, id)
+		var ids []types.UUID
+		require.NoError(t, db.Model(&uuidKeyed{}).Where("name = ?", "a").Pluck("id", &ids).Error, "Pluck")
+		assert.Equal(t, []types.UUID{stored.ID}, ids)
+		ids = nil
+		require.NoError(t, db.Model(&uuidKeyed{}).Select("id").Where("name = ?", "a").Scan(&ids).Error, "Scan slice")
+		assert.Equal(t, []types.UUID{stored.ID}, ids)
+		var row uuidKeyed
+		require.NoError(t, db.Model(&uuidKeyed{}).Where("name = ?", "a").Scan(&row).Error, "Scan struct")
+		assert.Equal(t, stored, row)
+		var null types.NullUUID
+		require.NoError(t, db.Model(&uuidKeyed{}).Select("id").Where("name = ?", "a").Scan(&null).Error, "Scan NullUUID")
+		assert.Equal(t, types.NullUUID{ID: stored.ID, Valid: true}, null)
+
+		var one types.UUID
+		assert.Error(t, db.Model(&uuidKeyed{}).Select("id").Where("name = ?", "a").Scan(&one).Error, "Scan into one UUID")
+		one = types.UUID{}
+		assert.Error(t, db.Raw("SELECT id FROM "+table+" WHERE name = ?", "a").Scan(&one).Error, "Raw Scan into one UUID")
+	})
+}

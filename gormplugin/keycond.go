@@ -51,11 +51,9 @@ func (p *Plugin) keyConditions(db *gorm.DB) {
 	if !ok {
 		return
 	}
-	if f := stmt.Schema.PrioritizedPrimaryField; f != nil {
-		if kind := zeroKeyIn(f, stmt.Table, where.Exprs, mk.pk != nil); kind != "" {
-			db.AddError(fmt.Errorf("gormplugin: %s looked up by a zero %s (no ID given?): %w", stmt.Schema.Name, kind, types.ErrZeroID))
-			return
-		}
+	f := stmt.Schema.PrioritizedPrimaryField
+	if f != nil && refuseZeroKey(db, f, where.Exprs, mk.pk != nil) {
+		return
 	}
 	if mk.pk == nil {
 		return
@@ -64,8 +62,24 @@ func (p *Plugin) keyConditions(db *gorm.DB) {
 	if !changed {
 		return
 	}
+	// A key rewritten from a form the first check cannot read (a uuid.UUID,
+	// a UUID string) is an idkit ID now: check it too.
+	if f != nil && refuseZeroKey(db, f, exprs, true) {
+		return
+	}
 	c.Expression = clause.Where{Exprs: exprs}
 	stmt.Clauses["WHERE"] = c
+}
+
+// refuseZeroKey adds the zero-key error to db and reports true when exprs
+// compare the primary key f with a zero idkit ID (see zeroKeyIn).
+func refuseZeroKey(db *gorm.DB, f *schema.Field, exprs []clause.Expression, hexKeys bool) bool {
+	kind := zeroKeyIn(f, db.Statement.Table, exprs, hexKeys)
+	if kind == "" {
+		return false
+	}
+	db.AddError(fmt.Errorf("gormplugin: %s looked up by a zero %s (no ID given?): %w", db.Statement.Schema.Name, kind, types.ErrZeroID))
+	return true
 }
 
 // rewriteKeyExprs rewrites the per-byte key conditions in exprs; it returns
@@ -102,7 +116,7 @@ func (p *Plugin) rewriteKeyExpr(pk *keyField, table string, e clause.Expression)
 		}
 		return sameFormKeys(pk, e)
 	case clause.Expr:
-		if pk.field.IndirectFieldType == uuidType {
+		if isUUIDKeyType(pk.field.IndirectFieldType) {
 			return uuidKeyExpr(e)
 		}
 		// GORM's form of an inline string condition that is not a number:

@@ -99,5 +99,8 @@ func (p *Plugin) Initialize(db *gorm.DB) error {
 	if err := cb.Delete().Before("gorm:delete").Register(keyConditionCallback, p.keyConditions); err != nil {
 		return err
 	}
+	if err := cb.Update().Before("gorm:update").Register(nullIDCallback, refuseNullIDs); err != nil {
+		return err
+	}
 	return registerStdUUIDArgs(db)
 }

@@ -84,8 +84,11 @@ func uuidKeyOf(v any) (types.UUID, bool) {
 }
 
 // uuidKeyExpr takes GORM's form of an inline string condition (raw SQL
-// with no arguments) for the key of a model keyed by a types.UUID when the
-// string is a UUID ([types.ParseUUID]): db.First(&row, "0190a3c2-...").
+// with no arguments) for the key of a model keyed by a UUID type
+// (types.UUID, types.NullUUID or uuid.UUID) when the string is a UUID of 36
+// or 32 hex digits in either case ([types.ParseUUID]):
+// db.First(&row, "0190a3c2-..."). The key goes to the driver as a
+// [types.UUID], whose SQL value is the 16 bytes the key column holds.
 func uuidKeyExpr(e clause.Expr) (clause.Expression, bool) {
 	if len(e.Vars) != 0 || (len(e.SQL) != 36 && len(e.SQL) != 32) {
 		return e, false

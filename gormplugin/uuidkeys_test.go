@@ -46,6 +46,9 @@ func TestNullUUIDKeyFilled(t *testing.T) {
 		var got nullUUIDKeyed
 		require.NoError(t, db.First(&got, r.ID).Error)
 		assert.Equal(t, r, got)
+		got = nullUUIDKeyed{}
+		require.NoError(t, db.First(&got, r.ID.ID.String()).Error, "UUID string as the key")
+		assert.Equal(t, r, got)
 	})
 }
 

@@ -7,6 +7,7 @@ package readmecheck_test
 import (
 	"context"
 	"database/sql"
+	"log"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -51,6 +52,39 @@ func firstScreen(db *gorm.DB) {
 	order := Order{Item: "book"}
 	db.Create(&order)          // order.ID is set before the INSERT
 	db.First(&order, order.ID) // look the row up by its key
+}
+
+// firstModel is the README's and docs/gorm.md's first model (gormplugin's
+// tests run it as Customer and Purchase).
+func firstModel(db *gorm.DB) {
+	plugin := gormplugin.New(gormplugin.WithNode(7)) // or WithSnowflake(g)
+	if err := db.Use(plugin); err != nil {
+		log.Fatal(err) // a bad option, such as a node the layout cannot hold
+	}
+
+	type Purchase struct {
+		ID         types.ObjectID      // bytea / BINARY(12) / BLOB
+		CustomerID types.NullSnowflake // set by GORM from the customer's key; NULL after Association Delete/Clear
+		Item       string
+		Coupon     types.NullSnowflake // optional reference: NULL unless set
+		Ref        string              `gorm:"size:24" idkit:"objectid"` // plain types opt in with a tag
+	}
+
+	type Customer struct {
+		ID        types.Snowflake // no tag needed: AutoMigrate makes a plain BIGINT, no sequence
+		Email     string          `gorm:"size:64;uniqueIndex"`
+		Name      string
+		Purchases []Purchase
+	}
+}
+
+// clearedReference is docs/gorm-errors.md's model of a reference GORM may
+// clear (gormplugin's tests run it).
+func clearedReference() {
+	type Purchase struct {
+		ID         types.ObjectID
+		CustomerID types.NullSnowflake // NULL after Association Delete/Clear
+	}
 }
 
 func quick() {
@@ -129,7 +163,7 @@ func pgxSnip(ctx context.Context, dsn string, a, b types.ObjectID) {
 	}
 	pool, _ := pgxpool.NewWithConfig(ctx, cfg)
 	rows, _ := pool.Query(ctx, "SELECT id, name FROM users WHERE id = ANY($1)", []types.ObjectID{a, b})
-	_ = rows
+	defer rows.Close()
 }
 
 // scatterForms is docs/distributed-sql.md's snippet of the forms.

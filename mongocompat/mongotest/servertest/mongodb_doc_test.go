@@ -23,18 +23,13 @@ import (
 	"github.com/idkit-go/idkit/types"
 )
 
+// Order and openOrders are the page's "Driver v2" block.
 type Order struct {
 	ID   types.ObjectID `bson:"_id"`
 	Item string         `bson:"item"`
 }
 
-type Event struct {
-	ID   types.Snowflake `bson:"_id"`
-	Kind string          `bson:"kind"`
-}
-
-// docV2Setup is the page's "Driver v2" block.
-func docV2Setup(ctx context.Context, uri, name string) (*mongo.Collection, error) {
+func openOrders(ctx context.Context, uri, name string) (*mongo.Collection, error) {
 	client, err := mongo.Connect(options.Client().ApplyURI(uri))
 	if err != nil {
 		return nil, err
@@ -42,6 +37,11 @@ func docV2Setup(ctx context.Context, uri, name string) (*mongo.Collection, error
 	coll := client.Database(name).Collection("orders")
 	_, err = coll.InsertOne(ctx, Order{ID: types.NewObjectID(), Item: "book"})
 	return coll, err
+}
+
+type Event struct {
+	ID   types.Snowflake `bson:"_id"`
+	Kind string          `bson:"kind"`
 }
 
 // docV2Registry is the page's registry block.
@@ -91,7 +91,7 @@ func docLookup(ctx context.Context, coll *mongo.Collection, id types.ObjectID) (
 func TestDocMongoDB(t *testing.T) {
 	ctx := context.Background()
 	name := dbName()
-	coll, err := docV2Setup(ctx, mongotest.URI(t), name)
+	coll, err := openOrders(ctx, mongotest.URI(t), name)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = coll.Database().Drop(ctx) })
 
