@@ -153,7 +153,7 @@ func NewSnowflake(node int64, opts ...SnowflakeOption) (*Snowflake, error) {
 	}
 	for _, s := range settings {
 		*s = wiring.Settings{MaxNode: l.MaxNode(), Unit: l.unit, Clock: cfg.clock,
-			BorrowAhead: cfg.borrowAhead, Block: cfg.block, Form: cfg.form}
+			BorrowAhead: cfg.borrowAhead, Block: cfg.block}
 	}
 	return g, nil
 }

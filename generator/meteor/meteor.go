@@ -53,10 +53,10 @@ func New(nodeID int64, layout Layout, opts ...generator.SharedOption) (*Generato
 	return newGenerator(nodeID, layout, nil, opts)
 }
 
-// settings returns the clock, per-CPU block size and key form opts set, validated
-// as [generator.NewSnowflake] validates them (it reads them for package
-// meteor), or its error for them.
-func settings(opts []generator.SharedOption) (wiring.Settings, error) {
+// settings returns the clock and per-CPU block size opts set, and the key
+// form, validated as [generator.NewSnowflake] validates them (it reads them
+// for package meteor), or its error for them.
+func settings(opts []generator.SharedOption) (wiring.Settings, types.Form, error) {
 	var s wiring.Settings
 	sf := make([]generator.SnowflakeOption, 0, len(opts)+1)
 	for _, o := range opts {
@@ -64,10 +64,11 @@ func settings(opts []generator.SharedOption) (wiring.Settings, error) {
 			sf = append(sf, o)
 		}
 	}
-	if _, err := generator.NewSnowflake(0, append(sf, &s)...); err != nil {
-		return s, err
+	g, err := generator.NewSnowflake(0, append(sf, &s)...)
+	if err != nil {
+		return s, types.Form{}, err
 	}
-	return s, nil
+	return s, g.Form(), nil
 }
 
 // newGenerator is New with the key of the random low bits fixed by seed,
@@ -77,14 +78,14 @@ func newGenerator(nodeID int64, l Layout, seed *uint64, opts []generator.SharedO
 	if l.IsZero() {
 		return nil, fmt.Errorf("%w: zero layout", generator.ErrInvalidLayout)
 	}
-	set, err := settings(opts)
+	set, form, err := settings(opts)
 	if err != nil {
 		return nil, err
 	}
 	if nodeID < 0 || nodeID > l.MaxNode() {
 		return nil, fmt.Errorf("%w: node %d not in [0, %d]", generator.ErrNodeOutOfRange, nodeID, l.MaxNode())
 	}
-	block, form := set.Block, set.Form
+	block := set.Block
 	if err := checkForm(form, l); err != nil {
 		return nil, err
 	}

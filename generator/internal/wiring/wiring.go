@@ -8,17 +8,13 @@
 //     and its move to another node when the lease heals;
 //   - [Settings] receives the settings a generator's options give, for
 //     package node's lease (node range, unit, clock, borrow-ahead) and
-//     package meteor (clock, per-CPU blocks, key form).
+//     package meteor (clock, per-CPU blocks).
 //
 // Only packages under generator/ can import it, so no user can build a
 // generator that misses a fence or moves without one.
 package wiring
 
-import (
-	"time"
-
-	"github.com/idkit-go/idkit/types"
-)
+import "time"
 
 // Option is what every generator.SnowflakeOption is. Only the types of
 // this package, and those that embed [Sealed], implement it.
@@ -80,8 +76,7 @@ type Settings struct {
 	Unit        time.Duration // the layout's tick
 	Clock       Clock
 	BorrowAhead time.Duration
-	Block       int        // per-CPU block size, 1 without
-	Form        types.Form // the key form; the zero Form is the ordered one
+	Block       int // per-CPU block size, 1 without
 }
 
 func (*Settings) snowflakeOption() {}
