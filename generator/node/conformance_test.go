@@ -241,4 +241,3 @@ func TestConformance(t *testing.T) {
 	t.Run("mariadb", func(t *testing.T) { nodetest.Run(t, mariadbHarness()) })
 	t.Run("sqlite", func(t *testing.T) { nodetest.Run(t, sqliteHarness()) })
 }
-
