@@ -214,7 +214,12 @@ func sqliteHarness() nodetest.Harness {
 	return nodetest.Harness{
 		Start: func(t *testing.T) {
 			dsn = "file:" + t.TempDir() + "/leases.db"
-			db = open(t)
+			var err error
+			db, err = sql.Open(testdb.SQLiteDriver, dsn+"?_pragma=busy_timeout(10000)") // the harness's own handle waits
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
 		},
 		Store: func(t *testing.T, _ dialFunc) node.Store {
 			s, err := node.NewSQLStore(context.Background(), open(t), node.SQLStoreOptions{})
