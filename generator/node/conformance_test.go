@@ -242,7 +242,7 @@ func TestConformance(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts servers")
 	}
-	t.Run("postgres", func(t *testing.T) { nodetest.Run(t, postgresHarness()) })
-	t.Run("mariadb", func(t *testing.T) { nodetest.Run(t, mariadbHarness()) })
-	t.Run("sqlite", func(t *testing.T) { nodetest.Run(t, sqliteHarness()) })
+	t.Run("postgres", func(t *testing.T) { t.Parallel(); nodetest.Run(t, postgresHarness) })
+	t.Run("mariadb", func(t *testing.T) { t.Parallel(); nodetest.Run(t, mariadbHarness) })
+	t.Run("sqlite", func(t *testing.T) { t.Parallel(); nodetest.Run(t, sqliteHarness) })
 }

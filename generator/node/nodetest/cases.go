@@ -58,9 +58,10 @@ var cases = []testCase{
 	{"Failover/claim-held-across", replicated, claimHeld},
 	{"Failover/mixed-ttl-known", replicated, horizon(true)},
 	{"Failover/mixed-ttl-lost-with-claim", replicated, horizon(false)},
-	{"SplitBrain/alone", []string{"Replicate", "CaughtUp", "Detach", "Promote"}, splitBrain(1, false)},
-	{"SplitBrain/second-replica", []string{"Replicate", "CaughtUp", "Detach", "Promote"}, splitBrain(2, false)},
-	{"SplitBrain/restarted-empty", []string{"Replicate", "CaughtUp", "Detach", "Promote", "Restart"}, splitBrain(1, true)},
+	{"SplitBrain/alone", []string{"Replicate", "CaughtUp", "Detach", "Promote"}, splitBrain(1, false, false)},
+	{"SplitBrain/alone-new-holder", []string{"Replicate", "CaughtUp", "Detach", "Promote"}, splitBrain(1, false, true)},
+	{"SplitBrain/second-replica", []string{"Replicate", "CaughtUp", "Detach", "Promote"}, splitBrain(2, false, false)},
+	{"SplitBrain/restarted-empty", []string{"Replicate", "CaughtUp", "Detach", "Promote", "Restart"}, splitBrain(1, true, false)},
 	{"Restart/keep", []string{"Restart"}, restart(true)},
 	{"Restart/empty", []string{"Restart"}, restart(false)},
 	{"Restore/live-holders", []string{"Snapshot"}, restoreLive},
@@ -233,9 +234,10 @@ func horizon(known bool) func(e *env) {
 // primary keeps serving A (a partition between the failover manager and
 // the old primary that fences nothing); B claims on the new primary. The
 // old primary keeps replicas-1 replicas; restarted: it restarts empty
-// first. With one node ID, B takes A's node once A's record expires on
-// the new primary; A must stop issuing by then.
-func splitBrain(replicas int, restarted bool) func(e *env) {
+// first; renew: A closes its lease and A2, a new holder on the old
+// primary, claims the node. With one node ID, B takes A's node once A's
+// record expires on the new primary; A (or A2) must stop issuing by then.
+func splitBrain(replicas int, restarted, renew bool) func(e *env) {
 	return func(e *env) {
 		t := e.t
 		o := options(0)
@@ -250,6 +252,10 @@ func splitBrain(replicas int, restarted bool) func(e *env) {
 		e.h.Promote(t)
 		if restarted {
 			e.h.Restart(t, false)
+		}
+		if renew {
+			a.halt()
+			e.startOn("A2", e.h.Store(t, a.link.dial), a.link, o)
 		}
 		b := e.start("B", o)
 		b.issuing(t, 4*ttl)
@@ -330,7 +336,7 @@ func restoreStep(e *env) {
 
 // corrupt: each field of A's record in turn gets a value the store never
 // writes, under A and B. A's error must name the field, and A must heal
-// (claim again and issue); no ID repeats.
+// (by itself, or once the field is repaired); no ID repeats.
 func corrupt(e *env) {
 	for i := 0; ; i++ {
 		var field string
@@ -341,7 +347,8 @@ func corrupt(e *env) {
 			b := se.start("B", o)
 			a.issuing(t, 4*ttl)
 			b.issuing(t, 4*ttl)
-			field = se.h.Corrupt(t, a.stats().Node, i)
+			var repair func(t *testing.T)
+			field, repair = se.h.Corrupt(t, a.stats().Node, i)
 			if field == "" {
 				a.halt()
 				b.halt()
@@ -357,7 +364,14 @@ func corrupt(e *env) {
 				}
 				time.Sleep(10 * time.Millisecond)
 			}
-			a.healed(t, 0, 4*ttl, "after its record was corrupted")
+			healFrom := corrupted
+			if repair != nil {
+				repair(t)
+				healFrom = time.Now()
+			}
+			// An ID a TTL later needs a renewal or claim that succeeded
+			// after the corruption.
+			a.issuingAfter(t, healFrom.Add(ttl), 5*ttl, "after its record was corrupted")
 			se.check()
 		})
 		if !ok || field == "" {

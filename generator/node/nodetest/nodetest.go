@@ -18,7 +18,8 @@ import (
 // A function may also call t.Skip for a variant it cannot do (Restart
 // without data on a server that cannot lose it).
 //
-// Each case calls Start, then Store and the faults. The servers start as
+// Each case has a harness of its own, so that cases can run in parallel:
+// it calls Start, then Store and the faults. The servers start as
 // one primary; Replicate adds asynchronous replicas. "The primary" is the
 // server Start started, also after a promotion.
 type Harness struct {
@@ -53,11 +54,13 @@ type Harness struct {
 	// and if step is true then runs the operator step that the store's
 	// documentation asks for after a restore.
 	Snapshot func(t *testing.T) (restore func(t *testing.T, step bool))
-	// Corrupt writes, into field i (from 0) of node's record, a value the
-	// store never writes (not a number, out of range), and returns the
-	// field's name as the store's errors name it; "" if the record has
-	// fewer fields.
-	Corrupt func(t *testing.T, node int64, i int) (field string)
+	// Corrupt writes, into the i-th field (from 0) that node's record
+	// depends on, a value the store never writes (not a number, out of
+	// range), and returns the field's name as the store's errors name it
+	// ("" when there are fewer fields). repair is nil for a field the store
+	// must heal by itself (the node's own); else it writes the field's old
+	// value back, as an operator does once the error named the field.
+	Corrupt func(t *testing.T, node int64, i int) (field string, repair func(t *testing.T))
 	// Forget deletes the record by which the store recognises itself (its
 	// identity), under running holders.
 	Forget func(t *testing.T)
@@ -131,15 +134,18 @@ func (e *env) check() int {
 	return dups
 }
 
-// Run runs every case of the suite as a subtest of t, each on servers
-// that h.Start starts afresh. A case needing a capability h lacks is
-// skipped with the reason h.Unsupported gives.
-func Run(t *testing.T, h Harness) {
-	if h.Store == nil {
-		t.Fatal("nodetest: the harness has no Store")
-	}
+// Run runs every case of the suite as a parallel subtest of t, each with
+// a harness that harness returns (cheaply: servers start in its Start).
+// A case needing a capability the harness lacks is skipped with the reason
+// its Unsupported gives.
+func Run(t *testing.T, harness func() Harness) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			h := harness()
+			if h.Store == nil {
+				t.Fatal("nodetest: the harness has no Store")
+			}
 			e := &env{t: t, h: &h}
 			e.need(c.needs...)
 			t0 := time.Now()
