@@ -6,6 +6,7 @@ import (
 	"net"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -65,7 +66,9 @@ type Harness struct {
 	// identity), under running holders.
 	Forget func(t *testing.T)
 	// Unsupported says, by field name, why a field is nil ("Replicate":
-	// "SQLite has no replicas").
+	// "SQLite has no replicas"); or, by a case's name or group
+	// ("SplitBrain"), why the store cannot have that case although it has
+	// the fields the case uses.
 	Unsupported map[string]string
 }
 
@@ -76,9 +79,16 @@ type env struct {
 	hs []*holder
 }
 
-// need skips the case unless the harness has every named capability.
-func (e *env) need(names ...string) {
+// need skips the case unless the harness has every named capability and
+// has not ruled the case or its group out.
+func (e *env) need(name string, names ...string) {
 	e.t.Helper()
+	group, _, _ := strings.Cut(name, "/")
+	for _, k := range []string{name, group} {
+		if why, ok := e.h.Unsupported[k]; ok {
+			e.t.Skip(k + ": " + why)
+		}
+	}
 	v := reflect.ValueOf(e.h).Elem()
 	for _, n := range names {
 		if v.FieldByName(n).IsNil() {
@@ -147,7 +157,7 @@ func Run(t *testing.T, harness func() Harness) {
 				t.Fatal("nodetest: the harness has no Store")
 			}
 			e := &env{t: t, h: &h}
-			e.need(c.needs...)
+			e.need(c.name, c.needs...)
 			t0 := time.Now()
 			if h.Start != nil {
 				h.Start(t)
