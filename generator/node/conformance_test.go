@@ -25,6 +25,9 @@ import (
 // and MariaDB on private servers (asynchronous replicas fed through a
 // proxy that Detach cuts), SQLite on a fresh file with no settings.
 
+// leaseTable is the SQL store's default table.
+const leaseTable = "idkit_node_leases"
+
 type dialFunc = func(ctx context.Context, network, addr string) (net.Conn, error)
 
 // sqlServers is one case's servers of a replicated SQL database.
@@ -91,7 +94,7 @@ func (h *sqlHarness) harness() nodetest.Harness {
 		Snapshot: func(t *testing.T) func(t *testing.T, step bool) {
 			return sqlSnapshot(t, h.s.exec)
 		},
-		Forget: func(t *testing.T) { h.s.exec(t, "DELETE FROM "+node.DefaultTable+" WHERE node = -1") },
+		Forget: func(t *testing.T) { h.s.exec(t, "DELETE FROM "+leaseTable+" WHERE node = -1") },
 		Unsupported: map[string]string{
 			"Corrupt": "the columns' types admit only values the store could write",
 		},
@@ -102,7 +105,7 @@ func (h *sqlHarness) harness() nodetest.Harness {
 // back, as a restore that keeps the server's identity, and runs the
 // operator step of docs/leases.md if step.
 func sqlSnapshot(t *testing.T, exec func(t *testing.T, q string) string) func(t *testing.T, step bool) {
-	tb := node.DefaultTable
+	tb := leaseTable
 	exec(t, "DROP TABLE IF EXISTS "+tb+"_copy")
 	exec(t, "CREATE TABLE "+tb+"_copy AS SELECT * FROM "+tb)
 	return func(t *testing.T, step bool) {
@@ -229,7 +232,7 @@ func sqliteHarness() nodetest.Harness {
 			return s
 		},
 		Snapshot: func(t *testing.T) func(t *testing.T, step bool) { return sqlSnapshot(t, exec) },
-		Forget:   func(t *testing.T) { exec(t, "DELETE FROM "+node.DefaultTable+" WHERE node = -1") },
+		Forget:   func(t *testing.T) { exec(t, "DELETE FROM "+leaseTable+" WHERE node = -1") },
 		Unsupported: map[string]string{
 			"Replicate": "SQLite has no replicas",
 			"Restart":   "SQLite has no server: a committed transaction survives the process",

@@ -2,6 +2,7 @@ package nodetest
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -21,10 +22,22 @@ type testCase struct {
 	run   func(e *env)
 }
 
-// options are the cases' lease options: defaults but the TTL, and nodes
-// node bits (-1: the Twitter layout's ten).
-func options(nodes int) node.LeaseOptions {
-	o := node.LeaseOptions{TTL: ttl}
+// opts are a holder's lease options and generator options.
+type opts struct {
+	node.LeaseOptions
+	gen []generator.SnowflakeOption
+}
+
+// with returns o with one more generator option.
+func (o opts) with(g generator.SnowflakeOption) opts {
+	o.gen = append(slices.Clip(o.gen), g)
+	return o
+}
+
+// options are the cases' options: defaults but the TTL, and nodes node
+// bits (-1: the Twitter layout's ten).
+func options(nodes int) opts {
+	o := opts{LeaseOptions: node.LeaseOptions{TTL: ttl}}
 	if nodes >= 0 {
 		spec := generator.Twitter().Spec()
 		spec.NodeBits, spec.Name = uint8(nodes), fmt.Sprintf("nodetest%d", nodes)
@@ -32,7 +45,7 @@ func options(nodes int) node.LeaseOptions {
 		if err != nil {
 			panic(err)
 		}
-		o.Layout = l
+		o = o.with(generator.WithLayout(l))
 	}
 	return o
 }
@@ -95,7 +108,7 @@ func failover(warm, dead bool, skew time.Duration) func(e *env) {
 		e.h.Detach(t)
 		oa, ob := o, o
 		if skew != 0 {
-			oa.Clock, ob.Clock = offset(skew), offset(-skew)
+			oa, ob = oa.with(generator.WithClock(offset(skew))), ob.with(generator.WithClock(offset(-skew)))
 		}
 		a := e.start("A", oa)
 		a.issuing(t, 4*ttl)

@@ -18,7 +18,7 @@ import (
 type holder struct {
 	name  string
 	link  *link
-	o     node.LeaseOptions
+	o     opts
 	logs  *logs
 	pause sync.RWMutex // held by the suite while the holder is paused
 
@@ -59,7 +59,7 @@ func (l *logs) String() string {
 
 // start makes a holder on store s, claiming (retrying failed claims every
 // 20 ms) and issuing in the background.
-func start(name string, s node.Store, ln *link, o node.LeaseOptions) *holder {
+func start(name string, s node.Store, ln *link, o opts) *holder {
 	h := &holder{name: name, link: ln, logs: &logs{}, stop: make(chan struct{}), done: make(chan struct{})}
 	o.Logger = slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	h.o = o
@@ -91,7 +91,7 @@ func (h *holder) run(s node.Store) {
 	var l *node.Lease
 	for {
 		var err error
-		l, err = node.NewLease(ctx, s, h.o)
+		l, err = node.NewLease(ctx, s, h.o.LeaseOptions, h.o.gen...)
 		if err == nil {
 			break
 		}

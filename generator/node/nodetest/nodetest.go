@@ -105,14 +105,14 @@ func (e *env) need(name string, names ...string) {
 func (e *env) link() *link { return newLink(e.h.Route) }
 
 // start makes a holder with a store of its own on a new link.
-func (e *env) start(name string, o node.LeaseOptions) *holder {
+func (e *env) start(name string, o opts) *holder {
 	e.t.Helper()
 	ln := e.link()
 	return e.startOn(name, e.h.Store(e.t, ln.dial), ln, o)
 }
 
 // startOn makes a holder on store s reached through ln.
-func (e *env) startOn(name string, s node.Store, ln *link, o node.LeaseOptions) *holder {
+func (e *env) startOn(name string, s node.Store, ln *link, o opts) *holder {
 	h := start(name, s, ln, o)
 	e.hs = append(e.hs, h)
 	e.t.Cleanup(func() { h.halt() })

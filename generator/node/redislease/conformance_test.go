@@ -177,7 +177,7 @@ func redisHarness() nodetest.Harness {
 			master.Restart(t)
 		},
 	}
-	redisRecords(redislease.DefaultKey, func(t *testing.T) redis.Cmdable { return client(t, master.Addr(), nil) }, &h)
+	redisRecords("idkit:node_leases", func(t *testing.T) redis.Cmdable { return client(t, master.Addr(), nil) }, &h)
 	return h
 }
 
