@@ -19,31 +19,33 @@
 //
 // # Writing a harness
 //
-// A store's test fills a [Harness] and calls [Run]:
+// A store's test calls [Run] with a function returning a [Harness] for one
+// case; the cases run in parallel, each with its own:
 //
 //	func TestConformance(t *testing.T) {
-//		var srv *myServer
-//		nodetest.Run(t, nodetest.Harness{
-//			Start: func(t *testing.T) { srv = startMyServer(t) },
-//			Store: func(t *testing.T, dial func(ctx context.Context, network, addr string) (net.Conn, error)) node.Store {
-//				c := mydb.NewClient(mydb.Options{Addr: srv.Addr(), Dialer: dial})
-//				t.Cleanup(func() { c.Close() })
-//				return mystore.New(c)
-//			},
-//			Restart: func(t *testing.T, keep bool) { srv.Restart(t, keep) },
-//			Unsupported: map[string]string{"Replicate": "the server has no replicas"},
+//		nodetest.Run(t, func() nodetest.Harness {
+//			var srv *myServer // this case's
+//			return nodetest.Harness{
+//				Start: func(t *testing.T) { srv = startMyServer(t) },
+//				Store: func(t *testing.T, dial func(ctx context.Context, network, addr string) (net.Conn, error)) node.Store {
+//					c := mydb.NewClient(mydb.Options{Addr: srv.Addr(), Dialer: dial})
+//					t.Cleanup(func() { c.Close() })
+//					return mystore.New(c)
+//				},
+//				Restart:     func(t *testing.T, keep bool) { srv.Restart(t, keep) },
+//				Unsupported: map[string]string{"Replicate": "the server has no replicas"},
+//			}
 //		})
 //	}
 //
-// Store must make every connection of the client with dial: the suite cuts,
-// holds and heals each holder's link through it, and pins a holder to the
-// servers it reaches now for a split brain. Start must give fresh servers
-// (or a fresh namespace) each time: a case assumes an empty store. The
-// fault functions act on the servers Start started last; a capability left
-// nil skips the cases that need it, with the reason in Unsupported. A
-// replicated store's harness starts replicas in Replicate, routes new
-// connections to the promoted replica in Route, and kills the old primary
-// in Kill; Snapshot and its restore work on the store's records as a
-// backup and restore do. Every case takes seconds (lease TTLs of 1 to 6
-// s); a store with every capability runs the whole suite in a few minutes.
+// Store must make every connection of the client with dial: the suite
+// cuts, holds and heals each holder's link through it, and pins a holder
+// to the servers it reaches now for a split brain. Start must give fresh
+// servers (or a fresh namespace): a case assumes an empty store. A
+// capability left nil skips the cases that need it, with the reason in
+// Unsupported. A replicated store's harness starts replicas in Replicate,
+// routes new connections to the promoted replica in Route, and kills the
+// old primary in Kill; Snapshot and its restore work on the store's
+// records as a backup and restore do. Each case takes seconds (lease TTLs
+// of 1 to 6 s).
 package nodetest
