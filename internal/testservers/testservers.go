@@ -242,14 +242,14 @@ func StartMariaDB(t testing.TB, id int) *MariaDB {
 	need(t, "mariadb")
 	m := &MariaDB{ID: id, dir: tempDir(t, "idkit-mariadb-", "")}
 	m.install = func(t testing.TB) {
-		run(t, "", install, "--no-defaults", "--datadir="+filepath.Join(m.dir, "data"), "--user=root", "--auth-root-authentication-method=normal", "--skip-test-db", "--skip-name-resolve")
+		run(t, "", install, "--no-defaults", "--datadir="+filepath.Join(m.dir, "data"), "--user=root", "--auth-root-authentication-method=normal", "--skip-test-db", "--skip-name-resolve", "--tmpdir="+m.dir)
 	}
 	m.install(t)
 	m.Port = FreePort(t)
 	m.args = []string{mariadbd, "--no-defaults", "--datadir=" + filepath.Join(m.dir, "data"), "--user=root",
 		"--port=" + strconv.Itoa(m.Port), "--bind-address=127.0.0.1", "--socket=" + filepath.Join(m.dir, "sock"),
 		"--pid-file=" + filepath.Join(m.dir, "pid"), "--server-id=" + strconv.Itoa(id), "--log-bin=" + filepath.Join(m.dir, "bin"),
-		"--skip-name-resolve", "--innodb-buffer-pool-size=32M", "--innodb-log-file-size=16M", "--log-error=" + filepath.Join(m.dir, "log")}
+		"--skip-name-resolve", "--tmpdir=" + m.dir, "--innodb-buffer-pool-size=32M", "--innodb-log-file-size=16M", "--log-error=" + filepath.Join(m.dir, "log")}
 	m.start(t)
 	t.Cleanup(func() { m.Kill(t) })
 	return m
