@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
@@ -22,8 +23,9 @@ import (
 )
 
 // The conformance suite of package nodetest on the SQL stores: PostgreSQL
-// and MariaDB on private servers (asynchronous replicas fed through a
-// proxy that Detach cuts), SQLite on a fresh file with no settings.
+// and MariaDB on private servers (asynchronous PostgreSQL replicas and
+// semi-synchronous MariaDB ones, fed through a proxy that Detach cuts),
+// SQLite on a fresh file with no settings.
 
 // leaseTable is the SQL store's default table.
 const leaseTable = "idkit_node_leases"
@@ -178,10 +180,23 @@ func mariadbHarness() nodetest.Harness {
 			p := primary
 			return p.Addr(), func(t *testing.T, q string) string { return p.SQL(t, "USE test; "+q) }
 		},
+		// Semi-synchronous (AFTER_SYNC), as the store requires of a primary
+		// with replicas; the primary falls back to asynchronous replication
+		// after a second without an acknowledgement.
 		replicate: func(t *testing.T, via string) string {
+			primary.SQL(t, "SET GLOBAL rpl_semi_sync_master_enabled = ON; SET GLOBAL rpl_semi_sync_master_wait_point = AFTER_SYNC; SET GLOBAL rpl_semi_sync_master_timeout = 1000")
 			r := testservers.StartMariaDB(t, 2+len(replicas))
+			r.SQL(t, "SET GLOBAL rpl_semi_sync_slave_enabled = ON")
 			r.ReplicateFrom(t, via)
 			replicas = append(replicas, r)
+			want := fmt.Sprint(len(replicas))
+			deadline := time.Now().Add(30 * time.Second)
+			for primary.SQL(t, "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'RPL_SEMI_SYNC_MASTER_CLIENTS'") != want {
+				if time.Now().After(deadline) {
+					t.Fatal("the replica did not connect semi-synchronously")
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
 			return r.Addr()
 		},
 		caughtUp: func(t *testing.T, i int) { primary.CaughtUp(t, replicas[i]) },
