@@ -3,6 +3,7 @@ package nodetest
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -363,9 +364,11 @@ func restoreStep(e *env) {
 	e.check()
 }
 
-// corrupt: each field of A's record in turn gets a value the store never
-// writes, under A and B. A's error must name the field, and A must heal
-// (by itself, or once the field is repaired); no ID repeats.
+// corrupt: each field A's record depends on in turn gets a value the
+// store never writes, under A and B; C claims after. Some error of A's,
+// B's or C's must name the field (C's claim reads every field a claim
+// depends on), and A and C must heal (by themselves, or once the field is
+// repaired); no ID repeats.
 func corrupt(e *env) {
 	for i := 0; ; i++ {
 		var field string
@@ -385,10 +388,19 @@ func corrupt(e *env) {
 			}
 			t.Logf("field %s of node %d", field, a.stats().Node)
 			corrupted := time.Now()
+			c := se.start("C", o)
+			named := func() bool {
+				for _, h := range []*holder{a, b, c} {
+					if h.logs.contains(field) || strings.Contains(fmt.Sprint(h.lastErr()), field) {
+						return true
+					}
+				}
+				return false
+			}
 			deadline := corrupted.Add(3 * ttl)
-			for !a.logs.contains(field) {
+			for !named() {
 				if time.Now().After(deadline) {
-					t.Errorf("no log record of holder A names the field %s: %s", field, a.logs)
+					t.Errorf("no error of A, B or C names the field %s: A's log: %s; C's last error: %v", field, a.logs, c.lastErr())
 					break
 				}
 				time.Sleep(10 * time.Millisecond)
@@ -401,6 +413,7 @@ func corrupt(e *env) {
 			// An ID a TTL later needs a renewal or claim that succeeded
 			// after the corruption.
 			a.issuingAfter(t, healFrom.Add(ttl), 5*ttl, "after its record was corrupted")
+			c.issuingAfter(t, healFrom, 5*ttl, "after the record was corrupted")
 			se.check()
 		})
 		if field == "" {
