@@ -382,9 +382,7 @@ func corrupt(e *env) {
 			var repair func(t *testing.T)
 			field, repair = se.h.Corrupt(t, a.stats().Node, i)
 			if field == "" {
-				a.halt()
-				b.halt()
-				return
+				t.Skipf("the record has %d fields", i)
 			}
 			t.Logf("field %s of node %d", field, a.stats().Node)
 			corrupted := time.Now()
