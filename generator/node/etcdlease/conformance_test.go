@@ -162,7 +162,7 @@ func etcdHarness() nodetest.Harness {
 			// Restart keeps the data; a member rebuilt empty is a restore
 			// (the Restore cases, with the operator step of docs/leases.md).
 			"Restart/empty": "etcd answers only once a write is on disk; a member rebuilt empty under the same name, URLs and token keeps the cluster ID, which is a restore",
-			"Forget":    "etcd's identity is its cluster ID, not a record",
+			"Forget":        "etcd's identity is its cluster ID, not a record",
 		},
 	}
 }
