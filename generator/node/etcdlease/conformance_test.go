@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"go.etcd.io/etcd/api/v3/mvccpb"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/server/v3/embed"
 	"go.uber.org/zap"
@@ -94,6 +95,46 @@ func (m *member) clientVia(t *testing.T, dial func(ctx context.Context, network,
 	return c
 }
 
+// restoreAtomically writes the backup kvs back under the prefix in one
+// transaction, as a snapshot restore replaces the keys at once: the keys
+// the backup lacks are deleted, its keys without an etcd lease put (and
+// the operator's restored key if step); retried if a key under the prefix
+// changed meanwhile.
+func restoreAtomically(t *testing.T, c *clientv3.Client, kvs []*mvccpb.KeyValue, step bool) {
+	ctx := context.Background()
+	for {
+		now, err := c.Get(ctx, conformancePrefix, clientv3.WithPrefix(), clientv3.WithKeysOnly())
+		if err != nil {
+			t.Fatal(err)
+		}
+		keep := map[string]bool{}
+		var ops []clientv3.Op
+		for _, kv := range kvs {
+			if kv.Lease == 0 {
+				keep[string(kv.Key)] = true
+				ops = append(ops, clientv3.OpPut(string(kv.Key), string(kv.Value)))
+			}
+		}
+		if step {
+			keep[conformancePrefix+"restored"] = true
+			ops = append(ops, clientv3.OpPut(conformancePrefix+"restored", "1"))
+		}
+		for _, kv := range now.Kvs {
+			if !keep[string(kv.Key)] {
+				ops = append(ops, clientv3.OpDelete(string(kv.Key)))
+			}
+		}
+		unchanged := clientv3.Compare(clientv3.ModRevision(conformancePrefix).WithPrefix(), "<", now.Header.Revision+1)
+		r, err := c.Txn(ctx).If(unchanged).Then(ops...).Commit()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Succeeded {
+			return
+		}
+	}
+}
+
 func etcdHarness() nodetest.Harness {
 	var m *member
 	ctx := context.Background()
@@ -114,15 +155,7 @@ func etcdHarness() nodetest.Harness {
 		// At the key level, as etcdutl snapshot restore rewinds them.
 		Snapshot: func(t *testing.T) func(t *testing.T, step bool) {
 			kvs := keyBackup(t, m.clientVia(t, nil), conformancePrefix)
-			return func(t *testing.T, step bool) {
-				c := m.clientVia(t, nil)
-				putBack(t, c, conformancePrefix, kvs)
-				if step {
-					if _, err := c.Put(ctx, conformancePrefix+"restored", "1"); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
+			return func(t *testing.T, step bool) { restoreAtomically(t, m.clientVia(t, nil), kvs, step) }
 		},
 		Corrupt: func(t *testing.T, n int64, i int) (string, func(t *testing.T)) {
 			fields := []struct{ key, value string }{
