@@ -141,9 +141,9 @@ func (p pair) store(t *testing.T, addr string) node.Store {
 	return failoverStore(t, p.driver, p.dsn(addr))
 }
 
-func lease(t *testing.T, s node.Store, o node.LeaseOptions) *node.Lease {
+func lease(t *testing.T, s node.Store, o leaseConf) *node.Lease {
 	t.Helper()
-	l, err := node.NewLease(context.Background(), s, o)
+	l, err := node.NewLease(context.Background(), s, o.LeaseOptions, o.gen()...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +172,7 @@ func TestLapsedRenewalAfterFailover(t *testing.T) {
 	for _, c := range pairs() {
 		t.Run(c.name, func(t *testing.T) {
 			p := c.make(t)
-			o := node.LeaseOptions{Layout: layout(t, 1), TTL: 2 * time.Second}
+			o := leaseConf{Layout: layout(t, 1), LeaseOptions: node.LeaseOptions{TTL: 2 * time.Second}}
 			pa := tcpproxy.Start(t, p.primary)
 			a := issue(t, lease(t, p.store(t, pa.Addr()), o))
 			time.Sleep(o.TTL / 2)
@@ -213,8 +213,8 @@ func TestMixedOptionsFailover(t *testing.T) {
 		t.Skip("starts servers")
 	}
 	p := pgPair(t)
-	oa := node.LeaseOptions{TTL: 6 * time.Second}
-	ob := node.LeaseOptions{TTL: time.Second}
+	oa := leaseConf{LeaseOptions: node.LeaseOptions{TTL: 6 * time.Second}}
+	ob := leaseConf{LeaseOptions: node.LeaseOptions{TTL: time.Second}}
 	pa := tcpproxy.Start(t, p.primary)
 	sa := p.store(t, pa.Addr())
 	w := lease(t, sa, oa) // A's options are known to the store before the loss
@@ -319,7 +319,7 @@ func TestClaimHeldAcrossFailover(t *testing.T) {
 		t.Skip("starts servers")
 	}
 	p := pgPair(t)
-	o := node.LeaseOptions{TTL: 6 * time.Second} // A trusts its lease well past a floor counted from sending
+	o := leaseConf{LeaseOptions: node.LeaseOptions{TTL: 6 * time.Second}} // A trusts its lease well past a floor counted from sending
 	pa := tcpproxy.Start(t, p.primary)
 	w := lease(t, p.store(t, pa.Addr()), o)
 	_ = w.Close(context.Background())
@@ -343,7 +343,7 @@ func TestClaimHeldAcrossFailover(t *testing.T) {
 	started := make(chan struct{})
 	go func() {
 		defer close(started)
-		l, err := node.NewLease(context.Background(), sb, o)
+		l, err := node.NewLease(context.Background(), sb, o.LeaseOptions, o.gen()...)
 		if err != nil {
 			t.Error(err)
 			return
@@ -387,7 +387,7 @@ func TestFirstClaimLostWithTable(t *testing.T) {
 	for _, c := range pairs() {
 		t.Run(c.name, func(t *testing.T) {
 			p := c.make(t)
-			o := node.LeaseOptions{TTL: 2 * time.Second}
+			o := leaseConf{LeaseOptions: node.LeaseOptions{TTL: 2 * time.Second}}
 			pa := tcpproxy.Start(t, p.primary)
 			sa := p.store(t, pa.Addr()) // creates the table
 			p.caughtUp(t)

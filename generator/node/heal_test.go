@@ -145,9 +145,9 @@ func requireUnique(t *testing.T, sets ...[]types.Snowflake) int {
 
 // healOptions: four node IDs, a short TTL; healing is measured in units of
 // RenewEvery, so the test's timing follows from these values.
-func healOptions(t *testing.T, log *slog.Logger) node.LeaseOptions {
-	return node.LeaseOptions{Layout: layout(t, 2), TTL: 800 * time.Millisecond, RenewEvery: 150 * time.Millisecond,
-		Margin: 200 * time.Millisecond, Logger: log}
+func healOptions(t *testing.T, log *slog.Logger) leaseConf {
+	return leaseConf{Layout: layout(t, 2), LeaseOptions: node.LeaseOptions{TTL: 800 * time.Millisecond, RenewEvery: 150 * time.Millisecond,
+		Margin: 200 * time.Millisecond, Logger: log}}
 }
 
 // healSlack absorbs a busy machine: scheduling delays, a new connection.
@@ -285,7 +285,7 @@ func TestLeaseHealsAfterTakeover(t *testing.T) {
 			retried := logs.count("level=WARN", `msg="lease re-claim failing"`)
 			require.LessOrEqual(t, retried, 1, logs.lines())
 			require.Equal(t, 6+retried, len(logs.lines()), logs.lines())
-			require.Equal(t, len(logs.lines()), logs.count("owner="+a.Owner()))
+			require.Equal(t, len(logs.lines()), logs.count("owner="+a.Stats().Owner))
 		})
 	}
 }
@@ -415,23 +415,23 @@ type scriptedStore struct {
 	released []int64
 }
 
-func (s *scriptedStore) Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, prefer, bound int64) (int64, int64, error) {
+func (s *scriptedStore) Claim(ctx context.Context, c node.Claim) (node.Claimed, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.prefers = append(s.prefers, prefer)
+	s.prefers = append(s.prefers, c.Prefer)
 	if !s.lost {
-		return 0, 0, nil
+		return node.Claimed{}, nil
 	}
-	return 1, s.floor, nil
+	return node.Claimed{Node: 1, Floor: s.floor}, nil
 }
 
-func (s *scriptedStore) Renew(ctx context.Context, n int64, owner string, ttl time.Duration, bound int64) error {
+func (s *scriptedStore) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.lost && n == 0 {
-		return fmt.Errorf("%w: node 0 taken", node.ErrLeaseLost)
+	if s.lost && r.Node == 0 {
+		return node.Seen{}, fmt.Errorf("%w: node 0 taken", node.ErrLeaseLost)
 	}
-	return nil
+	return r.Seen, nil
 }
 
 func (s *scriptedStore) Release(ctx context.Context, n int64, owner string, hwm int64, exact bool) error {
@@ -451,7 +451,7 @@ func TestLeaseHealFloorAhead(t *testing.T) {
 	s := &scriptedStore{}
 	ctx := context.Background()
 	o := short(t, 1)
-	l, err := node.NewLease(ctx, s, o)
+	l, err := node.NewLease(ctx, s, o.LeaseOptions, o.gen()...)
 	require.NoError(t, err)
 	defer l.Close(ctx)
 	g, err := node.NewSnowflake(ctx, l)

@@ -10,7 +10,6 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"github.com/idkit-go/idkit/generator/node"
-	"github.com/idkit-go/idkit/generator/node/internal/failover"
 )
 
 // Noticing a store that went back (see
@@ -19,7 +18,7 @@ import (
 // snapshot restore rewinds the keys. A lease remembers the cluster ID and
 // its node's mark after its last request (the mark only rises while the
 // lease holds the node); a renewal that finds another cluster ID or a
-// lower mark fails with failover.ErrForgot. A store also remembers the
+// lower mark fails with node.ErrForgot. A store also remembers the
 // cluster ID and the highest revision its requests saw: a claim answered
 // with another cluster ID, or with a revision below one seen before the
 // claim was sent, found a loss. So does a claim that finds the key
@@ -94,21 +93,16 @@ func (s *store) observe(cluster uint64, rev int64, id uint64, at int64) bool {
 
 func ident(cluster uint64) string { return strconv.FormatUint(cluster, 16) }
 
-var _ failover.Store = (*store)(nil)
-
-// Guarded is Claim following the rule of package failover.
-func (s *store) Guarded(ctx context.Context, c failover.Claim) (failover.Claimed, error) {
+// Claim claims a node following the rule above.
+func (s *store) Claim(ctx context.Context, c node.Claim) (node.Claimed, error) {
 	cluster, rev := s.before()
 	n, m, err := s.grantAndClaim(ctx, c.Owner, c.TTL, c.MaxNode, c.Prefer, c.Bound, c.Horizon)
 	if err != nil {
-		return failover.Claimed{}, err
+		return node.Claimed{}, err
 	}
 	arrived := time.Now()
 	back := s.observe(cluster, rev, m.cluster, m.rev)
-	out := failover.Claimed{Node: n, Floor: max(m.pre, m.mark), Seen: failover.Seen{Ident: ident(m.cluster), Version: m.post}}
-	if failover.Off.Load() {
-		return out, nil
-	}
+	out := node.Claimed{Node: n, Floor: max(m.pre, m.mark), Seen: node.Seen{Ident: ident(m.cluster), Version: m.post}}
 	hz := max(m.hz, c.Horizon.Nanoseconds())
 	if c.Lost || back || m.restored != 0 {
 		// The mark counts from when the answer arrived, which is no
@@ -118,7 +112,7 @@ func (s *store) Guarded(ctx context.Context, c failover.Claim) (failover.Claimed
 			clientv3.Compare(clientv3.ModRevision(s.restoredKey), "=", m.restored),
 		).Then(raise(s.markKey, mark), clientv3.OpDelete(s.restoredKey)).Else(raise(s.markKey, mark)).Commit()
 		if err != nil {
-			return failover.Claimed{}, fmt.Errorf("etcdlease: claim node %d: record the mark: %w", n, err)
+			return node.Claimed{}, fmt.Errorf("etcdlease: claim node %d: record the mark: %w", n, err)
 		}
 		out.Floor, out.Forgot = max(out.Floor, mark), true
 		log := c.Log
@@ -133,11 +127,10 @@ func (s *store) Guarded(ctx context.Context, c failover.Claim) (failover.Claimed
 	return out, nil
 }
 
-// GuardedRenew is Renew that proves the keys hold what the lease saw (see
-// [failover.Store]).
-func (s *store) GuardedRenew(ctx context.Context, r failover.Renewal) (failover.Seen, error) {
+// Renew renews a node if the keys prove they hold what the lease saw.
+func (s *store) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 	if err := s.check(r.TTL); err != nil {
-		return failover.Seen{}, err
+		return node.Seen{}, err
 	}
 	n, owner, ttl := r.Node, r.Owner, r.TTL
 	ok, hk := s.key(s.owners, n), s.key(s.marks, n)
@@ -152,19 +145,19 @@ func (s *store) GuardedRenew(ctx context.Context, r failover.Renewal) (failover.
 		).Commit()
 	})
 	if err != nil {
-		return failover.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w", n, err)
+		return node.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w", n, err)
 	}
 	id := ident(res.Header.ClusterId)
 	if r.Seen.Ident != "" && r.Seen.Ident != id {
-		return failover.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w: the cluster ID is %s, the lease saw %s", n, failover.ErrForgot, id, r.Seen.Ident)
+		return node.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w: the cluster ID is %s, the lease saw %s", n, node.ErrForgot, id, r.Seen.Ident)
 	}
 	if !res.Succeeded || len(kvs(res.Responses[0])) == 0 {
-		return failover.Seen{}, fmt.Errorf("%w: node %d is no longer held by %s", node.ErrLeaseLost, n, owner)
+		return node.Seen{}, fmt.Errorf("%w: node %d is no longer held by %s", node.ErrLeaseLost, n, owner)
 	}
 	pre := parseMark(kvs(res.Responses[1]))
 	if pre < r.Seen.Version {
-		return failover.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w: its mark %d is below %d, which the lease saw", n, failover.ErrForgot, pre, r.Seen.Version)
+		return node.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w: its mark %d is below %d, which the lease saw", n, node.ErrForgot, pre, r.Seen.Version)
 	}
-	seen := failover.Seen{Ident: id, Version: max(pre, r.Bound)}
+	seen := node.Seen{Ident: id, Version: max(pre, r.Bound)}
 	return seen, s.keepAlive(ctx, n, owner, ttl, clientv3.LeaseID(kvs(res.Responses[0])[0].Lease))
 }

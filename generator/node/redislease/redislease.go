@@ -1,11 +1,11 @@
-// Package redislease keeps [node.Lease] records in one Redis hash:
-// [NewLease] returns a lease to use with [node.NewSnowflake] as an SQL
-// lease is. It lives apart from package node so that only its users compile
-// go-redis. A Redis failover or restart that loses writes gives the master
+// Package redislease keeps [node.Lease] records in one Redis hash: pass
+// [NewStore] to [node.NewLease] for a lease to use with
+// [node.NewSnowflake] as an SQL lease is. It lives apart from package node
+// so that only its users compile go-redis. A Redis failover or restart that loses writes gives the master
 // a new replication ID; a claim that finds it changed, or a renewal that
 // finds it or the hash's version not what the lease saw, waits out the
 // longest horizon of the hash's holders (see
-// [node.LeaseOptions].MaxClockOffset). [NewLease] refuses an evicting
+// [node.LeaseOptions].MaxClockOffset). A claim refuses an evicting
 // maxmemory-policy, and with replicas claims and renewals wait (WAIT) for
 // one by default (see [StoreOptions].Replicas).
 // See https://github.com/idkit-go/idkit/blob/main/docs/leases.md
@@ -22,11 +22,11 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/idkit-go/idkit/generator/node"
-	"github.com/idkit-go/idkit/generator/node/internal/failover"
 )
 
-// DefaultKey is the Redis hash of [NewLease].
-const DefaultKey = "idkit:node_leases"
+// defaultKey is the Redis hash of a store whose [StoreOptions].Key is
+// empty.
+const defaultKey = "idkit:node_leases"
 
 // ErrNotReplicated reports a claim or renewal that fewer than
 // [StoreOptions].Replicas replicas acknowledged in time; it fails.
@@ -57,21 +57,10 @@ redis.call('ZADD', F, n, n)
 return 1
 `)
 
-// NewLease is [node.NewLease] on [NewStore] of client with the default
-// options. It returns an error wrapping [node.ErrInvalidConfig] for bad
-// options or a nil client, [node.ErrExhausted] when every node ID is held,
-// and the Redis error otherwise.
-func NewLease(ctx context.Context, client redis.Scripter, opts node.LeaseOptions) (*node.Lease, error) {
-	if client == nil {
-		return nil, fmt.Errorf("%w: nil redis client", node.ErrInvalidConfig)
-	}
-	return node.NewLease(ctx, NewStore(client, StoreOptions{}), opts)
-}
-
 // StoreOptions configures [NewStore].
 type StoreOptions struct {
 	// Key is the Redis hash of the leases, also the cluster slot of its
-	// two index sets. Default [DefaultKey]. Never delete it.
+	// two index sets. Default "idkit:node_leases". Never delete it.
 	Key string
 	// Replicas, if positive, makes each claim and renewal wait (WAIT) for
 	// that many replicas, up to ReplicaTimeout (default TTL/4, the default
@@ -91,7 +80,7 @@ type StoreOptions struct {
 // server's clock.
 func NewStore(client redis.Scripter, opts StoreOptions) node.Store {
 	if opts.Key == "" {
-		opts.Key = DefaultKey
+		opts.Key = defaultKey
 	}
 	return &store{c: client, keys: []string{opts.Key, indexKey(opts.Key, "held"), indexKey(opts.Key, "free")}, o: opts}
 }
@@ -107,8 +96,6 @@ func indexKey(key, name string) string {
 	}
 	return "{" + key + "}:" + name
 }
-
-var _ failover.Store = (*store)(nil)
 
 // store is the [node.Store] of one Redis hash.
 type store struct {
@@ -233,18 +220,10 @@ func master(v any) (ident string, online int64) {
 // micros rounds a Unix-nanosecond mark up to microseconds.
 func micros(ns int64) int64 { return (ns + 999) / 1000 }
 
-func (b *store) Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, prefer, bound int64) (int64, int64, error) {
-	c, err := b.claim(ctx, claimArgs{owner: owner, ttl: ttl, maxNode: maxNode, prefer: prefer, bound: bound,
-		horizon: max(time.Until(time.Unix(0, bound)), ttl) + 500*time.Millisecond})
-	return c.node, c.floor, err
-}
-
-func (b *store) Renew(ctx context.Context, n int64, owner string, ttl time.Duration, bound int64) error {
-	_, _, err := b.renew(ctx, renewArgs{node: n, owner: owner, ttl: ttl, bound: bound})
-	return err
-}
-
 func (b *store) Release(ctx context.Context, n int64, owner string, hwm int64, exact bool) error {
+	if b.c == nil {
+		return fmt.Errorf("%w: nil redis client", node.ErrInvalidConfig)
+	}
 	ex := 0
 	if exact {
 		ex = 1

@@ -8,7 +8,6 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/idkit-go/idkit/generator/node"
-	"github.com/idkit-go/idkit/generator/node/internal/failover"
 )
 
 // renewScript: KEYS hash, held, free; ARGV node, owner, ttl ms, bound µs,
@@ -68,8 +67,8 @@ type renewArgs struct {
 
 // renew extends the lease if the hash proves it holds what the lease saw
 // last; it returns the replication ID and version the renewal saw, or an
-// error wrapping [failover.ErrForgot] or [node.ErrLeaseLost] (with
-// [failover.ErrLapsed] if the record still named owner but had expired).
+// error wrapping [node.ErrForgot] or [node.ErrLeaseLost] (with
+// [node.ErrLapsed] if the record still named owner but had expired).
 func (b *store) renew(ctx context.Context, a renewArgs) (string, int64, error) {
 	r, short, err := b.run(ctx, renewScript, fmt.Sprintf("renewal of node %d", a.node), a.ttl, a.node, a.owner, a.ttl.Milliseconds(), micros(a.bound),
 		micros(a.horizon.Nanoseconds()), a.ident, a.version)
@@ -89,9 +88,9 @@ func (b *store) renew(ctx context.Context, a renewArgs) (string, int64, error) {
 	case 0:
 		return "", 0, fmt.Errorf("%w: node %d is no longer held by %s", node.ErrLeaseLost, a.node, a.owner)
 	case -2:
-		return "", 0, fmt.Errorf("%w: %w: node %d of %s expired before the renewal arrived", node.ErrLeaseLost, failover.ErrLapsed, a.node, a.owner)
+		return "", 0, fmt.Errorf("%w: %w: node %d of %s expired before the renewal arrived", node.ErrLeaseLost, node.ErrLapsed, a.node, a.owner)
 	default:
-		return "", 0, fmt.Errorf("redislease: renew node %d: %w: %s", a.node, failover.ErrForgot, detail)
+		return "", 0, fmt.Errorf("redislease: renew node %d: %w: %s", a.node, node.ErrForgot, detail)
 	}
 	if short != nil {
 		return "", 0, short
@@ -99,10 +98,9 @@ func (b *store) renew(ctx context.Context, a renewArgs) (string, int64, error) {
 	return ident, version, nil
 }
 
-// GuardedRenew is Renew that proves the hash holds what the lease saw
-// (see [failover.Store]).
-func (b *store) GuardedRenew(ctx context.Context, r failover.Renewal) (failover.Seen, error) {
+// Renew renews a node if the hash proves it holds what the lease saw.
+func (b *store) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 	ident, v, err := b.renew(ctx, renewArgs{node: r.Node, owner: r.Owner, ttl: r.TTL, bound: r.Bound, horizon: r.Horizon,
 		ident: r.Seen.Ident, version: r.Seen.Version})
-	return failover.Seen{Ident: ident, Version: v}, err
+	return node.Seen{Ident: ident, Version: v}, err
 }
