@@ -155,9 +155,24 @@ func (p *Postgres) Replica(t testing.TB, via string) *Postgres {
 	return r
 }
 
+// Restart kills the server and starts it again on the same port, with its
+// data directory (keep) or a new empty one, as when its host reboots.
+func (p *Postgres) Restart(t testing.TB, keep bool) {
+	t.Helper()
+	p.Kill(t)
+	if !keep {
+		data := filepath.Join(p.dir, "data")
+		run(t, "postgres", "rm", "-rf", data)
+		run(t, "postgres", pgBin(t, "initdb"), "-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8")
+	}
+	p.start(t)
+}
+
 func (p *Postgres) start(t testing.TB) {
 	t.Helper()
-	p.Port = FreePort(t)
+	if p.Port == 0 {
+		p.Port = FreePort(t)
+	}
 	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c wal_level=replica -c max_wal_senders=8 -c hot_standby=on -c wal_receiver_status_interval=1s -c wal_retrieve_retry_interval=200ms", p.Port, p.dir)
 	run(t, "postgres", pgBin(t, "pg_ctl"), "-D", filepath.Join(p.dir, "data"), "-l", filepath.Join(p.dir, "log"), "-w", "-t", "60", "-o", opts, "start")
 	t.Cleanup(func() { p.Kill(t) })
@@ -202,10 +217,12 @@ func (p *Postgres) CaughtUp(t testing.TB, r *Postgres) {
 // MariaDB is a MariaDB server of its own data directory, with a binary
 // log, a server ID and root without a password.
 type MariaDB struct {
-	Port int
-	ID   int
-	dir  string
-	cmd  *exec.Cmd
+	Port    int
+	ID      int
+	dir     string
+	args    []string
+	install func(t testing.TB)
+	cmd     *exec.Cmd
 }
 
 // Addr returns the server's address, 127.0.0.1:port.
@@ -224,22 +241,51 @@ func StartMariaDB(t testing.TB, id int) *MariaDB {
 	install := need(t, "mariadb-install-db")
 	need(t, "mariadb")
 	m := &MariaDB{ID: id, dir: tempDir(t, "idkit-mariadb-", "")}
-	data := filepath.Join(m.dir, "data")
-	run(t, "", install, "--no-defaults", "--datadir="+data, "--user=root", "--auth-root-authentication-method=normal", "--skip-test-db", "--skip-name-resolve")
+	m.install = func(t testing.TB) {
+		run(t, "", install, "--no-defaults", "--datadir="+filepath.Join(m.dir, "data"), "--user=root", "--auth-root-authentication-method=normal", "--skip-test-db", "--skip-name-resolve", "--tmpdir="+m.dir)
+	}
+	m.install(t)
 	m.Port = FreePort(t)
-	m.cmd = exec.Command(mariadbd, "--no-defaults", "--datadir="+data, "--user=root",
-		"--port="+strconv.Itoa(m.Port), "--bind-address=127.0.0.1", "--socket="+filepath.Join(m.dir, "sock"),
-		"--pid-file="+filepath.Join(m.dir, "pid"), "--server-id="+strconv.Itoa(id), "--log-bin="+filepath.Join(m.dir, "bin"),
-		"--skip-name-resolve", "--innodb-buffer-pool-size=32M", "--innodb-log-file-size=16M", "--log-error="+filepath.Join(m.dir, "log"))
+	m.args = []string{mariadbd, "--no-defaults", "--datadir=" + filepath.Join(m.dir, "data"), "--user=root",
+		"--port=" + strconv.Itoa(m.Port), "--bind-address=127.0.0.1", "--socket=" + filepath.Join(m.dir, "sock"),
+		"--pid-file=" + filepath.Join(m.dir, "pid"), "--server-id=" + strconv.Itoa(id), "--log-bin=" + filepath.Join(m.dir, "bin"),
+		"--skip-name-resolve", "--tmpdir=" + m.dir, "--innodb-buffer-pool-size=32M", "--innodb-log-file-size=16M", "--log-error=" + filepath.Join(m.dir, "log")}
+	m.start(t)
+	t.Cleanup(func() { m.Kill(t) })
+	return m
+}
+
+func (m *MariaDB) start(t testing.TB) {
+	t.Helper()
+	m.cmd = exec.Command(m.args[0], m.args[1:]...)
 	if err := m.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { m.Kill(t) })
 	waitFor(t, "mariadbd starting", 60*time.Second, func() error {
 		_, err := m.exec("CREATE DATABASE IF NOT EXISTS test")
 		return err
 	})
-	return m
+}
+
+// Restart kills the server and starts it again on the same port, with its
+// data (keep) or a new empty data directory and binary log, as when its
+// host reboots. A replica restarts as a primary of its own.
+func (m *MariaDB) Restart(t testing.TB, keep bool) {
+	t.Helper()
+	m.Kill(t)
+	if !keep {
+		for _, f := range []string{"data", "bin.index"} {
+			if err := os.RemoveAll(filepath.Join(m.dir, f)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		old, _ := filepath.Glob(filepath.Join(m.dir, "bin.0*"))
+		for _, f := range old {
+			_ = os.Remove(f)
+		}
+		m.install(t)
+	}
+	m.start(t)
 }
 
 func (m *MariaDB) exec(sql string) (string, error) {

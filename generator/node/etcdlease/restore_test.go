@@ -2,6 +2,8 @@ package etcdlease_test
 
 import (
 	"context"
+	"net"
+	"sync"
 	"testing"
 	"time"
 
@@ -9,10 +11,10 @@ import (
 	"go.etcd.io/etcd/api/v3/mvccpb"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
+	"google.golang.org/grpc"
 
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/generator/node/etcdlease"
-	"github.com/idkit-go/idkit/internal/tcpproxy"
 )
 
 // keyBackup is a backup of the keys under a prefix, as etcdctl get
@@ -153,8 +155,9 @@ func TestRestoreIntoNewCluster(t *testing.T) {
 	t.Cleanup(fresh.close)
 	p := prefix(t)
 	o := faultOptions()
-	path := tcpproxy.Start(t, old.endpoints[0])
-	ca, err := clientv3.New(clientv3.Config{Endpoints: []string{path.Addr()}, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
+	pa := &path{target: old.endpoints[0]}
+	ca, err := clientv3.New(clientv3.Config{Endpoints: []string{old.endpoints[0]}, DialTimeout: 5 * time.Second, Logger: zap.NewNop(),
+		DialOptions: []grpc.DialOption{grpc.WithContextDialer(pa.dial)}})
 	require.NoError(t, err)
 	t.Cleanup(func() { ca.Close() })
 	a := issue(etcdlease.NewStore(ca, etcdlease.StoreOptions{Prefix: p}), o)
@@ -164,10 +167,42 @@ func TestRestoreIntoNewCluster(t *testing.T) {
 	putBack(t, fresh.client(t), p, snap)
 	_, err = fresh.client(t).Put(context.Background(), p+"restored", "1")
 	require.NoError(t, err)
-	require.NoError(t, path.MoveTo(fresh.endpoints[0]))
+	pa.move(fresh.endpoints[0])
 	b := issue(etcdlease.NewStore(fresh.client(t), etcdlease.StoreOptions{Prefix: p}), o)
 	healed(t, a, o, "the new cluster")
 	b.started(t, 10*time.Second)
 	time.Sleep(o.TTL / 2)
 	report(t, a, b)
+}
+
+// path is a client's network to an etcd member: move closes its
+// connections, and new ones reach the new target.
+type path struct {
+	mu     sync.Mutex
+	target string
+	conns  []net.Conn
+}
+
+func (p *path) dial(ctx context.Context, _ string) (net.Conn, error) {
+	p.mu.Lock()
+	target := p.target
+	p.mu.Unlock()
+	c, err := (&net.Dialer{}).DialContext(ctx, "tcp", target)
+	if err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.conns = append(p.conns, c)
+	return c, nil
+}
+
+func (p *path) move(target string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.target = target
+	for _, c := range p.conns {
+		c.Close()
+	}
+	p.conns = nil
 }

@@ -1,0 +1,251 @@
+package node_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/idkit-go/idkit/generator/node"
+	"github.com/idkit-go/idkit/generator/node/nodetest"
+	"github.com/idkit-go/idkit/internal/tcpproxy"
+	"github.com/idkit-go/idkit/internal/testdb"
+	"github.com/idkit-go/idkit/internal/testservers"
+)
+
+// The conformance suite of package nodetest on the SQL stores: PostgreSQL
+// and MariaDB on private servers (asynchronous replicas fed through a
+// proxy that Detach cuts), SQLite on a fresh file with no settings.
+
+// leaseTable is the SQL store's default table.
+const leaseTable = "idkit_node_leases"
+
+type dialFunc = func(ctx context.Context, network, addr string) (net.Conn, error)
+
+// sqlServers is one case's servers of a replicated SQL database.
+type sqlServers struct {
+	primary  string
+	replicas []string
+	links    []*tcpproxy.Proxy
+	promoted atomic.Bool
+	exec     func(t *testing.T, q string) string // on the primary
+}
+
+// sqlHarness is the harness of a replicated SQL database: start starts
+// a primary, replicate a replica of it through a link, and the rest act on
+// the servers of *s.
+type sqlHarness struct {
+	s         *sqlServers
+	open      func(t *testing.T, addr string, dial dialFunc) *sql.DB
+	start     func(t *testing.T) (addr string, exec func(t *testing.T, q string) string)
+	replicate func(t *testing.T, via string) (addr string)
+	caughtUp  func(t *testing.T, replica int)
+	promote   func(t *testing.T, replica int)
+	kill      func(t *testing.T)
+	restart   func(t *testing.T, keep bool)
+}
+
+func (h *sqlHarness) harness() nodetest.Harness {
+	return nodetest.Harness{
+		Start: func(t *testing.T) {
+			h.s = &sqlServers{}
+			h.s.primary, h.s.exec = h.start(t)
+		},
+		Store: func(t *testing.T, dial dialFunc) node.Store {
+			s, err := node.NewSQLStore(context.Background(), h.open(t, h.s.primary, dial), node.SQLStoreOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return s
+		},
+		Route: func(addr string) string {
+			if addr == h.s.primary && h.s.promoted.Load() {
+				return h.s.replicas[0]
+			}
+			return addr
+		},
+		Replicate: func(t *testing.T) {
+			l := tcpproxy.Start(t, h.s.primary)
+			h.s.links = append(h.s.links, l)
+			h.s.replicas = append(h.s.replicas, h.replicate(t, l.Addr()))
+		},
+		CaughtUp: func(t *testing.T) {
+			for i := range h.s.replicas {
+				if i > 0 || !h.s.promoted.Load() {
+					h.caughtUp(t, i)
+				}
+			}
+		},
+		Detach: func(t *testing.T) { h.s.links[0].Cut() },
+		Promote: func(t *testing.T) {
+			h.promote(t, 0)
+			h.s.promoted.Store(true)
+		},
+		Kill:    func(t *testing.T) { h.kill(t) },
+		Restart: func(t *testing.T, keep bool) { h.restart(t, keep) },
+		Snapshot: func(t *testing.T) func(t *testing.T, step bool) {
+			return sqlSnapshot(t, h.s.exec)
+		},
+		Forget: func(t *testing.T) { h.s.exec(t, "DELETE FROM "+leaseTable+" WHERE node = -1") },
+		Unsupported: map[string]string{
+			"Corrupt": "the columns' types admit only values the store could write",
+		},
+	}
+}
+
+// sqlSnapshot copies the lease table aside; the restore puts the copy
+// back, as a restore that keeps the server's identity, and runs the
+// operator step of docs/leases.md if step.
+func sqlSnapshot(t *testing.T, exec func(t *testing.T, q string) string) func(t *testing.T, step bool) {
+	tb := leaseTable
+	exec(t, "DROP TABLE IF EXISTS "+tb+"_copy")
+	exec(t, "CREATE TABLE "+tb+"_copy AS SELECT * FROM "+tb)
+	return func(t *testing.T, step bool) {
+		exec(t, "DELETE FROM "+tb)
+		exec(t, "INSERT INTO "+tb+" SELECT * FROM "+tb+"_copy")
+		if step {
+			exec(t, "UPDATE "+tb+" SET owner = 'restored' WHERE node = -1")
+		}
+	}
+}
+
+func postgresHarness() nodetest.Harness {
+	var primary *testservers.Postgres
+	var replicas []*testservers.Postgres
+	h := &sqlHarness{
+		open: func(t *testing.T, addr string, dial dialFunc) *sql.DB {
+			cfg, err := pgx.ParseConfig(testservers.PostgresDSN(addr))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.DialFunc = pgconn.DialFunc(dial)
+			db := stdlib.OpenDB(*cfg)
+			t.Cleanup(func() { db.Close() })
+			return db
+		},
+		start: func(t *testing.T) (string, func(t *testing.T, q string) string) {
+			primary, replicas = testservers.StartPostgres(t), nil
+			p := primary
+			return p.Addr(), func(t *testing.T, q string) string { return p.Psql(t, q) }
+		},
+		replicate: func(t *testing.T, via string) string {
+			r := primary.Replica(t, via)
+			replicas = append(replicas, r)
+			return r.Addr()
+		},
+		caughtUp: func(t *testing.T, i int) { primary.CaughtUp(t, replicas[i]) },
+		promote:  func(t *testing.T, i int) { replicas[i].Promote(t) },
+		kill:     func(t *testing.T) { primary.Kill(t) },
+		restart:  func(t *testing.T, keep bool) { primary.Restart(t, keep) },
+	}
+	return h.harness()
+}
+
+// mysqlNets numbers the dialers registered with the MySQL driver.
+var mysqlNets atomic.Int64
+
+func mariadbHarness() nodetest.Harness {
+	var primary *testservers.MariaDB
+	var replicas []*testservers.MariaDB
+	h := &sqlHarness{
+		open: func(t *testing.T, addr string, dial dialFunc) *sql.DB {
+			cfg, err := mysql.ParseDSN(testservers.MySQLDSN(addr))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.Net = fmt.Sprintf("nodetest%d", mysqlNets.Add(1))
+			mysql.RegisterDialContext(cfg.Net, func(ctx context.Context, addr string) (net.Conn, error) {
+				return dial(ctx, "tcp", addr)
+			})
+			c, err := mysql.NewConnector(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			db := sql.OpenDB(c)
+			t.Cleanup(func() { db.Close() })
+			return db
+		},
+		start: func(t *testing.T) (string, func(t *testing.T, q string) string) {
+			primary, replicas = testservers.StartMariaDB(t, 1), nil
+			p := primary
+			return p.Addr(), func(t *testing.T, q string) string { return p.SQL(t, "USE test; "+q) }
+		},
+		replicate: func(t *testing.T, via string) string {
+			r := testservers.StartMariaDB(t, 2+len(replicas))
+			r.ReplicateFrom(t, via)
+			replicas = append(replicas, r)
+			return r.Addr()
+		},
+		caughtUp: func(t *testing.T, i int) { primary.CaughtUp(t, replicas[i]) },
+		promote:  func(t *testing.T, i int) { replicas[i].Promote(t) },
+		kill:     func(t *testing.T) { primary.Kill(t) },
+		restart:  func(t *testing.T, keep bool) { primary.Restart(t, keep) },
+	}
+	return h.harness()
+}
+
+// sqliteHarness: a fresh file per case, opened with no settings, as the
+// docs say SQLite needs.
+func sqliteHarness() nodetest.Harness {
+	var mu sync.Mutex
+	var dsn string
+	var db *sql.DB
+	exec := func(t *testing.T, q string) string {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return ""
+	}
+	open := func(t *testing.T) *sql.DB {
+		mu.Lock()
+		defer mu.Unlock()
+		h, err := sql.Open(testdb.SQLiteDriver, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { h.Close() })
+		return h
+	}
+	return nodetest.Harness{
+		Start: func(t *testing.T) {
+			dsn = "file:" + t.TempDir() + "/leases.db"
+			var err error
+			db, err = sql.Open(testdb.SQLiteDriver, dsn+"?_pragma=busy_timeout(10000)") // the harness's own handle waits
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
+		},
+		Store: func(t *testing.T, _ dialFunc) node.Store {
+			s, err := node.NewSQLStore(context.Background(), open(t), node.SQLStoreOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return s
+		},
+		Snapshot: func(t *testing.T) func(t *testing.T, step bool) { return sqlSnapshot(t, exec) },
+		Forget:   func(t *testing.T) { exec(t, "DELETE FROM "+leaseTable+" WHERE node = -1") },
+		Unsupported: map[string]string{
+			"Replicate": "SQLite has no replicas",
+			"Restart":   "SQLite has no server: a committed transaction survives the process",
+			"Corrupt":   "the columns' types admit only values the store could write",
+		},
+	}
+}
+
+func TestConformance(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts servers")
+	}
+	t.Run("postgres", func(t *testing.T) { t.Parallel(); nodetest.Run(t, postgresHarness) })
+	t.Run("mariadb", func(t *testing.T) { t.Parallel(); nodetest.Run(t, mariadbHarness) })
+	t.Run("sqlite", func(t *testing.T) { t.Parallel(); nodetest.Run(t, sqliteHarness) })
+}

@@ -1,0 +1,174 @@
+package etcdlease_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.etcd.io/etcd/server/v3/embed"
+	"go.uber.org/zap"
+	"google.golang.org/grpc"
+
+	"github.com/idkit-go/idkit/generator/node"
+	"github.com/idkit-go/idkit/generator/node/etcdlease"
+	"github.com/idkit-go/idkit/generator/node/nodetest"
+)
+
+// The conformance suite of package nodetest on etcd: one embedded member
+// of its own per case, on fixed loopback ports so that it restarts where
+// its clients look for it.
+
+const conformancePrefix = "idkit/node_leases/"
+
+// member is a one-member etcd cluster that can restart on its ports.
+type member struct {
+	dir          string
+	client, peer url.URL
+	e            *embed.Etcd
+}
+
+func startMember(t *testing.T) *member {
+	t.Helper()
+	ports, err := freePorts(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &member{dir: filepath.Join(t.TempDir(), "m"),
+		client: url.URL{Scheme: "http", Host: fmt.Sprintf("127.0.0.1:%d", ports[0])},
+		peer:   url.URL{Scheme: "http", Host: fmt.Sprintf("127.0.0.1:%d", ports[1])}}
+	m.start(t)
+	t.Cleanup(m.stop)
+	return m
+}
+
+func (m *member) start(t *testing.T) {
+	t.Helper()
+	cfg := embed.NewConfig()
+	cfg.Name, cfg.Dir = "m0", m.dir
+	cfg.ListenClientUrls, cfg.AdvertiseClientUrls = []url.URL{m.client}, []url.URL{m.client}
+	cfg.ListenPeerUrls, cfg.AdvertisePeerUrls = []url.URL{m.peer}, []url.URL{m.peer}
+	cfg.ListenMetricsUrls = nil
+	cfg.InitialCluster = "m0=" + m.peer.String()
+	cfg.InitialClusterToken = "idkit-etcdlease-conformance"
+	cfg.UnsafeNoFsync = true
+	cfg.ZapLoggerBuilder = embed.NewZapLoggerBuilder(zap.NewNop())
+	e, err := embed.StartEtcd(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-e.Server.ReadyNotify():
+	case err := <-e.Err():
+		t.Fatal(err)
+	case <-time.After(time.Minute):
+		t.Fatal("etcd not ready after a minute")
+	}
+	m.e = e
+}
+
+func (m *member) stop() {
+	if m.e != nil {
+		m.e.Close()
+		m.e = nil
+	}
+}
+
+func (m *member) clientVia(t *testing.T, dial func(ctx context.Context, network, addr string) (net.Conn, error)) *clientv3.Client {
+	cfg := clientv3.Config{Endpoints: []string{m.client.Host}, DialTimeout: 2 * time.Second, Logger: zap.NewNop()}
+	if dial != nil {
+		cfg.DialOptions = []grpc.DialOption{grpc.WithContextDialer(func(ctx context.Context, addr string) (net.Conn, error) {
+			return dial(ctx, "tcp", addr)
+		})}
+	}
+	c, err := clientv3.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func etcdHarness() nodetest.Harness {
+	var m *member
+	ctx := context.Background()
+	return nodetest.Harness{
+		Start: func(t *testing.T) { m = startMember(t) },
+		Store: func(t *testing.T, dial func(ctx context.Context, network, addr string) (net.Conn, error)) node.Store {
+			return etcdlease.NewStore(m.clientVia(t, dial), etcdlease.StoreOptions{Prefix: conformancePrefix})
+		},
+		// Without data: the same member name, peer URL and token, so the
+		// same cluster ID, with the revision back at 1.
+		Restart: func(t *testing.T, keep bool) {
+			m.stop()
+			if !keep {
+				if err := os.RemoveAll(m.dir); err != nil {
+					t.Fatal(err)
+				}
+			}
+			m.start(t)
+		},
+		// At the key level, as etcdutl snapshot restore rewinds them.
+		Snapshot: func(t *testing.T) func(t *testing.T, step bool) {
+			kvs := keyBackup(t, m.clientVia(t, nil), conformancePrefix)
+			return func(t *testing.T, step bool) {
+				c := m.clientVia(t, nil)
+				putBack(t, c, conformancePrefix, kvs)
+				if step {
+					if _, err := c.Put(ctx, conformancePrefix+"restored", "1"); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		},
+		Corrupt: func(t *testing.T, n int64, i int) (string, func(t *testing.T)) {
+			fields := []struct{ key, value string }{
+				{fmt.Sprintf("%sh/%d", conformancePrefix, n), "soon"},
+				{conformancePrefix + "mark", "99999999999999999999"},
+				{conformancePrefix + "horizon", "ten"},
+			}
+			if i >= len(fields) {
+				return "", nil
+			}
+			f := fields[i]
+			c := m.clientVia(t, nil)
+			old, err := c.Get(ctx, f.key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Put(ctx, f.key, f.value); err != nil {
+				t.Fatal(err)
+			}
+			if i == 0 {
+				return f.key, nil
+			}
+			return f.key, func(t *testing.T) {
+				var err error
+				if len(old.Kvs) == 0 {
+					_, err = c.Delete(ctx, f.key)
+				} else {
+					_, err = c.Put(ctx, f.key, string(old.Kvs[0].Value))
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+		},
+		Unsupported: map[string]string{
+			"Replicate": "Raft commits every acknowledged write on a quorum: etcd has no asynchronous replica to fail over to",
+			"Forget":    "etcd's identity is its cluster ID, not a record",
+		},
+	}
+}
+
+func TestConformance(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts servers")
+	}
+	nodetest.Run(t, etcdHarness)
+}

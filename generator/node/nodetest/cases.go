@@ -1,0 +1,499 @@
+package nodetest
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/node"
+)
+
+// ttl is the cases' lease TTL: long enough for a busy machine to renew in
+// time, short enough to keep each case to seconds.
+const ttl = 2 * time.Second
+
+// testCase is one fault, run on fresh servers.
+type testCase struct {
+	name  string
+	needs []string
+	run   func(e *env)
+}
+
+// opts are a holder's lease options and generator options.
+type opts struct {
+	node.LeaseOptions
+	gen []generator.SnowflakeOption
+}
+
+// with returns o with one more generator option.
+func (o opts) with(g generator.SnowflakeOption) opts {
+	o.gen = append(slices.Clip(o.gen), g)
+	return o
+}
+
+// options are the cases' options: defaults but the TTL, and nodes node
+// bits (-1: the Twitter layout's ten).
+func options(nodes int) opts {
+	o := opts{LeaseOptions: node.LeaseOptions{TTL: ttl}}
+	if nodes >= 0 {
+		spec := generator.Twitter().Spec()
+		spec.NodeBits, spec.Name = uint8(nodes), fmt.Sprintf("nodetest%d", nodes)
+		l, err := generator.NewLayout(spec)
+		if err != nil {
+			panic(err)
+		}
+		o = o.with(generator.WithLayout(l))
+	}
+	return o
+}
+
+// offset is a clock reading the system clock plus d.
+type offset time.Duration
+
+func (d offset) Now() time.Time        { return time.Now().Add(time.Duration(d)) }
+func (d offset) Sleep(s time.Duration) { time.Sleep(s) }
+
+// replicated are the capabilities of a failover to an asynchronous replica.
+var replicated = []string{"Replicate", "CaughtUp", "Detach", "Promote", "Kill"}
+
+var cases = []testCase{
+	{"Failover/moved", replicated, failover(true, false, 0)},
+	{"Failover/dead", replicated, failover(true, true, 0)},
+	{"Failover/first-claim-lost-with-table", replicated, failover(false, false, 0)},
+	// A's clock ahead, B's behind, each by just under MaxClockOffset +
+	// Margin: the floor still lies past A's last ID.
+	{"Failover/clock-skew", replicated, failover(true, false, 500*time.Millisecond+ttl/4-50*time.Millisecond)},
+	{"Failover/store-made-before", []string{"Replicate", "CaughtUp", "Promote", "Kill"}, claimsAfterFailover},
+	{"Failover/lapsed-renewal", replicated, lapsedRenewal},
+	{"Failover/claim-held-across", replicated, claimHeld},
+	{"Failover/mixed-ttl-known", replicated, horizon(true)},
+	{"Failover/mixed-ttl-lost-with-claim", replicated, horizon(false)},
+	{"SplitBrain/alone", []string{"Replicate", "CaughtUp", "Detach", "Promote"}, splitBrain(1, false, false)},
+	{"SplitBrain/alone-new-holder", []string{"Replicate", "CaughtUp", "Detach", "Promote"}, splitBrain(1, false, true)},
+	{"SplitBrain/second-replica", []string{"Replicate", "CaughtUp", "Detach", "Promote"}, splitBrain(2, false, false)},
+	{"SplitBrain/restarted-empty", []string{"Replicate", "CaughtUp", "Detach", "Promote", "Restart"}, splitBrain(1, true, false)},
+	{"Restart/keep", []string{"Restart"}, restart(true)},
+	{"Restart/empty", []string{"Restart"}, restart(false)},
+	{"Restore/live-holders", []string{"Snapshot"}, restoreLive(false)},
+	{"Restore/live-holders-and-a-new-one", []string{"Snapshot"}, restoreLive(true)},
+	{"Restore/operator-step", []string{"Snapshot"}, restoreStep},
+	{"Corrupt", []string{"Corrupt"}, corrupt},
+	{"IdentityDeleted", []string{"Forget"}, forget},
+	{"EightHandles", nil, eightHandles},
+	{"Partition", nil, partition(false)},
+	{"Pause", nil, partition(true)},
+}
+
+// failover: holder A claims on a primary whose replica was detached, so
+// the replica never sees A's claim; the replica is promoted, the primary
+// dies, B claims on the new primary, and A's path comes back at once
+// (moved) or after A's lease lapsed (dead). warm: holders used the store
+// before, and the replica has their records; else only the store's
+// tables or keys. skew: A's clock reads ahead by it, B's behind.
+func failover(warm, dead bool, skew time.Duration) func(e *env) {
+	return func(e *env) {
+		t := e.t
+		o := options(-1)
+		e.h.Replicate(t)
+		if warm {
+			w := e.start("warm", o)
+			w.issuing(t, 4*ttl)
+			w.halt()
+		} else {
+			e.h.Store(t, e.link().dial)
+		}
+		e.h.CaughtUp(t)
+		e.h.Detach(t)
+		oa, ob := o, o
+		if skew != 0 {
+			oa, ob = oa.with(generator.WithClock(offset(skew))), ob.with(generator.WithClock(offset(-skew)))
+		}
+		a := e.start("A", oa)
+		a.issuing(t, 4*ttl)
+		time.Sleep(ttl / 2)
+		e.h.Promote(t)
+		a.link.Cut()
+		e.h.Kill(t)
+		b := e.start("B", ob)
+		if dead {
+			time.Sleep(ttl + ttl/4)
+		} else {
+			time.Sleep(100 * time.Millisecond)
+		}
+		healed := time.Now()
+		a.link.Heal()
+		b.issuing(t, 4*ttl+2*skew)
+		a.healed(t, 0, 4*ttl+2*skew, "after its path came back")
+		t.Logf("A healed %v after its path came back", time.Since(healed).Round(time.Millisecond))
+		time.Sleep(200 * time.Millisecond)
+		e.check()
+	}
+}
+
+// claimsAfterFailover: a store made before the failover, that has claimed
+// nothing yet, claims on the promoted replica within seconds; A, holding
+// through the failover, heals.
+func claimsAfterFailover(e *env) {
+	t := e.t
+	o := options(-1)
+	e.h.Replicate(t)
+	a := e.start("A", o)
+	a.issuing(t, 4*ttl)
+	e.h.CaughtUp(t)
+	ln := e.link()
+	s := e.h.Store(t, ln.dial)
+	e.h.Promote(t)
+	e.h.Kill(t)
+	failed := time.Now()
+	b := e.startOn("B", s, ln, o)
+	b.issuing(t, 3*ttl)
+	t.Logf("B issued %v after the failover", time.Since(failed).Round(time.Millisecond))
+	a.healed(t, 0, 4*ttl, "after the failover")
+	e.check()
+}
+
+// lapsedRenewal: A's path hangs past its TTL; C claims A's node on the
+// primary, which the replica never sees; C's primary dies, and A's path
+// comes back on the promoted replica, where A's record looks as A left
+// it. A's renewal must not simply succeed.
+func lapsedRenewal(e *env) {
+	t := e.t
+	o := options(0)
+	e.h.Replicate(t)
+	a := e.start("A", o)
+	a.issuing(t, 4*ttl)
+	time.Sleep(ttl / 2)
+	e.h.CaughtUp(t)
+	a.link.Hold()
+	time.Sleep(ttl + ttl/4)
+	e.h.Detach(t)
+	c := e.start("C", o)
+	c.issuing(t, 4*ttl)
+	c.link.Pin()
+	e.h.Promote(t)
+	e.h.Kill(t)
+	a.link.Heal()
+	time.Sleep(ttl + ttl/2)
+	e.check()
+}
+
+// claimHeld: B's claim is sent before the failover and reaches the new
+// primary after it, while A, whose claim the replica never saw, renewed
+// on the old primary until then. B's floor must count from when its claim
+// reached the store, not from when it was sent.
+func claimHeld(e *env) {
+	t := e.t
+	o := options(0)
+	e.h.Replicate(t)
+	w := e.start("warm", o)
+	w.issuing(t, 4*ttl)
+	w.halt()
+	e.h.CaughtUp(t)
+	e.h.Detach(t)
+	lb := e.link()
+	sb := e.h.Store(t, lb.dial)
+	lb.Hold()
+	a := e.start("A", o)
+	a.issuing(t, 4*ttl)
+	a.link.Pin()
+	b := e.startOn("B", sb, lb, o)
+	time.Sleep(2 * ttl) // A renews on the old primary meanwhile
+	e.h.Promote(t)
+	a.link.Cut()
+	lb.Heal()
+	e.h.Kill(t)
+	b.issuing(t, 4*ttl)
+	time.Sleep(ttl / 4)
+	e.check()
+}
+
+// horizon: a holder with TTL 1 s made the store's tables or keys; A, with
+// TTL 6 s, claims on the primary after the replica was detached, and is
+// lost with the failover; B, with TTL 1 s, claims on the new primary and
+// must wait out A's horizon, not its own. known: a holder with A's TTL
+// used the store before the replica was detached, so the replica knows
+// the longer horizon; else the claim that raised it is lost too.
+func horizon(known bool) func(e *env) {
+	return func(e *env) {
+		t := e.t
+		long, short := options(-1), options(-1)
+		long.TTL, short.TTL = 6*time.Second, time.Second
+		e.h.Replicate(t)
+		first := short
+		if known {
+			first = long
+		}
+		w := e.start("first", first)
+		w.issuing(t, 4*ttl)
+		w.halt()
+		e.h.CaughtUp(t)
+		e.h.Detach(t)
+		a := e.start("A", long)
+		a.issuing(t, 4*ttl)
+		time.Sleep(short.TTL)
+		e.h.Promote(t)
+		a.link.Cut()
+		e.h.Kill(t)
+		b := e.start("B", short)
+		b.issuing(t, 2*long.TTL)
+		time.Sleep(long.TTL - long.TTL/4)
+		e.check()
+	}
+}
+
+// splitBrain: the first replica is detached and promoted while the old
+// primary keeps serving A (a partition between the failover manager and
+// the old primary that fences nothing); B claims on the new primary. The
+// old primary keeps replicas-1 replicas; restarted: it restarts empty
+// first; renew: A closes its lease and A2, a new holder on the old
+// primary, claims the node. With one node ID, B takes A's node once A's
+// record expires on the new primary; A (or A2) must stop issuing by then.
+func splitBrain(replicas int, restarted, renew bool) func(e *env) {
+	return func(e *env) {
+		t := e.t
+		o := options(0)
+		for range replicas {
+			e.h.Replicate(t)
+		}
+		a := e.start("A", o)
+		a.issuing(t, 4*ttl)
+		e.h.CaughtUp(t)
+		a.link.Pin()
+		e.h.Detach(t)
+		e.h.Promote(t)
+		if restarted {
+			e.h.Restart(t, false)
+		}
+		if renew {
+			a.halt()
+			e.startOn("A2", e.h.Store(t, a.link.dial), a.link, o)
+		}
+		b := e.start("B", o)
+		b.issuing(t, 4*ttl)
+		time.Sleep(ttl)
+		e.check()
+	}
+}
+
+// restart: the primary restarts, with its data or empty, under holder A;
+// C starts after the restart. A heals and issues again.
+func restart(keep bool) func(e *env) {
+	return func(e *env) {
+		t := e.t
+		o := options(-1)
+		a := e.start("A", o)
+		a.issuing(t, 4*ttl)
+		time.Sleep(ttl / 2)
+		e.h.Restart(t, keep)
+		restarted := time.Now()
+		c := e.start("C", o)
+		c.issuing(t, 4*ttl)
+		if keep {
+			a.issuingAfter(t, restarted, 4*ttl, "after the restart")
+		} else {
+			a.healed(t, 0, 4*ttl, "after the restart")
+		}
+		time.Sleep(ttl / 2)
+		e.check()
+	}
+}
+
+// restoreLive: A holds a node when the store is copied; C claims another
+// after; the copy is restored without the operator step, under both. Both
+// must notice (A's record is older than A saw, C's is gone) and heal by
+// claims that wait out the horizon: a claim that did not could land on the
+// node the other still trusts. newcomer: B starts at the restore and may
+// take A's node first, so that A's claim lands on C's (of the three
+// holders on two nodes, one then cannot heal). A process started
+// after a restore without the step cannot tell (docs/leases.md), so B's
+// IDs are not counted; A's and C's must not meet.
+func restoreLive(newcomer bool) func(e *env) {
+	return func(e *env) {
+		t := e.t
+		o := options(1)
+		a := e.start("A", o)
+		a.issuing(t, 4*ttl)
+		restore := e.h.Snapshot(t)
+		c := e.start("C", o)
+		c.issuing(t, 4*ttl)
+		a.renewed(t, 2, 3*ttl)
+		ra, rc := a.stats().Reclaims, c.stats().Reclaims
+		restore(t, false)
+		restored := time.Now()
+		if newcomer {
+			// Of three holders on two nodes, one cannot heal.
+			b := e.start("B", o)
+			time.Sleep(2 * ttl)
+			e.checkBut(b)
+			return
+		}
+		a.healed(t, ra, 4*ttl, "after the restore")
+		c.healed(t, rc, 4*ttl, "after the restore")
+		t.Logf("both holders healed within %v", time.Since(restored).Round(time.Millisecond))
+		time.Sleep(ttl / 2)
+		e.check()
+	}
+}
+
+// restoreStep: a holder with TTL 4 s used the store; the store is copied;
+// A, TTL 4 s, claims, issues, and is cut off (it issues until its lease
+// lapses); the copy is restored with the operator step; B, TTL 1 s, must
+// wait out A's horizon, not its own.
+func restoreStep(e *env) {
+	t := e.t
+	long, short := options(0), options(0)
+	long.TTL, short.TTL = 4*time.Second, time.Second
+	w := e.start("first", long)
+	w.issuing(t, 4*ttl)
+	w.halt()
+	restore := e.h.Snapshot(t)
+	a := e.start("A", long)
+	a.issuing(t, 4*ttl)
+	time.Sleep(long.TTL / 4)
+	a.link.Cut()
+	restore(t, true)
+	b := e.start("B", short)
+	b.issuing(t, 2*long.TTL)
+	time.Sleep(long.TTL / 4)
+	e.check()
+}
+
+// corrupt: each field of A's record in turn gets a value the store never
+// writes, under A and B. A's error must name the field, and A must heal
+// (by itself, or once the field is repaired); no ID repeats.
+func corrupt(e *env) {
+	for i := 0; ; i++ {
+		var field string
+		e.t.Run(fmt.Sprint(i), func(t *testing.T) {
+			se := &env{t: t, h: e.h}
+			o := options(-1)
+			a := se.start("A", o)
+			b := se.start("B", o)
+			a.issuing(t, 4*ttl)
+			b.issuing(t, 4*ttl)
+			var repair func(t *testing.T)
+			field, repair = se.h.Corrupt(t, a.stats().Node, i)
+			if field == "" {
+				a.halt()
+				b.halt()
+				return
+			}
+			t.Logf("field %s of node %d", field, a.stats().Node)
+			corrupted := time.Now()
+			deadline := corrupted.Add(3 * ttl)
+			for !a.logs.contains(field) {
+				if time.Now().After(deadline) {
+					t.Errorf("no log record of holder A names the field %s: %s", field, a.logs)
+					break
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			healFrom := corrupted
+			if repair != nil {
+				repair(t)
+				healFrom = time.Now()
+			}
+			// An ID a TTL later needs a renewal or claim that succeeded
+			// after the corruption.
+			a.issuingAfter(t, healFrom.Add(ttl), 5*ttl, "after its record was corrupted")
+			se.check()
+		})
+		if field == "" {
+			return
+		}
+	}
+}
+
+// forget: the store's identity record is deleted under A and B; both keep
+// issuing (or heal), and C, started after, repeats none of their IDs.
+func forget(e *env) {
+	t := e.t
+	o := options(-1)
+	a := e.start("A", o)
+	b := e.start("B", o)
+	a.issuing(t, 4*ttl)
+	b.issuing(t, 4*ttl)
+	e.h.Forget(t)
+	gone := time.Now()
+	c := e.start("C", o)
+	c.issuing(t, 4*ttl)
+	a.issuingAfter(t, gone.Add(ttl), 4*ttl, "after the identity was deleted")
+	b.issuingAfter(t, gone.Add(ttl), 4*ttl, "after the identity was deleted")
+	e.check()
+}
+
+// eightHandles: eight stores are made at once on empty servers and claim
+// at once; every first claim succeeds, on eight nodes.
+func eightHandles(e *env) {
+	t := e.t
+	o := options(-1)
+	links := make([]*link, 8)
+	stores := make([]node.Store, 8)
+	var wg sync.WaitGroup
+	gate := make(chan struct{})
+	for i := range stores {
+		links[i] = e.link()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-gate
+			stores[i] = e.h.Store(t, links[i].dial)
+		}()
+	}
+	close(gate)
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
+	hs := make([]*holder, 8)
+	for i := range hs {
+		hs[i] = e.startOn(fmt.Sprint("H", i), stores[i], links[i], o)
+	}
+	nodes := map[int64]bool{}
+	for _, h := range hs {
+		h.issuing(t, 4*ttl)
+		nodes[h.stats().Node] = true
+		if n := h.failedClaims(); n != 0 {
+			t.Errorf("holder %s: %d failed claims before its first (last: %v)", h.name, n, h.lastErr())
+		}
+	}
+	if len(nodes) != 8 {
+		t.Errorf("eight holders hold %d nodes", len(nodes))
+	}
+	time.Sleep(ttl / 2)
+	e.check()
+}
+
+// partition: with one node ID, A's path hangs (pause: and A stops issuing)
+// past its TTL; B claims A's node; A's path heals (and A resumes). A must
+// not issue again on the node B holds; B must keep it.
+func partition(pause bool) func(e *env) {
+	return func(e *env) {
+		t := e.t
+		o := options(0)
+		a := e.start("A", o)
+		a.issuing(t, 4*ttl)
+		if !a.link.dialled() {
+			t.Skip("the store's client makes no connection to cut (an embedded database)")
+		}
+		a.link.Hold()
+		if pause {
+			a.pause.Lock()
+		}
+		b := e.start("B", o)
+		b.issuing(t, 4*ttl)
+		time.Sleep(ttl / 2)
+		if pause {
+			a.pause.Unlock()
+		}
+		a.link.Heal()
+		time.Sleep(ttl)
+		if st := b.stats(); st.State == node.LeaseLost {
+			t.Errorf("B lost its lease: %+v", st)
+		}
+		e.check()
+	}
+}
