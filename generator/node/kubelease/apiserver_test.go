@@ -15,7 +15,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -41,7 +43,14 @@ type apiServer struct {
 	dir     string
 	etcd    *embed.Etcd
 	etcdURL string
-	port    int
+	// etcdPorts are the member's client and peer ports, kept across its
+	// restarts.
+	etcdPorts []int
+	port      int
+	// Flags are more flags for the API server, and Tokens more lines of
+	// its token file ("TOKEN,user,uid,group"); set them before Start.
+	Flags  []string
+	Tokens []string
 	cmd     *exec.Cmd
 	exited  chan struct{}
 	// Host is the API server's address, host:port.
@@ -53,6 +62,13 @@ type apiServer struct {
 // IDKIT_KUBE_APISERVER is unset, unless CI is set, where it fails.
 func startAPIServer(t testing.TB) *apiServer {
 	t.Helper()
+	return startAPIServerWith(t, nil)
+}
+
+// startAPIServerWith is startAPIServer, calling setup (if not nil) before
+// the API server starts, to set Flags and Tokens.
+func startAPIServerWith(t testing.TB, setup func(*apiServer)) *apiServer {
+	t.Helper()
 	bin := os.Getenv("IDKIT_KUBE_APISERVER")
 	if bin == "" {
 		msg := "IDKIT_KUBE_APISERVER is not set: build kube-apiserver v1.37.2 with " + buildScript + " and point IDKIT_KUBE_APISERVER at it"
@@ -62,10 +78,17 @@ func startAPIServer(t testing.TB) *apiServer {
 		t.Skip(msg)
 	}
 	s := &apiServer{t: t, bin: bin, dir: t.TempDir()}
+	if setup != nil {
+		setup(s)
+	}
+	var err error
+	if s.etcdPorts, err = freePorts(2); err != nil {
+		t.Fatal(err)
+	}
 	if err := s.startEtcd(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { s.etcd.Close() })
+	t.Cleanup(s.StopEtcd)
 	if err := s.writeCredentials(); err != nil {
 		t.Fatal(err)
 	}
@@ -95,17 +118,15 @@ func freePorts(n int) ([]int, error) {
 	return ports, nil
 }
 
-// startEtcd starts the embedded etcd member the API server stores in.
+// startEtcd starts the embedded etcd member the API server stores in, on
+// its ports, with the data in its directory if any.
 func (s *apiServer) startEtcd() error {
-	ports, err := freePorts(2)
-	if err != nil {
-		return err
-	}
+	ports := s.etcdPorts
 	cu := url.URL{Scheme: "http", Host: fmt.Sprintf("127.0.0.1:%d", ports[0])}
 	pu := url.URL{Scheme: "http", Host: fmt.Sprintf("127.0.0.1:%d", ports[1])}
 	cfg := embed.NewConfig()
 	cfg.Name = "kube"
-	cfg.Dir = filepath.Join(s.dir, "etcd")
+	cfg.Dir = s.etcdDir()
 	cfg.ListenClientUrls, cfg.AdvertiseClientUrls = []url.URL{cu}, []url.URL{cu}
 	cfg.ListenPeerUrls, cfg.AdvertisePeerUrls = []url.URL{pu}, []url.URL{pu}
 	cfg.ListenMetricsUrls = nil
@@ -146,7 +167,7 @@ func (s *apiServer) writeCredentials() error {
 	files := map[string][]byte{
 		"sa.key":     pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)}),
 		"sa.pub":     pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: pub}),
-		"tokens.csv": []byte(adminToken + ",admin,1,system:masters\n"),
+		"tokens.csv": []byte(adminToken + ",admin,1,system:masters\n" + strings.Join(append(slices.Clone(s.Tokens), ""), "\n")),
 	}
 	for name, b := range files {
 		if err := os.WriteFile(filepath.Join(s.dir, name), b, 0o600); err != nil {
@@ -169,9 +190,12 @@ func (s *apiServer) Start() error {
 		"--service-account-key-file="+filepath.Join(s.dir, "sa.pub"),
 		"--service-account-signing-key-file="+filepath.Join(s.dir, "sa.key"),
 		"--token-auth-file="+filepath.Join(s.dir, "tokens.csv"),
-		"--authorization-mode=AlwaysAllow",
 		"--disable-admission-plugins=ServiceAccount",
 	)
+	if !slices.ContainsFunc(s.Flags, func(f string) bool { return strings.HasPrefix(f, "--authorization-mode=") }) {
+		cmd.Args = append(cmd.Args, "--authorization-mode=AlwaysAllow")
+	}
+	cmd.Args = append(cmd.Args, s.Flags...)
 	logf, err := os.OpenFile(filepath.Join(s.dir, "apiserver.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
 		return err
@@ -194,6 +218,49 @@ func (s *apiServer) Stop() {
 	_ = s.cmd.Process.Kill()
 	<-s.exited
 	s.cmd = nil
+}
+
+// StopEtcd stops the etcd member (the API server keeps running, failing).
+func (s *apiServer) StopEtcd() {
+	if s.etcd != nil {
+		s.etcd.Close()
+		s.etcd = nil
+	}
+}
+
+// etcdDir is the member's data directory.
+func (s *apiServer) etcdDir() string { return filepath.Join(s.dir, "etcd") }
+
+// CopyEtcd stops the member, copies its data directory to dst, and starts
+// it again: a consistent copy, as a snapshot is.
+func (s *apiServer) CopyEtcd(dst string) error {
+	s.StopEtcd()
+	if out, err := exec.Command("cp", "-a", s.etcdDir(), dst).CombinedOutput(); err != nil {
+		return fmt.Errorf("copy etcd data: %v: %s", err, out)
+	}
+	return s.startEtcd()
+}
+
+// RestoreEtcd stops the API server and the member, puts the copy src (of
+// CopyEtcd) in place of the member's data, and starts both again: the
+// objects go back to the copy's revision, as after etcdutl snapshot
+// restore, and the API server starts on them as an operator restarts it
+// after a restore. Empty src: the member starts with no data.
+func (s *apiServer) RestoreEtcd(src string) error {
+	s.Stop()
+	s.StopEtcd()
+	if err := os.RemoveAll(s.etcdDir()); err != nil {
+		return err
+	}
+	if src != "" {
+		if out, err := exec.Command("cp", "-a", src, s.etcdDir()).CombinedOutput(); err != nil {
+			return fmt.Errorf("restore etcd data: %v: %s", err, out)
+		}
+	}
+	if err := s.startEtcd(); err != nil {
+		return err
+	}
+	return s.Start()
 }
 
 // Restart stops the API server and starts it again on the same port and
