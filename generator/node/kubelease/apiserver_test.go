@@ -51,8 +51,8 @@ type apiServer struct {
 	// its token file ("TOKEN,user,uid,group"); set them before Start.
 	Flags  []string
 	Tokens []string
-	cmd     *exec.Cmd
-	exited  chan struct{}
+	cmd    *exec.Cmd
+	exited chan struct{}
 	// Host is the API server's address, host:port.
 	Host string
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -91,10 +92,16 @@ func kubeHarness(shared *apiServer) func() nodetest.Harness {
 		if shared != nil {
 			return h
 		}
-		h.Start = func(t *testing.T) { s, ns = startAPIServer(t), "default" }
+		h.Start = func(t *testing.T) {
+			t0 := time.Now()
+			s, ns = startAPIServer(t), "default"
+			t.Logf("API server started in %v", time.Since(t0).Round(time.Millisecond))
+		}
 		// With its data: the API server restarts on the same etcd.
 		// Without: etcd starts empty under it, as a new cluster.
 		h.Restart = func(t *testing.T, keep bool) {
+			t0 := time.Now()
+			defer func() { t.Logf("restart (keep %v) took %v", keep, time.Since(t0).Round(time.Millisecond)) }()
 			var err error
 			if keep {
 				err = s.Restart()
@@ -110,13 +117,17 @@ func kubeHarness(shared *apiServer) func() nodetest.Harness {
 		// back). The operator step deletes the identity object.
 		h.Snapshot = func(t *testing.T) func(t *testing.T, step bool) {
 			dst := filepath.Join(t.TempDir(), "etcd-copy")
+			t0 := time.Now()
+			defer func() { t.Logf("etcd copied in %v", time.Since(t0).Round(time.Millisecond)) }()
 			if err := s.CopyEtcd(dst); err != nil {
 				t.Fatal(err)
 			}
 			return func(t *testing.T, step bool) {
+				t0 := time.Now()
 				if err := s.RestoreEtcd(dst); err != nil {
 					t.Fatal(err)
 				}
+				t.Logf("etcd restored, API server restarted, in %v", time.Since(t0).Round(time.Millisecond))
 				if step {
 					err := s.Client().CoordinationV1().Leases(ns).Delete(ctx, conformancePrefix+"-identity", metav1.DeleteOptions{})
 					if err != nil {
