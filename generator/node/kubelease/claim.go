@@ -170,11 +170,18 @@ func (s *store) settle(ctx context.Context, l *listing, c node.Claim) (string, i
 	if l.err != nil {
 		return "", 0, false, fmt.Errorf("kubelease: claim: %w", l.err)
 	}
+	// One claim of the store at a time reads and writes the identity;
+	// the others use what it wrote, if the listing is older.
+	s.identMu.Lock()
+	defer s.identMu.Unlock()
 	s.mu.Lock()
 	known, loss := s.ident, s.loss || c.Lost
+	id := l.ident
+	if w := s.identObj; w != nil && (id == nil || newer(w, id)) && !l.rewound {
+		id = w
+	}
 	s.mu.Unlock()
 	hz := max(l.hz, int64(c.Horizon))
-	id := l.ident
 	switch {
 	case id == nil && len(l.nodes) > 0:
 		loss = true // node objects without the identity: it was lost
@@ -222,6 +229,9 @@ func (s *store) settle(ctx context.Context, l *listing, c node.Claim) (string, i
 		return "", 0, false, s.fail("claim", verb, s.identName(), err)
 	}
 	s.seeIdent(string(o.UID), loss)
+	s.mu.Lock()
+	s.identObj = o
+	s.mu.Unlock()
 	if loss {
 		log := c.Log
 		if log == nil {
@@ -231,6 +241,13 @@ func (s *store) settle(ctx context.Context, l *listing, c node.Claim) (string, i
 			"namespace", s.ns, "prefix", s.prefix, "horizon", time.Duration(hz), "floor", time.Unix(0, floor))
 	}
 	return string(o.UID), floor, loss, nil
+}
+
+// newer reports whether a's resourceVersion is above b's.
+func newer(a, b *coordinationv1.Lease) bool {
+	ra, err1 := rvOf(a)
+	rb, err2 := rvOf(b)
+	return err1 == nil && err2 == nil && ra > rb
 }
 
 // seeIdent records the identity's UID, and that a loss was recorded.

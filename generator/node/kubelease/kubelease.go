@@ -135,7 +135,12 @@ type store struct {
 	tokenBase string
 	tokens    atomic.Int64
 
+	// identMu serializes the claims' reads and writes of the identity.
+	identMu sync.Mutex
+
 	mu sync.Mutex
+	// identObj is the identity object as this store last wrote it.
+	identObj *coordinationv1.Lease
 	// ident is the identity object's UID this store last saw; rv the
 	// highest resourceVersion of a listing; loss is set when a listing
 	// showed the store went back, until a claim recorded the loss.
