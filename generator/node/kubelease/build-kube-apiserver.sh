@@ -7,6 +7,7 @@
 # Usage: build-kube-apiserver.sh [output path] (default ./kube-apiserver)
 set -euo pipefail
 out=$(realpath -m "${1:-kube-apiserver}")
+mkdir -p "$(dirname "$out")"
 src=$(mktemp -d)
 trap 'rm -rf "$src"' EXIT
 cd "$src"
