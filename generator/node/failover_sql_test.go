@@ -18,12 +18,18 @@ import (
 // failoverStore opens a lease store on the database at dsn, closed when t ends.
 func failoverStore(t *testing.T, driver, dsn string) node.Store {
 	t.Helper()
+	return failoverStoreWith(t, driver, dsn, node.SQLStoreOptions{})
+}
+
+// failoverStoreWith is failoverStore with options.
+func failoverStoreWith(t *testing.T, driver, dsn string, o node.SQLStoreOptions) node.Store {
+	t.Helper()
 	db, err := sql.Open(driver, dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	s, err := node.NewSQLStore(context.Background(), db, node.SQLStoreOptions{})
+	s, err := node.NewSQLStore(context.Background(), db, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +63,8 @@ func TestFailoverPostgres(t *testing.T) {
 
 // TestFailoverMariaDB: a MariaDB primary with an asynchronous replica (a
 // second mariadbd) that stops replicating before holder A's claim and is
-// then made the primary.
+// then made the primary. The store accepts the asynchronous replica only
+// with AllowSplitBrain (TestSplitBrainRefusedMariaDB).
 func TestFailoverMariaDB(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts servers")
@@ -71,7 +78,7 @@ func TestFailoverMariaDB(t *testing.T) {
 		replica.ReplicateFrom(t, link.Addr())
 		return failovertest.Setup{
 			Store: func(t *testing.T, addr string) node.Store {
-				return failoverStore(t, "mysql", testservers.MySQLDSN(addr))
+				return failoverStoreWith(t, "mysql", testservers.MySQLDSN(addr), node.SQLStoreOptions{AllowSplitBrain: true})
 			},
 			Primary:  primary.Addr(),
 			Replica:  replica.Addr(),

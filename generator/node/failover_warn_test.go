@@ -34,9 +34,9 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// TestAsyncReplicaWarning: a lease store on a primary with an asynchronous
-// replica logs one WARN naming the risk and the setting, however many
-// leases the process takes.
+// TestAsyncReplicaWarning: a lease store with AllowSplitBrain on a primary
+// with an asynchronous replica logs one WARN naming the risk and the
+// setting, however many leases the process takes.
 func TestAsyncReplicaWarning(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts servers")
@@ -50,14 +50,14 @@ func TestAsyncReplicaWarning(t *testing.T) {
 			primary := testservers.StartPostgres(t)
 			replica := primary.Replica(t, primary.Addr())
 			primary.CaughtUp(t, replica)
-			return failoverStore(t, "pgx", testservers.PostgresDSN(primary.Addr()))
+			return failoverStoreWith(t, "pgx", testservers.PostgresDSN(primary.Addr()), node.SQLStoreOptions{AllowSplitBrain: true})
 		}, "synchronous_standby_names"},
 		{"mariadb", func(t *testing.T) node.Store {
 			primary := testservers.StartMariaDB(t, 1)
 			replica := testservers.StartMariaDB(t, 2)
 			replica.ReplicateFrom(t, primary.Addr())
 			primary.CaughtUp(t, replica)
-			return failoverStore(t, "mysql", testservers.MySQLDSN(primary.Addr()))
+			return failoverStoreWith(t, "mysql", testservers.MySQLDSN(primary.Addr()), node.SQLStoreOptions{AllowSplitBrain: true})
 		}, "AFTER_SYNC"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -26,6 +26,13 @@ type SQLStoreOptions struct {
 	// Dialect is [dialect.Postgres], [dialect.MySQL] or [dialect.SQLite];
 	// the zero value detects it from the driver.
 	Dialect dialect.Dialect
+	// AllowSplitBrain, if true, makes claims and renewals on a primary
+	// with replicas return without their acknowledgement, and lets
+	// NewSQLStore open a MySQL or MariaDB primary whose replicas are
+	// asynchronous. A replica promoted while the old primary still serves
+	// its holders then lets both issue the same IDs:
+	// https://github.com/idkit-go/idkit/blob/main/docs/leases.md#split-brain
+	AllowSplitBrain bool
 }
 
 // NewSQLLease is [NewLease] on [NewSQLStore] of db with the default store
@@ -51,8 +58,12 @@ func NewSQLLease(ctx context.Context, db *sql.DB, opts LeaseOptions, gen ...gene
 // created if missing; a claim takes the lowest free or expired node with
 // FOR UPDATE SKIP LOCKED (BEGIN IMMEDIATE on SQLite). One store serves any
 // number of leases. It returns an error wrapping [ErrInvalidConfig] for a
-// nil db, a bad table name or an undetectable dialect, an error for a
-// PostgreSQL standby in recovery, and the database error otherwise.
+// nil db, a bad table name or an undetectable dialect, or (unless
+// AllowSplitBrain) a MySQL or MariaDB primary with replicas and no
+// semi-synchronous replication in force, an error for a PostgreSQL standby
+// in recovery, and the database error otherwise. On a primary with
+// replicas, each claim and renewal returns only once every replica the
+// lease saw at its claim has the write (lease_sql_replicas.go).
 func NewSQLStore(ctx context.Context, db *sql.DB, opts SQLStoreOptions) (Store, error) {
 	if db == nil {
 		return nil, fmt.Errorf("%w: nil *sql.DB", ErrInvalidConfig)
@@ -67,7 +78,7 @@ func NewSQLStore(ctx context.Context, db *sql.DB, opts SQLStoreOptions) (Store, 
 	if !ok {
 		return nil, fmt.Errorf("%w: cannot tell the SQL dialect of driver %T; set Dialect", ErrInvalidConfig, db.Driver())
 	}
-	b := &sqlBackend{db: db, d: d}
+	b := &sqlBackend{db: db, d: d, split: opts.AllowSplitBrain}
 	v, _ := tables.LoadOrStore(tableKey{weak.Make(db), opts.Table}, &tableState{claiming: make(chan struct{}, claimsAtOnce)})
 	b.t = v.(*tableState)
 	b.t.mu.Lock()
@@ -84,6 +95,9 @@ func NewSQLStore(ctx context.Context, db *sql.DB, opts SQLStoreOptions) (Store, 
 		b.t.created = true
 		b.t.seeded.Store(-1)
 		b.t.guard = g
+	}
+	if err := b.t.guard.refuse(opts.AllowSplitBrain); err != nil {
+		return nil, fmt.Errorf("%w: lease table %s: %s", ErrInvalidConfig, opts.Table, err)
 	}
 	b.s = leaseStmts(d, opts.Table, b.t.guard.ident)
 	return b, nil
@@ -125,9 +139,10 @@ func createTable(ctx context.Context, db *sql.DB, create, table string) error {
 }
 
 type sqlBackend struct {
-	db *sql.DB
-	d  dialect.Dialect
-	s  sqlStmts
+	db    *sql.DB
+	d     dialect.Dialect
+	s     sqlStmts
+	split bool // AllowSplitBrain
 
 	t *tableState
 }
@@ -181,7 +196,7 @@ func (b *sqlBackend) seed(ctx context.Context, maxNode int64, force bool) error 
 // (lease_sql_identity.go).
 func (b *sqlBackend) Claim(ctx context.Context, c Claim) (Claimed, error) {
 	maxNode, prefer := c.MaxNode, c.Prefer
-	b.t.guard.warn(c.Log)
+	b.t.guard.warn(c.Log, b.split)
 	if b.t.seeded.Load() < maxNode {
 		if err := b.retry(ctx, func() error { return b.seed(ctx, maxNode, false) }); err != nil {
 			return Claimed{}, fmt.Errorf("node: claim: add lease rows: %w", err)
@@ -238,12 +253,18 @@ func (b *sqlBackend) missing(ctx context.Context, node int64) bool {
 
 // retry runs f until it succeeds, ctx ends, or it has failed 8 times:
 // deadlocks, serialization failures and busy databases are worth a few
-// retries.
+// retries. A busy SQLite database (SQLITE_BUSY) is retried until ctx ends
+// or for busyFor, without counting; a write its replicas did not
+// acknowledge is not retried.
 func (b *sqlBackend) retry(ctx context.Context, f func() error) error {
 	var err error
+	busyUntil := time.Now().Add(busyFor)
 	for attempt := 0; attempt < 8; attempt++ {
-		if err = f(); err == nil || ctx.Err() != nil {
+		if err = f(); err == nil || ctx.Err() != nil || errors.Is(err, errNotAcked) {
 			return err
+		}
+		if b.d == dialect.SQLite && sqliteBusy(err) && time.Now().Before(busyUntil) {
+			attempt = 0
 		}
 		time.Sleep(time.Duration(attempt+1) * 2 * time.Millisecond)
 	}

@@ -14,14 +14,17 @@ import (
 // lost it. PostgreSQL and SQLite create both in one transaction; MySQL,
 // whose DDL commits at once, fills a table of a temporary name and renames
 // it. A table from before the version column gets the column. Concurrent
-// creators race harmlessly: the loser finds the table.
+// creators race harmlessly: the loser finds the table. A busy SQLite
+// database is retried (busyRetry).
 func createLeaseTable(ctx context.Context, db *sql.DB, d dialect.Dialect, s sqlStmts, table string) error {
 	readable := func(cols string) bool {
-		rows, err := db.QueryContext(ctx, "SELECT "+cols+" FROM "+table+" WHERE 1 = 0")
-		if err != nil {
-			return false
-		}
-		return rows.Close() == nil
+		return busyRetry(ctx, func() error {
+			rows, err := db.QueryContext(ctx, "SELECT "+cols+" FROM "+table+" WHERE 1 = 0")
+			if err != nil {
+				return err
+			}
+			return rows.Close()
+		}) == nil
 	}
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
@@ -32,7 +35,7 @@ func createLeaseTable(ctx context.Context, db *sql.DB, d dialect.Dialect, s sqlS
 			if _, err = db.ExecContext(ctx, s.addVer); err == nil {
 				return nil
 			}
-		} else if err = createWithIdentity(ctx, db, d, s, table); err == nil {
+		} else if err = busyRetry(ctx, func() error { return createWithIdentity(ctx, db, d, s, table) }); err == nil {
 			return nil
 		}
 		if ctx.Err() != nil {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -43,36 +42,45 @@ import (
 // that waits the horizon (ErrLapsed).
 
 // identity is what a claim read: the identity row's owner, mark and
-// horizon, and the server's identity and clock (Unix ns) now.
+// horizon, the server's identity and clock (Unix ns) now, the replicas
+// streaming now and the most recorded under this identity.
 type identity struct {
-	stored  sql.NullString
-	mark    sql.NullInt64
-	horizon sql.NullInt64
-	now     string
-	clock   int64
+	stored   sql.NullString
+	mark     sql.NullInt64
+	horizon  sql.NullInt64
+	now      string
+	clock    int64
+	replicas int64
+	recorded sql.NullInt64
 }
 
 func (id *identity) dest() []any {
-	return []any{&id.stored, &id.mark, &id.horizon, &id.now, &id.clock}
+	return []any{&id.stored, &id.mark, &id.horizon, &id.now, &id.clock, &id.replicas, &id.recorded}
 }
 
 // sqlGuard is what a process learned when it first opened a table: the SQL
-// expression of the server's identity (the empty string if it cannot be read), the
-// warnings to log once, and the horizon this process knows is stored.
+// expression of the server's identity (the empty string if it cannot be
+// read), the warnings to log once, and what makes a primary with replicas
+// unsafe without AllowSplitBrain (lease_sql_replicas.go).
 type sqlGuard struct {
-	ident   string
-	warns   []string
-	warned  atomic.Bool
-	mu      sync.Mutex // serializes this process's raises of the horizon
-	horizon atomic.Int64
+	ident      string
+	warns      []string
+	splitWarns []string // logged too by the stores with AllowSplitBrain
+	warned     atomic.Bool
+	unsafe     string // why the replicas cannot acknowledge; "" if they can
 }
 
-// warn logs the guard's warnings once, on the first claim.
-func (g *sqlGuard) warn(log *slog.Logger) {
-	if len(g.warns) == 0 || log == nil || g.warned.Load() || g.warned.Swap(true) {
+// warn logs the guard's warnings once, on the first claim, with those of
+// AllowSplitBrain if split.
+func (g *sqlGuard) warn(log *slog.Logger, split bool) {
+	warns := g.warns
+	if split {
+		warns = append(warns[:len(warns):len(warns)], g.splitWarns...)
+	}
+	if len(warns) == 0 || log == nil || g.warned.Load() || g.warned.Swap(true) {
 		return
 	}
-	for _, w := range g.warns {
+	for _, w := range warns {
 		log.Warn(w)
 	}
 }
@@ -80,7 +88,7 @@ func (g *sqlGuard) warn(log *slog.Logger) {
 // guard completes r, a claim that read the node's floor and id: it waits
 // out a loss, records it and the claimer's horizon.
 func (b *sqlBackend) guard(ctx context.Context, c Claim, r Claimed, floor int64, id identity) (Claimed, bool, error) {
-	r.Seen.Ident = id.now
+	r.Seen.Ident = seenIdent(id.now, id.replicas)
 	horizon := max(id.horizon.Int64, int64(c.Horizon))
 	wait := id.clock + horizon // the floor after a loss
 	r.Floor = max(floor, id.mark.Int64)
@@ -98,47 +106,39 @@ func (b *sqlBackend) guard(ctx context.Context, c Claim, r Claimed, floor int64,
 				"was", id.stored.String, "now", id.now, "floor", time.Unix(0, r.Floor))
 		}
 		// The renewals check the row: the claim fails unless it is written.
-		if _, err := b.db.ExecContext(ctx, b.s.marker, id.now, mark, horizon); err != nil {
+		if err := b.exec(ctx, b.s.marker, id.now, mark, horizon); err != nil {
 			return r, false, fmt.Errorf("record the store's identity: %w", err)
 		}
-		b.t.guard.horizon.Store(max(b.t.guard.horizon.Load(), horizon))
-		return r, true, nil
+		// A new identity: the replicas recorded under the old one no
+		// longer serve this server.
+		id.recorded = sql.NullInt64{}
+		return r, true, b.replicated(ctx, c.TTL, id, false)
 	}
-	if id.horizon.Int64 < int64(c.Horizon) {
-		if err := b.raiseHorizon(ctx, int64(c.Horizon)); err != nil {
+	// The claim read the stored horizon: raise it whenever it is below
+	// this holder's, whoever lowered it (a loss) or raised it last.
+	raised := id.horizon.Int64 < int64(c.Horizon)
+	if raised {
+		if err := b.exec(ctx, b.s.horizon, int64(c.Horizon), int64(c.Horizon)); err != nil {
 			return r, false, fmt.Errorf("record the horizon: %w", err)
 		}
 	}
-	return r, true, nil
+	return r, true, b.replicated(ctx, c.TTL, id, raised)
 }
 
-// raiseHorizon records h as the table's horizon unless a larger one is
-// known to be recorded; the claims of one process raise it once.
-func (b *sqlBackend) raiseHorizon(ctx context.Context, h int64) error {
-	g := b.t.guard
-	if g.horizon.Load() >= h {
-		return nil
-	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.horizon.Load() >= h {
-		return nil
-	}
-	if _, err := b.db.ExecContext(ctx, b.s.horizon, h, h); err != nil {
-		return err
-	}
-	g.horizon.Store(h)
-	return nil
-}
-
-// Renew renews r.Node if the database proves it holds what the
-// lease saw (see above); otherwise it tells a loss ([ErrForgot])
-// from a lapse ([ErrLapsed]) and another holder ([ErrLeaseLost]).
+// Renew renews r.Node if the database proves it holds what the lease saw
+// (see above) and the replicas the lease saw acknowledge it
+// (lease_sql_replicas.go); otherwise it tells a loss ([ErrForgot]) from a
+// lapse ([ErrLapsed]) and another holder ([ErrLeaseLost]).
 func (b *sqlBackend) Renew(ctx context.Context, r Renewal) (Seen, error) {
-	args := []any{b.s.ttlArg(r.TTL), r.Bound, r.Node, r.Owner, r.Seen.Version, r.Seen.Ident}
+	ident, need := splitSeen(r.Seen.Ident)
+	args := []any{b.s.ttlArg(r.TTL), r.Bound, r.Node, r.Owner, r.Seen.Version, ident}
 	seen := Seen{Ident: r.Seen.Ident}
+	var now int64 // replicas streaming now (PostgreSQL)
 	var err error
-	if b.d == dialect.MySQL {
+	switch {
+	case b.d == dialect.SQLite:
+		err = busyRetry(ctx, func() error { return b.db.QueryRowContext(ctx, b.s.proven, args...).Scan(&seen.Version, &now) })
+	case b.d == dialect.MySQL:
 		var res sql.Result
 		if res, err = b.db.ExecContext(ctx, b.s.proven, args...); err == nil {
 			var n int64
@@ -148,10 +148,15 @@ func (b *sqlBackend) Renew(ctx context.Context, r Renewal) (Seen, error) {
 				err = sql.ErrNoRows
 			}
 		}
-	} else {
-		err = b.db.QueryRowContext(ctx, b.s.proven, args...).Scan(&seen.Version)
+	default:
+		err = b.db.QueryRowContext(ctx, b.s.proven, args...).Scan(&seen.Version, &now)
 	}
 	if err == nil {
+		if need > 0 && !b.split {
+			if err := b.acked(ctx, need, r.TTL); err != nil {
+				return r.Seen, fmt.Errorf("node: renew node %d: %w", r.Node, err)
+			}
+		}
 		return seen, nil
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
@@ -162,6 +167,7 @@ func (b *sqlBackend) Renew(ctx context.Context, r Renewal) (Seen, error) {
 
 // unproven returns why a renewal of r was refused.
 func (b *sqlBackend) unproven(ctx context.Context, r Renewal) error {
+	r.Seen.Ident, _ = splitSeen(r.Seen.Ident)
 	var owner, stored sql.NullString
 	var version sql.NullInt64
 	var expired sql.NullBool
@@ -199,11 +205,13 @@ func probeGuard(ctx context.Context, db *sql.DB, d dialect.Dialect) (*sqlGuard, 
 		const ident = `((SELECT system_identifier::text FROM pg_control_system()) || '/' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))`
 		var id, commit, fsync string
 		var replicas, sync int
+		var stats bool
 		var err error
 		for try := 0; try < 2; try++ {
 			err = db.QueryRowContext(ctx, `SELECT `+ident+`, current_setting('synchronous_commit'), current_setting('fsync'),
-	(SELECT count(*) FROM pg_stat_replication), (SELECT count(*) FROM pg_stat_replication WHERE sync_state IN ('sync', 'quorum'))`).
-				Scan(&id, &commit, &fsync, &replicas, &sync)
+	(SELECT count(*) FROM pg_stat_replication), (SELECT count(*) FROM pg_stat_replication WHERE sync_state IN ('sync', 'quorum')),
+	(SELECT rolsuper FROM pg_roles WHERE rolname = current_user) OR pg_has_role(current_user, 'pg_read_all_stats', 'USAGE')`).
+				Scan(&id, &commit, &fsync, &replicas, &sync, &stats)
 			if err == nil {
 				break
 			}
@@ -228,8 +236,11 @@ func probeGuard(ctx context.Context, db *sql.DB, d dialect.Dialect) (*sqlGuard, 
 		if commit == "off" {
 			g.warns = append(g.warns, "lease store on PostgreSQL with synchronous_commit = off: a crash may forget lease writes unnoticed and repeat IDs; set synchronous_commit = on")
 		}
+		if replicas > 0 && !stats {
+			g.unsafe = fmt.Sprintf("%d replicas stream from this primary and pg_stat_replication hides their flush_lsn from this role, so claims and renewals cannot wait for them: grant the role pg_monitor (or pg_read_all_stats)", replicas)
+		}
 		if replicas > sync && sync == 0 {
-			g.warns = append(g.warns, fmt.Sprintf("lease store on a primary with %d asynchronous replicas and no synchronous standby: a failover may forget leases; claims after one wait the longest TTL + BorrowAhead + MaxClockOffset of the holders; synchronous_standby_names avoids the loss", replicas))
+			g.splitWarns = append(g.splitWarns, fmt.Sprintf("lease store on a primary with %d asynchronous replicas and no synchronous standby, with AllowSplitBrain: claims and renewals do not wait for the replicas; a failover may forget leases (claims after one wait the longest TTL + BorrowAhead + MaxClockOffset of the holders), and a replica promoted while this primary still serves repeats IDs; synchronous_standby_names avoids both", replicas))
 		}
 	case dialect.MySQL:
 		var version string
@@ -261,7 +272,8 @@ func probeGuard(ctx context.Context, db *sql.DB, d dialect.Dialect) (*sqlGuard, 
 		var replicas int
 		_ = db.QueryRowContext(ctx, `SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%'`).Scan(&replicas)
 		if replicas > 0 && !semiSyncAfterSync(ctx, db) {
-			g.warns = append(g.warns, fmt.Sprintf("lease store on a primary with %d asynchronous replicas (no semi-synchronous replication waiting AFTER_SYNC): a failover may forget leases; claims after one wait the longest TTL + BorrowAhead + MaxClockOffset of the holders; rpl_semi_sync_master_enabled with rpl_semi_sync_master_wait_point = AFTER_SYNC avoids the loss", replicas))
+			g.unsafe = fmt.Sprintf("%d replicas read this primary's binary log without semi-synchronous replication: a replica promoted while this primary still serves its holders would repeat IDs; set rpl_semi_sync_master_enabled = ON and rpl_semi_sync_master_wait_point = AFTER_SYNC (MySQL: rpl_semi_sync_source_*) on the primary and rpl_semi_sync_slave_enabled = ON on every replica", replicas)
+			g.splitWarns = append(g.splitWarns, fmt.Sprintf("lease store on a primary with %d asynchronous replicas (no semi-synchronous replication waiting AFTER_SYNC), with AllowSplitBrain: a failover may forget leases (claims after one wait the longest TTL + BorrowAhead + MaxClockOffset of the holders), and a replica promoted while this primary still serves repeats IDs; rpl_semi_sync_master_enabled with rpl_semi_sync_master_wait_point = AFTER_SYNC avoids both", replicas))
 		}
 	}
 	return g, nil

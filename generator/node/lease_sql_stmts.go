@@ -27,7 +27,8 @@ type sqlStmts struct {
 	marker  string                    // (identity, mark, horizon): record a loss (see lease_sql_identity.go)
 	horizon string                    // (horizon, horizon): raise the stored horizon
 	take    string                    // (owner, ttl, bound, node)
-	proven  string                    // (ttl, bound, node, owner, version, identity): renew if continuity is proven; -> version
+	proven  string                    // (ttl, bound, node, owner, version, identity): renew if continuity is proven; -> version (and replicas on PostgreSQL)
+	record  string                    // (identity, replicas): record the replicas seen under identity (node -2)
 	probe   string                    // (node): owner, version, expired, identity row owner, identity now
 	release string                    // (hwm, node, owner)
 	raise   string                    // (hwm, node, owner): release keeping a larger mark
@@ -40,13 +41,16 @@ const candidate = `node >= %[1]s AND node <= %[2]s AND (expires_at < %[5]s OR ow
 
 func leaseStmts(d dialect.Dialect, t, ident string) sqlStmts {
 	var s sqlStmts
-	var nowNS string // the database's clock, Unix ns
+	var nowNS string    // the database's clock, Unix ns
+	var replicas string // the replicas streaming from the server now
 	s.count = `SELECT COUNT(*) FROM ` + t + ` WHERE node >= 0 AND node <= ` + sqldialect.P(d, 1)
 	s.has = `SELECT COUNT(*) FROM ` + t + ` WHERE node = ` + sqldialect.P(d, 1)
 	// The identity row's owner, mark and horizon, the server's identity
-	// and clock now.
+	// and clock now, the replicas streaming now and the most recorded
+	// under this identity (lease_sql_replicas.go).
 	withIdent := func() string {
-		return `(SELECT owner FROM ` + t + ` WHERE node = -1), (SELECT hwm_ns FROM ` + t + ` WHERE node = -1), (SELECT version FROM ` + t + ` WHERE node = -1), ` + ident + `, ` + nowNS
+		return `(SELECT owner FROM ` + t + ` WHERE node = -1), (SELECT hwm_ns FROM ` + t + ` WHERE node = -1), (SELECT version FROM ` + t + ` WHERE node = -1), ` + ident + `, ` + nowNS +
+			`, ` + replicas + `, (SELECT version FROM ` + t + ` WHERE node = -2 AND owner = ` + ident + `)`
 	}
 	// The renewal's proof: the server and the identity row name the
 	// identity the lease saw, the row is the owner's and not expired, and
@@ -58,6 +62,7 @@ func leaseStmts(d dialect.Dialect, t, ident string) sqlStmts {
 	case dialect.Postgres:
 		now, exp := "clock_timestamp()", "clock_timestamp() + $%d::bigint * interval '1 microsecond'"
 		nowNS = "(extract(epoch from clock_timestamp()) * 1000000)::bigint * 1000"
+		replicas = "(SELECT count(*) FROM pg_stat_replication WHERE state = 'streaming')"
 		gone := "clock_timestamp() - interval '1 second'"
 		s.create = func(name string) string {
 			return `CREATE TABLE ` + name + ` (
@@ -80,7 +85,10 @@ FROM c WHERE ` + t + `.node = c.node RETURNING c.node, c.hwm_ns, ` + t + `.versi
 ON CONFLICT (node) DO UPDATE SET owner = EXCLUDED.owner, hwm_ns = GREATEST(` + t + `.hwm_ns, EXCLUDED.hwm_ns), version = GREATEST(` + t + `.version, EXCLUDED.version)`
 		s.horizon = `UPDATE ` + t + ` SET version = $1 WHERE node = -1 AND version < $2`
 		s.proven = `UPDATE ` + t + ` SET expires_at = ` + fmt.Sprintf(exp, 1) + `, hwm_ns = GREATEST(hwm_ns, $2), version = version + 1
-WHERE node = $3 AND ` + proof("$4", "$6", "$5", now) + ` AND (SELECT owner FROM ` + t + ` WHERE node = -1) = $6 RETURNING version`
+WHERE node = $3 AND ` + proof("$4", "$6", "$5", now) + ` AND (SELECT owner FROM ` + t + ` WHERE node = -1) = $6 RETURNING version, ` + replicas
+		s.record = `INSERT INTO ` + t + ` (node, owner, expires_at, hwm_ns, version) VALUES (-2, $1, to_timestamp(0), 0, $2)
+ON CONFLICT (node) DO UPDATE SET owner = EXCLUDED.owner,
+	version = CASE WHEN ` + t + `.owner = EXCLUDED.owner THEN GREATEST(` + t + `.version, EXCLUDED.version) ELSE EXCLUDED.version END`
 		s.probe = `SELECT (SELECT owner FROM ` + t + ` WHERE node = $1), (SELECT version FROM ` + t + ` WHERE node = $1), (SELECT expires_at < ` + now + ` FROM ` + t + ` WHERE node = $1), (SELECT owner FROM ` + t + ` WHERE node = -1), ` + ident
 		s.release = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = $1, version = version + 1 WHERE node = $2 AND owner = $3`
 		s.raise = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = GREATEST(hwm_ns, $1), version = version + 1 WHERE node = $2 AND owner = $3`
@@ -88,6 +96,7 @@ WHERE node = $3 AND ` + proof("$4", "$6", "$5", now) + ` AND (SELECT owner FROM 
 	case dialect.MySQL:
 		now, exp := "UTC_TIMESTAMP(6)", "UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND"
 		nowNS = "TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6)) * 1000"
+		replicas = "(SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%')"
 		gone := "UTC_TIMESTAMP(6) - INTERVAL 1 SECOND"
 		s.create = func(name string) string {
 			return `CREATE TABLE ` + name + ` (
@@ -108,7 +117,10 @@ ON DUPLICATE KEY UPDATE owner = VALUES(owner), hwm_ns = GREATEST(hwm_ns, VALUES(
 		// MySQL cannot read the updated table in a subquery: the identity
 		// row joins; LAST_INSERT_ID(expr) returns the new version.
 		s.proven = `UPDATE ` + t + ` r JOIN ` + t + ` i ON i.node = -1 SET r.expires_at = ` + exp + `, r.hwm_ns = GREATEST(r.hwm_ns, ?), r.version = LAST_INSERT_ID(r.version + 1)
-WHERE r.node = ? AND r.owner = ? AND r.expires_at >= ` + now + ` AND r.version >= ? AND ` + ident + ` = ? AND i.owner = ` + ident
+WHERE r.node = ? AND r.owner = ? AND r.expires_at >= ` + now + ` AND r.version >= ? AND ` + ident + ` = ? AND i.owner = ` + ident + ``
+		// The version first: MySQL assigns left to right.
+		s.record = `INSERT INTO ` + t + ` (node, owner, expires_at, hwm_ns, version) VALUES (-2, ?, '1970-01-01 00:00:00', 0, ?)
+ON DUPLICATE KEY UPDATE version = IF(owner = VALUES(owner), GREATEST(version, VALUES(version)), VALUES(version)), owner = VALUES(owner)`
 		s.probe = `SELECT (SELECT owner FROM ` + t + ` WHERE node = ?), (SELECT version FROM ` + t + ` WHERE node = ?), (SELECT expires_at < ` + now + ` FROM ` + t + ` WHERE node = ?), (SELECT owner FROM ` + t + ` WHERE node = -1), ` + ident
 		s.release = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = ?, version = version + 1 WHERE node = ? AND owner = ?`
 		s.raise = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = GREATEST(hwm_ns, ?), version = version + 1 WHERE node = ? AND owner = ?`
@@ -116,6 +128,7 @@ WHERE r.node = ? AND r.owner = ? AND r.expires_at >= ` + now + ` AND r.version >
 	case dialect.SQLite:
 		now := "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"
 		nowNS = "(" + now + " * 1000000)"
+		replicas = "0"
 		exp, gone := "("+now+" + ?)", "0"
 		s.create = func(name string) string {
 			return `CREATE TABLE ` + name + ` (
@@ -134,7 +147,9 @@ ON CONFLICT (node) DO UPDATE SET owner = excluded.owner, hwm_ns = MAX(hwm_ns, ex
 		s.horizon = `UPDATE ` + t + ` SET version = ? WHERE node = -1 AND version < ?`
 		s.take = `UPDATE ` + t + ` SET owner = ?, expires_at = ` + exp + `, hwm_ns = MAX(hwm_ns, ?), version = version + 1 WHERE node = ?`
 		s.proven = `UPDATE ` + t + ` SET expires_at = ` + exp + `, hwm_ns = MAX(hwm_ns, ?), version = version + 1
-WHERE node = ? AND ` + proof("?", "?", "?", now) + ` AND (SELECT owner FROM ` + t + ` WHERE node = -1) = ` + ident + ` RETURNING version`
+WHERE node = ? AND ` + proof("?", "?", "?", now) + ` AND (SELECT owner FROM ` + t + ` WHERE node = -1) = ` + ident + ` RETURNING version, 0`
+		s.record = `INSERT INTO ` + t + ` (node, owner, expires_at, hwm_ns, version) VALUES (-2, ?, 0, 0, ?)
+ON CONFLICT (node) DO UPDATE SET owner = excluded.owner, version = CASE WHEN owner = excluded.owner THEN MAX(version, excluded.version) ELSE excluded.version END`
 		s.probe = `SELECT (SELECT owner FROM ` + t + ` WHERE node = ?), (SELECT version FROM ` + t + ` WHERE node = ?), (SELECT expires_at < ` + now + ` FROM ` + t + ` WHERE node = ?), (SELECT owner FROM ` + t + ` WHERE node = -1), ` + ident
 		s.release = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = ?, version = version + 1 WHERE node = ? AND owner = ?`
 		s.raise = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = MAX(hwm_ns, ?), version = version + 1 WHERE node = ? AND owner = ?`

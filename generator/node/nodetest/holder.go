@@ -239,3 +239,27 @@ func (h *holder) healed(t *testing.T, reclaims uint64, limit time.Duration, what
 	}
 	h.issuingAfter(t, time.Now(), time.Until(deadline)+ttl, what)
 }
+
+// servedOrRefused waits until the holder issued or a claim of its failed:
+// a store that waits for the replicas it had refuses holders on a primary
+// that lost them, which leaves the case nothing to repeat. It fails t
+// after limit, and logs which.
+func (h *holder) servedOrRefused(t *testing.T, limit time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for {
+		h.mu.Lock()
+		issued, fails, err := len(h.ids) > 0, h.fails, h.err
+		h.mu.Unlock()
+		switch {
+		case issued:
+			return
+		case fails > 0:
+			t.Logf("holder %s refused on a primary without its replicas: %v", h.name, err)
+			return
+		case time.Now().After(deadline):
+			t.Fatalf("holder %s neither issued nor was refused within %v: %+v", h.name, limit, h.stats())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

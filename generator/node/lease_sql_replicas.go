@@ -1,0 +1,211 @@
+package node
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/idkit-go/idkit/sqltypes/dialect"
+)
+
+// Split brain on SQL (see docs/leases.md, "Split brain"). A replica
+// promoted while the old primary still serves its holders would let both
+// sides issue on one node: the old primary's renewals succeed. So a lease
+// on a primary with replicas trusts a claim or renewal only once every
+// replica streaming when the lease claimed has the write: PostgreSQL's
+// walsenders report each replica's flush_lsn in pg_stat_replication (the
+// store waits until as many have flushed the primary's WAL past the
+// write); MySQL and MariaDB report no per-replica position to a client, so
+// the store demands semi-synchronous replication and checks after each
+// write that it is still in force (Rpl_semi_sync_master_status ON, with as
+// many semi-synchronous replicas connected), as it falls back to
+// asynchronous after rpl_semi_sync_master_timeout. A replica that left the
+// primary fails every renewal of the leases that saw it, without a heal:
+// their generators stay fenced. A later lease (a new process) learns the
+// replicas streaming when it claims.
+//
+// The horizon raised by a claim must survive a failover too, or a later
+// claimer waits a shorter one: the table records, in row -2 (owner: the
+// server's identity, version: a count), the most replicas any claim saw
+// streaming from the server; a claim that raises the horizon also waits
+// for that many.
+
+// errNotAcked is wrapped by the error of a claim or renewal that the
+// replicas did not acknowledge; a claim is not retried.
+var errNotAcked = errors.New("write not acknowledged by the replicas")
+
+// seenIdent is the Seen.Ident of a lease that saw the server identity
+// ident with replicas streaming: the identity, with "+n" if n > 0.
+func seenIdent(ident string, replicas int64) string {
+	if replicas <= 0 {
+		return ident
+	}
+	return ident + "+" + strconv.FormatInt(replicas, 10)
+}
+
+// splitSeen reverses seenIdent.
+func splitSeen(seen string) (ident string, replicas int64) {
+	i := strings.LastIndexByte(seen, '+')
+	if i < 0 {
+		return seen, 0
+	}
+	n, err := strconv.ParseInt(seen[i+1:], 10, 64)
+	if err != nil {
+		return seen, 0
+	}
+	return seen[:i], n
+}
+
+// refuse returns why a store without AllowSplitBrain cannot open this
+// table's server, or nil.
+func (g *sqlGuard) refuse(split bool) error {
+	if split || g.unsafe == "" {
+		return nil
+	}
+	return errors.New(g.unsafe + ", or set SQLStoreOptions.AllowSplitBrain to accept the risk (docs/leases.md, \"Split brain\")")
+}
+
+// replicated completes a claim that read id: it records the replicas
+// streaming now under the server's identity if more than recorded, and
+// waits for them to acknowledge the claim's writes; a claim that raised
+// the horizon waits for as many as recorded.
+func (b *sqlBackend) replicated(ctx context.Context, ttl time.Duration, id identity, raised bool) error {
+	need := id.replicas
+	if raised && id.recorded.Valid {
+		need = max(need, id.recorded.Int64)
+	}
+	if id.replicas > 0 && id.replicas > id.recorded.Int64 && b.t.guard.ident != "''" {
+		if err := b.exec(ctx, b.s.record, id.now, id.replicas); err != nil {
+			return fmt.Errorf("record the replicas: %w", err)
+		}
+	}
+	if need == 0 || b.split {
+		return nil
+	}
+	if err := b.acked(ctx, need, ttl); err != nil {
+		if raised && need > id.replicas {
+			return fmt.Errorf("raise the horizon: %w (the lease table records %d replicas of this server; if a replica was removed for good, DELETE the table's row of node -2)", err, need)
+		}
+		return err
+	}
+	return nil
+}
+
+// acked waits until need replicas have every write this process's
+// connections committed so far, for at most ttl/2 or until ctx ends.
+func (b *sqlBackend) acked(ctx context.Context, need int64, ttl time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, max(ttl/2, 10*time.Millisecond))
+	defer cancel()
+	switch b.d {
+	case dialect.Postgres:
+		return b.pgAcked(ctx, need)
+	case dialect.MySQL:
+		return b.semiSyncAcked(ctx, need)
+	}
+	return nil
+}
+
+// pgAcked polls pg_stat_replication until need streaming replicas have
+// flushed the WAL up to the insert position read after the write.
+func (b *sqlBackend) pgAcked(ctx context.Context, need int64) error {
+	var lsn string
+	var streaming, flushed, hidden int64
+	err := b.db.QueryRowContext(ctx, `SELECT pg_current_wal_insert_lsn()::text, count(*) FILTER (WHERE state = 'streaming'),
+	count(*) FILTER (WHERE state = 'streaming' AND flush_lsn >= pg_current_wal_insert_lsn()),
+	count(*) FILTER (WHERE state = 'streaming' AND flush_lsn IS NULL) FROM pg_stat_replication`).Scan(&lsn, &streaming, &flushed, &hidden)
+	for pause := 500 * time.Microsecond; err == nil; pause = min(2*pause, 10*time.Millisecond) {
+		switch {
+		case flushed >= need:
+			return nil
+		case streaming < need:
+			return fmt.Errorf("%w: %d replicas stream from the primary, %d must acknowledge: one left it (a replica promoted while this primary still serves?)", errNotAcked, streaming, need)
+		}
+		select {
+		case <-ctx.Done():
+			if hidden > 0 {
+				return fmt.Errorf("%w: pg_stat_replication hides the replicas' flush_lsn from this role: grant it pg_monitor (or pg_read_all_stats)", errNotAcked)
+			}
+			return fmt.Errorf("%w: %d of %d replicas flushed %s in time", errNotAcked, flushed, need, lsn)
+		case <-time.After(pause):
+		}
+		err = b.db.QueryRowContext(ctx, `SELECT count(*) FILTER (WHERE state = 'streaming'),
+	count(*) FILTER (WHERE state = 'streaming' AND flush_lsn >= $1::pg_lsn),
+	count(*) FILTER (WHERE state = 'streaming' AND flush_lsn IS NULL) FROM pg_stat_replication`, lsn).Scan(&streaming, &flushed, &hidden)
+	}
+	return fmt.Errorf("%w: %w", errNotAcked, err)
+}
+
+// semiSyncAcked checks, after a write, that semi-synchronous replication
+// is in force with at least need replicas: the write then waited for one
+// to acknowledge it (or, had it timed out and switched semi-synchronous
+// replication off, a replica has since caught up past it).
+func (b *sqlBackend) semiSyncAcked(ctx context.Context, need int64) error {
+	rows, err := b.db.QueryContext(ctx, `SHOW GLOBAL STATUS WHERE Variable_name IN
+	('Rpl_semi_sync_master_status', 'Rpl_semi_sync_master_clients', 'Rpl_semi_sync_source_status', 'Rpl_semi_sync_source_clients')`)
+	if err != nil {
+		return fmt.Errorf("%w: %w", errNotAcked, err)
+	}
+	defer rows.Close()
+	on, clients := false, int64(0)
+	for rows.Next() {
+		var name, value string
+		if err := rows.Scan(&name, &value); err != nil {
+			return fmt.Errorf("%w: %w", errNotAcked, err)
+		}
+		switch strings.ToLower(name) {
+		case "rpl_semi_sync_master_status", "rpl_semi_sync_source_status":
+			on = on || strings.EqualFold(value, "ON")
+		case "rpl_semi_sync_master_clients", "rpl_semi_sync_source_clients":
+			n, _ := strconv.ParseInt(value, 10, 64)
+			clients = max(clients, n)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("%w: %w", errNotAcked, err)
+	}
+	switch {
+	case !on:
+		return fmt.Errorf("%w: semi-synchronous replication is off (Rpl_semi_sync_master_status OFF: not enabled, or it timed out waiting for a replica after rpl_semi_sync_master_timeout), %d replicas must acknowledge", errNotAcked, need)
+	case clients < need:
+		return fmt.Errorf("%w: %d semi-synchronous replicas connected, %d must acknowledge: one left the primary (a replica promoted while this primary still serves?)", errNotAcked, clients, need)
+	}
+	return nil
+}
+
+// busyFor bounds how long a claim retries a busy SQLite database.
+const busyFor = 10 * time.Second
+
+// sqliteBusy reports whether err is SQLite's SQLITE_BUSY or SQLITE_LOCKED
+// (modernc.org/sqlite and mattn/go-sqlite3 both say "database is locked"
+// or "database table is locked").
+func sqliteBusy(err error) bool {
+	s := err.Error()
+	return strings.Contains(s, "database is locked") || strings.Contains(s, "SQLITE_BUSY") ||
+		strings.Contains(s, "database table is locked") || strings.Contains(s, "SQLITE_LOCKED")
+}
+
+// busyRetry runs f again while it fails with a busy SQLite database, until
+// ctx ends or for busyFor.
+func busyRetry(ctx context.Context, f func() error) error {
+	until := time.Now().Add(busyFor)
+	for pause := time.Millisecond; ; pause = min(2*pause, 20*time.Millisecond) {
+		err := f()
+		if err == nil || !sqliteBusy(err) || ctx.Err() != nil || time.Now().After(until) {
+			return err
+		}
+		time.Sleep(pause)
+	}
+}
+
+// exec runs a statement that completes a claim already committed, retrying
+// a busy SQLite database: a claim retried from the start would take
+// another node.
+func (b *sqlBackend) exec(ctx context.Context, query string, args ...any) error {
+	return busyRetry(ctx, func() error {
+		_, err := b.db.ExecContext(ctx, query, args...)
+		return err
+	})
+}
