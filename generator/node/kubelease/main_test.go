@@ -1,8 +1,12 @@
 package kubelease
 
 import (
+	"flag"
+	"io"
 	"os"
 	"testing"
+
+	"k8s.io/klog/v2"
 )
 
 var tmpRoot string
@@ -17,6 +21,12 @@ func tempDir() string {
 }
 
 func TestMain(m *testing.M) {
+	// client-go logs a request cut by its context through klog, to stderr:
+	// the tests cut requests on purpose.
+	fs := flag.NewFlagSet("klog", flag.ContinueOnError)
+	klog.InitFlags(fs)
+	_ = fs.Set("logtostderr", "false")
+	klog.SetOutput(io.Discard)
 	var err error
 	if tmpRoot, err = os.MkdirTemp("", "kubelease-test"); err != nil {
 		panic(err)
