@@ -328,6 +328,9 @@ func (s *store) take(ctx context.Context, l *listing, n int64, c node.Claim, uid
 		log.Warn("kubelease: claim: the node's mark is unreadable; the claim waits out the horizon", "node", n, "error", markErr)
 	}
 	o, _ := s.write(n, cur, c.Owner, c.TTL, max(pre, c.Bound), hz, true)
+	if err := s.acquire(ctx); err != nil {
+		return node.Claimed{}, fmt.Errorf("kubelease: claim node %d: %w", n, err)
+	}
 	var err error
 	var w *coordinationv1.Lease
 	verb := "update"
@@ -337,6 +340,7 @@ func (s *store) take(ctx context.Context, l *listing, n int64, c node.Claim, uid
 	} else {
 		w, err = s.c.Update(ctx, o, metav1.UpdateOptions{})
 	}
+	<-s.writing
 	switch {
 	case apierrors.IsAlreadyExists(err), apierrors.IsConflict(err):
 		return node.Claimed{}, errAgain

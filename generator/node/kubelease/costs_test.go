@@ -169,6 +169,9 @@ func herd(t *testing.T, s *apiServer, n int) time.Duration {
 	ns := grant(t, s, "leaser", leaseVerbs)
 	cfg := s.Config(s.Host, leaserToken)
 	cfg.Timeout = 0 // the claims' own contexts bound them
+	st := &statuses{n: map[int]int{}}
+	cfg.WrapTransport = func(rt http.RoundTripper) http.RoundTripper { st.rt = rt; return st }
+	defer func() { t.Logf("answers by status: %v", st.n) }()
 	c, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -218,4 +221,21 @@ func herd(t *testing.T, s *apiServer, n int) time.Duration {
 		}
 	}
 	return p99
+}
+
+// statuses counts the answers by HTTP status.
+type statuses struct {
+	rt http.RoundTripper
+	mu sync.Mutex
+	n  map[int]int
+}
+
+func (s *statuses) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := s.rt.RoundTrip(r)
+	if err == nil {
+		s.mu.Lock()
+		s.n[resp.StatusCode]++
+		s.mu.Unlock()
+	}
+	return resp, err
 }

@@ -18,6 +18,7 @@
 package kubelease
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -60,6 +61,12 @@ const (
 	annPod = "idkit.dev/pod"
 )
 
+// maxWrites bounds the writes (claims, renewals, releases) a store sends
+// at once: the API server's priority and fairness queues one user's
+// requests in a few queues of 50 and answers the rest 429, which client-go
+// retries a second later.
+const maxWrites = 32
+
 // saNamespace is where a pod's service account namespace is mounted.
 const saNamespace = "/var/run/secrets/kubernetes.io/serviceaccount/namespace"
 
@@ -92,7 +99,7 @@ type StoreOptions struct {
 func NewStore(client coordv1.LeasesGetter, namespace string, opts StoreOptions) node.Store {
 	s := &store{prefix: opts.Prefix, ns: namespace,
 		watch: map[int64]obs{}, trying: map[int64]int{}, mine: map[int64]int64{}, held: map[int64]*held{},
-		sem: make(chan struct{}, 1)}
+		sem: make(chan struct{}, 1), writing: make(chan struct{}, maxWrites)}
 	if s.prefix == "" {
 		s.prefix = defaultPrefix
 	}
@@ -156,6 +163,9 @@ type store struct {
 	mine   map[int64]int64
 	// held is the object this store last wrote for each node it holds.
 	held map[int64]*held
+
+	// writing holds a token per write under way (see acquire).
+	writing chan struct{}
 
 	// sem serializes listings; reads counts those begun, last is the last
 	// one read, lastRead its number.
@@ -282,6 +292,17 @@ func (s *store) write(n int64, o *coordinationv1.Lease, owner string, ttl time.D
 		o.Spec.LeaseTransitions = &trans
 	}
 	return o, tok
+}
+
+// acquire waits for one of the store's maxWrites write tokens; the caller
+// returns it to s.writing after its write.
+func (s *store) acquire(ctx context.Context) error {
+	select {
+	case s.writing <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 var errConfig = errors.New("kubelease: ttl must be positive")

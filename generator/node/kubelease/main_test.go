@@ -26,6 +26,7 @@ func TestMain(m *testing.M) {
 	fs := flag.NewFlagSet("klog", flag.ContinueOnError)
 	klog.InitFlags(fs)
 	_ = fs.Set("logtostderr", "false")
+	_ = fs.Set("stderrthreshold", "FATAL")
 	klog.SetOutput(io.Discard)
 	var err error
 	if tmpRoot, err = os.MkdirTemp("", "kubelease-test"); err != nil {

@@ -101,7 +101,11 @@ func (s *store) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 		hz, _ := annInt(cur, annHorizon)
 		start := time.Now()
 		o, tok := s.write(r.Node, cur, r.Owner, r.TTL, max(mark, r.Bound), max(hz, int64(r.Horizon)), false)
+		if err := s.acquire(ctx); err != nil {
+			return node.Seen{}, fmt.Errorf("kubelease: renew node %d: %w", r.Node, err)
+		}
 		w, err := s.c.Update(ctx, o, metav1.UpdateOptions{})
+		<-s.writing
 		switch {
 		case apierrors.IsConflict(err) && attempt < 3:
 			cur = nil
@@ -179,7 +183,11 @@ func (s *store) Release(ctx context.Context, n int64, owner string, hwm int64, e
 		}
 		o.Annotations[annWrite] = s.token()
 		o.Spec.HolderIdentity = nil
+		if err := s.acquire(ctx); err != nil {
+			return fmt.Errorf("kubelease: release node %d: %w", n, err)
+		}
 		_, err = s.c.Update(ctx, o, metav1.UpdateOptions{})
+		<-s.writing
 		switch {
 		case apierrors.IsConflict(err) && attempt < 3:
 			cur = nil
