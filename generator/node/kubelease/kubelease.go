@@ -92,7 +92,8 @@ type StoreOptions struct {
 // object is missing or released (no holder), and expired when this store
 // has watched the same resourceVersion for the holder's TTL. A renewal
 // updates the object the lease last saw, conditioned on its
-// resourceVersion: one API write. With a nil client, a bad prefix or no
+// resourceVersion: one API write. The store sends at most 32 writes at
+// once and queues the rest. With a nil client, a bad prefix or no
 // namespace, every method returns an error wrapping
 // [node.ErrInvalidConfig]. The holder's pod name (the POD_NAME
 // environment variable, else the host name) is recorded in an annotation.
