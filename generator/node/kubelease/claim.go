@@ -267,7 +267,8 @@ func (s *store) Claim(ctx context.Context, c node.Claim) (node.Claimed, error) {
 	if c.MaxNode < 0 {
 		return node.Claimed{}, fmt.Errorf("%w: kubelease: max node %d", node.ErrInvalidConfig, c.MaxNode)
 	}
-	for lists := 0; ; lists++ {
+	collisions := 0 // conflicts on node objects, over the listings
+	for {
 		if err := ctx.Err(); err != nil {
 			return node.Claimed{}, fmt.Errorf("kubelease: claim: %w", err)
 		}
@@ -283,8 +284,8 @@ func (s *store) Claim(ctx context.Context, c node.Claim) (node.Claimed, error) {
 			return node.Claimed{}, err
 		}
 		tried := map[int64]bool{}
-		for collisions := 0; ; {
-			n, ok := s.pick(l, c, collisions+lists, tried)
+		for {
+			n, ok := s.pick(l, c, collisions, tried)
 			if !ok {
 				if len(tried) > 0 {
 					break // list again: the conflicts may have freed none

@@ -20,13 +20,9 @@ import (
 // that is at least the TTL after the holder's last successful write
 // started; the holder stops trusting its lease TTL - Margin after that
 // start. Only a restore can undo a claimant's write and give the holder
-// its object back unchanged; so a renewal answered more than lapseAfter of
-// the TTL after the holder's last successful write started reports a
-// lapse, and the lease heals by a claim that waits out the horizon.
-
-// lapseAfter is the part of the previous TTL after which a renewal's
-// answer reports a lapse: below 1, for clocks that run at different rates.
-const lapseAfter = 7.0 / 8
+// its object back unchanged; so a renewal answered more than the previous
+// TTL after the holder's last successful write started reports a lapse,
+// and the lease heals by a claim that waits out the horizon.
 
 // decide reads the answer to a renewal's conflict (cur, or err from the
 // read) and returns the start of the write that made cur if cur is the
@@ -129,7 +125,7 @@ func (s *store) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 		s.mu.Lock()
 		s.held[r.Node] = &held{obj: w, start: start, ttl: r.TTL, pending: map[string]time.Time{}}
 		s.mu.Unlock()
-		if late := time.Since(prev); late > time.Duration(float64(prevTTL)*lapseAfter) {
+		if late := time.Since(prev); late > prevTTL {
 			return node.Seen{}, fmt.Errorf("%w: %w: kubelease: renew node %d: answered %v after the last renewal started (TTL %v): a claimant may have taken it meanwhile in writes a restore undid",
 				node.ErrLeaseLost, node.ErrLapsed, r.Node, late.Round(time.Millisecond), prevTTL)
 		}
