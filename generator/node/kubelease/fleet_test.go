@@ -38,7 +38,8 @@ func (h *fleetHolder) firstAfter(t time.Time) time.Duration {
 // again after the restart. IDKIT_FLEET sets the number of holders
 // (default 40), IDKIT_FLEET_RUN the run's length (default 12 s, the
 // restart in the middle) and IDKIT_FLEET_TTL the leases' TTL (default
-// 2 s). The fleet returns about 20,000 IDs a second in all.
+// 2 s); IDKIT_FLEET_PLAIN=1 runs without the restart. The fleet returns
+// about 20,000 IDs a second in all.
 func TestFleet(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts an API server")
@@ -95,12 +96,14 @@ func TestFleet(t *testing.T) {
 	}
 	begun := time.Now()
 	time.Sleep(run / 2)
-	t0 := time.Now()
-	if err := s.Restart(); err != nil {
-		t.Fatal(err)
-	}
 	restarted := time.Now()
-	t.Logf("API server restarted in %v", restarted.Sub(t0).Round(time.Millisecond))
+	if os.Getenv("IDKIT_FLEET_PLAIN") == "" {
+		if err := s.Restart(); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("API server restarted in %v", time.Since(restarted).Round(time.Millisecond))
+		restarted = time.Now()
+	}
 	time.Sleep(max(run-time.Since(begun), 3*ttl))
 	close(stop)
 	issuing.Wait()
@@ -118,7 +121,7 @@ func TestFleet(t *testing.T) {
 		if h.last.After(restarted) {
 			again++
 		} else {
-			t.Errorf("holder on node %d issued nothing after the restart: %+v", st.Node, st)
+			t.Errorf("holder on node %d issued nothing after the middle of the run (the restart): %+v", st.Node, st)
 		}
 		worst = max(worst, h.firstAfter(restarted))
 	}
@@ -129,7 +132,7 @@ func TestFleet(t *testing.T) {
 			dups++
 		}
 	}
-	t.Logf("%d holders, TTL %v, %v: %d IDs, %d returned twice; %d fenced, %d issued again after the restart, the last %v after it",
+	t.Logf("%d holders, TTL %v, %v: %d IDs, %d returned twice; %d fenced, %d issued again after the middle of the run (the restart), the last %v after it",
 		n, ttl, run, len(all), dups, fenced, again, worst.Round(time.Millisecond))
 	if dups != 0 {
 		t.Errorf("%d IDs returned twice", dups)
