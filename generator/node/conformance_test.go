@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"net"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -47,6 +48,7 @@ type sqlServers struct {
 type sqlHarness struct {
 	s         *sqlServers
 	opts      node.SQLStoreOptions
+	begin     string // opens the restore's transaction ({t}: the table)
 	open      func(t *testing.T, addr string, dial dialFunc) *sql.DB
 	start     func(t *testing.T) (addr string, exec func(t *testing.T, q string) string)
 	replicate func(t *testing.T, via string) (addr string)
@@ -95,7 +97,7 @@ func (h *sqlHarness) harness() nodetest.Harness {
 		Kill:    func(t *testing.T) { h.kill(t) },
 		Restart: func(t *testing.T, keep bool) { h.restart(t, keep) },
 		Snapshot: func(t *testing.T) func(t *testing.T, step bool) {
-			return sqlSnapshot(t, h.s.exec)
+			return sqlSnapshot(t, h.s.exec, h.begin)
 		},
 		Forget: func(t *testing.T) { h.s.exec(t, "DELETE FROM "+leaseTable+" WHERE node = -1") },
 		Unsupported: map[string]string{
@@ -107,18 +109,19 @@ func (h *sqlHarness) harness() nodetest.Harness {
 }
 
 // sqlSnapshot copies the lease table aside; the restore puts the copy
-// back, as a restore that keeps the server's identity, and runs the
-// operator step of docs/leases.md if step.
-func sqlSnapshot(t *testing.T, exec func(t *testing.T, q string) string) func(t *testing.T, step bool) {
+// back in one transaction that begin opens ({t}: the table; as a restore that keeps the
+// server's identity), and runs the operator step of docs/leases.md if
+// step.
+func sqlSnapshot(t *testing.T, exec func(t *testing.T, q string) string, begin string) func(t *testing.T, step bool) {
 	tb := leaseTable
 	exec(t, "DROP TABLE IF EXISTS "+tb+"_copy")
 	exec(t, "CREATE TABLE "+tb+"_copy AS SELECT * FROM "+tb)
 	return func(t *testing.T, step bool) {
-		exec(t, "DELETE FROM "+tb)
-		exec(t, "INSERT INTO "+tb+" SELECT * FROM "+tb+"_copy")
+		q := strings.ReplaceAll(begin, "{t}", tb) + " DELETE FROM " + tb + "; INSERT INTO " + tb + " SELECT * FROM " + tb + "_copy;"
 		if step {
-			exec(t, "UPDATE "+tb+" SET owner = 'restored' WHERE node = -1")
+			q += " UPDATE " + tb + " SET owner = 'restored' WHERE node = -1;"
 		}
+		exec(t, q+" COMMIT")
 	}
 }
 
@@ -150,6 +153,7 @@ func postgresHarness() nodetest.Harness {
 		promote:  func(t *testing.T, i int) { replicas[i].Promote(t) },
 		kill:     func(t *testing.T) { primary.Kill(t) },
 		restart:  func(t *testing.T, keep bool) { primary.Restart(t, keep) },
+		begin:    "BEGIN; LOCK TABLE {t} IN ACCESS EXCLUSIVE MODE;",
 	}
 	return h.harness()
 }
@@ -231,6 +235,7 @@ func mariadb(split bool) nodetest.Harness {
 		kill:     func(t *testing.T) { primary.Kill(t) },
 		restart:  func(t *testing.T, keep bool) { primary.Restart(t, keep) },
 		opts:     node.SQLStoreOptions{AllowSplitBrain: split},
+		begin:    "START TRANSACTION;",
 	}
 	return h.harness()
 }
@@ -274,7 +279,7 @@ func sqliteHarness() nodetest.Harness {
 			}
 			return s
 		},
-		Snapshot: func(t *testing.T) func(t *testing.T, step bool) { return sqlSnapshot(t, exec) },
+		Snapshot: func(t *testing.T) func(t *testing.T, step bool) { return sqlSnapshot(t, exec, "BEGIN IMMEDIATE;") },
 		Forget:   func(t *testing.T) { exec(t, "DELETE FROM "+leaseTable+" WHERE node = -1") },
 		Unsupported: map[string]string{
 			"Replicate": "SQLite has no replicas",

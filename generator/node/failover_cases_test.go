@@ -13,11 +13,11 @@ import (
 )
 
 // The fault tests' holders issuing flat out, their count of IDs returned
-// twice, and a PostgreSQL primary with an asynchronous replica. The
-// failover cases that were here (a lapsed renewal after a failover, mixed
-// TTLs, a claim held across a failover, the first claim lost with the
-// table) are cases of package nodetest's suite, which TestConformance
-// runs on every store.
+// twice, a PostgreSQL primary with an asynchronous replica, and a lapsed
+// renewal after a failover through a forwarding wrapper. The failover
+// cases that were here (a lapsed renewal, mixed TTLs, a claim held across
+// a failover, the first claim lost with the table) are cases of package
+// nodetest's suite, which TestConformance runs on every store.
 
 // flat is a holder issuing as fast as it can until halted.
 type flat struct {
@@ -100,6 +100,9 @@ type pair struct {
 	detach, promote  func(t *testing.T)
 	kill             func(t *testing.T)
 	opts             node.SQLStoreOptions
+	// wrap: the stores are reached through a forwarding wrapper
+	// (failover_wrapper_test.go), which must keep every guarantee.
+	wrap bool
 }
 
 func pgPair(t *testing.T) pair {
@@ -119,7 +122,11 @@ func pgPair(t *testing.T) pair {
 // store opens a lease store through addr, closed when t ends.
 func (p pair) store(t *testing.T, addr string) node.Store {
 	t.Helper()
-	return failoverStoreWith(t, p.driver, p.dsn(addr), p.opts)
+	s := failoverStoreWith(t, p.driver, p.dsn(addr), p.opts)
+	if p.wrap {
+		return tracing{s, &traced{}}
+	}
+	return s
 }
 
 func lease(t *testing.T, s node.Store, o leaseConf) *node.Lease {
@@ -129,4 +136,57 @@ func lease(t *testing.T, s node.Store, o leaseConf) *node.Lease {
 		t.Fatal(err)
 	}
 	return l
+}
+
+// TestLapsedRenewalAfterFailover (case 1): A is cut off past its TTL, C
+// claims A's node on the primary, the failover to a replica that never saw
+// C's claim brings back A's row. A's renewal on the new primary must not
+// simply succeed: it cannot prove the store holds what A saw.
+//
+// It runs here through a forwarding wrapper: a wrapped store's renewal
+// must prove continuity as the store's own does. The stores themselves
+// run the case in the conformance suite (Failover/lapsed-renewal).
+func TestLapsedRenewalAfterFailover(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts servers")
+	}
+	wrapped := func(t *testing.T) pair { p := pgPair(t); p.wrap = true; return p }
+	for _, c := range []struct {
+		name string
+		make func(t *testing.T) pair
+	}{{"postgres-wrapped", wrapped}} {
+		t.Run(c.name, func(t *testing.T) {
+			p := c.make(t)
+			o := leaseConf{Layout: layout(t, 1), LeaseOptions: node.LeaseOptions{TTL: 2 * time.Second}}
+			pa := tcpproxy.Start(t, p.primary)
+			a := issue(t, lease(t, p.store(t, pa.Addr()), o))
+			time.Sleep(o.TTL / 2)
+			p.caughtUp(t)
+			pa.Blackhole()
+			time.Sleep(o.TTL + o.TTL/4) // A's row expires
+			p.detach(t)
+			p.promote(t)
+			pc := tcpproxy.Start(t, p.primary)
+			cl := lease(t, p.store(t, pc.Addr()), o)
+			if cl.Node() != a.lease.Node() {
+				t.Fatalf("C claimed node %d, A held %d", cl.Node(), a.lease.Node())
+			}
+			ch := issue(t, cl)
+			for ch.count() == 0 {
+				time.Sleep(time.Millisecond)
+			}
+			// The failover: C's primary dies (C issues on until its TTL -
+			// Margin), A's path moves to the new primary.
+			p.kill(t)
+			if err := pa.MoveTo(p.replica); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(o.TTL + o.TTL/2)
+			dups, n := duplicates(a.halt(), ch.halt())
+			t.Logf("%s: %d duplicates of %d IDs", c.name, dups, n)
+			if dups != 0 {
+				t.Errorf("%d duplicate IDs", dups)
+			}
+		})
+	}
 }

@@ -149,6 +149,13 @@ func (e *env) checkBut(but *holder) int {
 	}
 	e.t.Logf("%d IDs returned twice of %d;%s", dups, len(all), per)
 	if dups != 0 {
+		for _, h := range e.hs {
+			l := h.logs.String()
+			if len(l) > 4000 {
+				l = "..." + l[len(l)-4000:]
+			}
+			e.t.Logf("holder %s's lease log:\n%s", h.name, l)
+		}
 		e.t.Errorf("%d IDs returned twice", dups)
 	}
 	return dups

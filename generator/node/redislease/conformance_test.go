@@ -44,23 +44,23 @@ func redisRecords(key string, admin func(t *testing.T) redis.Cmdable, h *nodetes
 			}
 			dumps[k] = d
 		}
+		// In one MULTI/EXEC: the keys share a slot.
 		return func(t *testing.T, step bool) {
-			c := admin(t)
-			for k, d := range dumps {
-				var err error
-				if d == "" {
-					err = c.Del(ctx, k).Err()
-				} else {
-					err = c.RestoreReplace(ctx, k, 0, d).Err()
+			_, err := admin(t).TxPipelined(ctx, func(p redis.Pipeliner) error {
+				for k, d := range dumps {
+					if d == "" {
+						p.Del(ctx, k)
+					} else {
+						p.RestoreReplace(ctx, k, 0, d)
+					}
 				}
-				if err != nil {
-					t.Fatal(err)
+				if step {
+					p.HSet(ctx, key, "ident", "restored")
 				}
-			}
-			if step {
-				if err := c.HSet(ctx, key, "ident", "restored").Err(); err != nil {
-					t.Fatal(err)
-				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
 			}
 		}
 	}
