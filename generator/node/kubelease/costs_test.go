@@ -34,7 +34,8 @@ func (c *counter) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // TestWritesPerTTL: a holder renewing for 10 TTLs makes at most 3 API
-// writes per TTL (one update per renewal, every TTL/3), and reads nothing.
+// writes per TTL (one update per renewal, every TTL/3, the last perhaps
+// still under way), and reads nothing.
 func TestWritesPerTTL(t *testing.T) {
 	s := shared(t)
 	ctx := context.Background()
@@ -53,8 +54,9 @@ func TestWritesPerTTL(t *testing.T) {
 	w, r := cnt.writes.Load()-w0, cnt.reads.Load()-r0
 	st := l.Stats()
 	t.Logf("10 TTLs: %d writes, %d reads, %d renewals, %d failures", w, r, st.Renewals, st.Failures)
-	if w > 30 || w != int64(st.Renewals+st.Failures) {
-		t.Errorf("%d writes in 10 TTLs for %d renewals, %d failed: want at most 30, one per renewal", w, st.Renewals, st.Failures)
+	// One renewal may be under way as the window ends: sent, not counted.
+	if done := int64(st.Renewals + st.Failures); w > 31 || w < done || w > done+1 {
+		t.Errorf("%d writes in 10 TTLs for %d renewals, %d failed: want at most 30 (and one under way), one per renewal", w, st.Renewals, st.Failures)
 	}
 	if r != 0 {
 		t.Errorf("%d reads for renewals, want none", r)
