@@ -1,0 +1,5 @@
+//go:build !race
+
+package kubelease
+
+const raceEnabled = false
