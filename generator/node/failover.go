@@ -57,7 +57,7 @@ func (l *Lease) claim(ctx context.Context, prefer int64, c0 time.Time, lost, lap
 	}
 	r, err := g.Guarded(ctx, failover.Claim{
 		Owner: l.o.Owner, TTL: l.o.TTL, MaxNode: l.o.Layout.MaxNode(), Prefer: prefer,
-		Bound: bound, Horizon: l.o.horizon(), Lost: lost, Lapsed: lapsed, Log: l.warnLog(),
+		Bound: bound, Horizon: l.o.horizon(), Lost: lost, Lapsed: lapsed, Seen: l.seen, Log: l.warnLog(),
 	})
 	if err != nil {
 		return 0, 0, err

@@ -64,6 +64,10 @@ type Claim struct {
 	// store; this claim alone waits the horizon (Claimed.Floor includes
 	// Arrived + the stored horizon), without a store-wide mark.
 	Lapsed bool
+	// Seen is what the lease's last successful request returned (zero
+	// for a lease's first claim): a heal's claim must prove no less, as
+	// a renewal must (Redis: the replicas to wait for).
+	Seen Seen
 	// Log receives the store's warnings (never nil when called by node).
 	Log *slog.Logger
 }
