@@ -68,7 +68,9 @@ func TestLapsedRenewalOnPromotedReplica(t *testing.T) {
 	pa.Cut()
 	time.Sleep(o.TTL + o.TTL/4) // A lapses
 	p.detach(t)
-	c := issue(storeVia(t, pc.Addr(), "leases", redislease.StoreOptions{}), o)
+	// C waits for no replica: with the defaults its claim on a master
+	// its replica has left is refused.
+	c := issue(storeVia(t, pc.Addr(), "leases", redislease.StoreOptions{Replicas: -1}), o)
 	c.started(t, 5*time.Second)
 	time.Sleep(o.TTL / 4)
 	// The failover: the replica is promoted, the master dies; A's path
@@ -93,7 +95,7 @@ func TestMixedOptionsFailover(t *testing.T) {
 			if promoted {
 				return storeVia(t, p.replica.Addr(), "leases", redislease.StoreOptions{})
 			}
-			return storeVia(t, p.primary.Addr(), "leases", redislease.StoreOptions{})
+			return storeVia(t, p.primary.Addr(), "leases", redislease.StoreOptions{Replicas: -1})
 		},
 		synced: func() { p.primary.WaitSynced(t, p.replica) },
 		detach: func() { p.detach(t) },
@@ -106,7 +108,9 @@ func TestMixedOptionsFailover(t *testing.T) {
 }
 
 // topology is how a fault test reaches and fails over a master and its
-// replica: store reaches the master (once promoted, the replica); synced
+// replica: store reaches the master (once promoted, the replica; before,
+// waiting for no replica, as the defaults refuse a claim on a master its
+// replica has left); synced
 // waits until the replica has every write; detach cuts the replica off;
 // promote makes it the master and kills the old one. A holder started
 // after the promotion has startAfter times the long TTL to issue.

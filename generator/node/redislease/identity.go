@@ -40,7 +40,7 @@ import (
 // ms, max node, prefer, bound µs, horizon µs, lost (1: the caller knows
 // the store lost writes), off (1: record no mark), lapsed (1: this claim
 // alone waits the horizon from now), the replication ID and replica count
-// the lease saw ('' and 0: none), want (the replicas the WAIT after the
+// the lease saw (empty and 0: none), want (the replicas the WAIT after the
 // script waits for), fixed ([StoreOptions].Replicas). Returns {node, floor
 // µs, flags, the node's mark after the claim (µs), detail, ident, online
 // replicas, count, need}: node -1 when every node is held, -2 for an
@@ -48,11 +48,13 @@ import (
 // want (run again with want = need), -4 when fewer than need replicas are
 // online; flags 1: a loss mark was recorded, 2: the replication ID could
 // not be read, 4: the node's own fields were corrupt (detail: which) and
-// are rewritten, the claim waiting the horizon. count is the replicas the
-// lease waits for from now on; need those this claim must be acknowledged
-// by: count, or the most replicas the hash has seen ("rs") if the claim
-// raises the horizon. Nothing is written unless need replicas are online
-// and need is want.
+// are rewritten, the claim waiting the horizon. need, the replicas the
+// claim must be acknowledged by, and count, what the lease waits for from
+// now on, are fixed if set, otherwise the most of: the replicas online,
+// those the lease saw (unless this master was promoted from the one it
+// saw) and "rs", the most replicas the hash's requests saw (reset when a
+// claim finds the master promoted from the one that wrote the hash).
+// Nothing is written unless need replicas are online and need is want.
 var claimScript = redis.NewScript(prelude + `
 local E, F = KEYS[2], KEYS[3]
 local owner, ttl, maxn, prefer, bound = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
@@ -83,7 +85,6 @@ local stored_hz = num('hz', 0)
 local rs = num('rs', 0)
 local seeded = num('seeded', -1)
 num('v', 0)
-local raises = exists and hz > stored_hz
 hz = math.max(hz, stored_hz)
 local flags, base = 0, nil
 local stored = redis.call('HGET', H, 'ident')
@@ -103,13 +104,12 @@ elseif stored ~= ident then
     end
   end
 end
-if fixed > 0 then
-  count, need = fixed, fixed
+if fixed ~= 0 then
+  count = math.max(fixed, 0)
 else
-  count = replicas(ARGV[10], tonumber(ARGV[11]))
-  need = count
-  if raises then need = math.max(need, rs) end
+  count = math.max(replicas(ARGV[10], tonumber(ARGV[11])), rs)
 end
+need = count
 if need ~= want and (need > want or online < want) then return reply({-3, '0', flags, 0, ''}) end
 if online < need then return reply({-4, '0', flags, 0, ''}) end
 if ident ~= '' and stored ~= ident then redis.call('HSET', H, 'ident', ident) end

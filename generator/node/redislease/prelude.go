@@ -9,7 +9,7 @@ package redislease
 // (every stored time then fits int64 nanoseconds); own reads a field of one
 // node and returns nil if it is corrupt, so that the caller can heal it.
 //
-// ident is the master's replication ID ('' if INFO cannot be read), online
+// ident is the master's replication ID (empty if INFO cannot be read), online
 // its online replicas, prev its previous replication ID (master_replid2).
 // replicas(seen, count) is how many replicas a lease that saw replication
 // ID seen with count replicas waits for now: the replicas the master has

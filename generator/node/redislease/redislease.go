@@ -6,8 +6,8 @@
 // finds it or the hash's version not what the lease saw, waits out the
 // longest horizon of the hash's holders (see
 // [node.LeaseOptions].MaxClockOffset). [NewLease] refuses an evicting
-// maxmemory-policy, and with replicas claims and renewals wait (WAIT) for
-// one by default (see [StoreOptions].Replicas).
+// maxmemory-policy, and claims and renewals wait (WAIT) for every replica
+// the store has had by default (see [StoreOptions].Replicas).
 // See https://github.com/idkit-go/idkit/blob/main/docs/leases.md
 package redislease
 
@@ -85,14 +85,22 @@ type StoreOptions struct {
 	// Key is the Redis hash of the leases, also the cluster slot of its
 	// two index sets. Default [DefaultKey]. Never delete it.
 	Key string
-	// Replicas, if positive, makes each claim and renewal wait (WAIT) for
-	// that many replicas, up to ReplicaTimeout (default TTL/4, the default
-	// Margin; at least 1 ms), and fail with [ErrNotReplicated] if fewer acknowledge. Zero
-	// waits for one replica once the master has any, unless the server
-	// sets min-replicas-to-write: a master cut off from its replicas (an
-	// old master after a promotion) then cannot keep renewing leases. With
-	// a negative value, or replicas to wait for and a client that cannot
-	// pipeline, claims and renewals fail with [node.ErrInvalidConfig].
+	// Replicas is how many replicas must acknowledge (WAIT, up to
+	// ReplicaTimeout: default TTL/4, the default Margin, at least 1 ms)
+	// each claim and renewal, which otherwise fails with
+	// [ErrNotReplicated]. Zero, the default, waits for every replica the
+	// store has had: the most replicas online that any request of the
+	// hash saw (field "rs", reset when a claim finds the master promoted
+	// from the one that wrote the hash), and at least the most the lease
+	// itself saw, so that a master that lost a replica (an old master
+	// after a promotion: split brain) or restarted without its data
+	// fences its holders; a request finding fewer replicas online writes
+	// nothing. A positive value waits for exactly that many. A negative
+	// value waits for none: an old master cut off by a promotion then
+	// keeps renewing its holders' leases, which repeats IDs, and a
+	// failover may lose claims, which the store detects and waits out.
+	// With replicas to wait for and a client that cannot pipeline,
+	// claims and renewals fail with [node.ErrInvalidConfig].
 	Replicas       int
 	ReplicaTimeout time.Duration
 }
@@ -156,9 +164,6 @@ func (b *store) run(ctx context.Context, s *redis.Script, what string, ttl time.
 	if b.c == nil {
 		return nil, nil, fmt.Errorf("%w: nil redis client", node.ErrInvalidConfig)
 	}
-	if b.o.Replicas < 0 {
-		return nil, nil, fmt.Errorf("%w: Replicas %d", node.ErrInvalidConfig, b.o.Replicas)
-	}
 	if cc, ok := b.c.(clusterClient); ok {
 		defer func() {
 			if err != nil || short != nil {
@@ -166,8 +171,8 @@ func (b *store) run(ctx context.Context, s *redis.Script, what string, ttl time.
 			}
 		}()
 	}
-	if b.o.Replicas > 0 {
-		want = int64(b.o.Replicas)
+	if b.o.Replicas != 0 {
+		want = int64(max(b.o.Replicas, 0))
 	}
 	for attempt := 0; ; attempt++ {
 		var acked int64

@@ -13,15 +13,13 @@ import (
 
 // renewScript (after prelude): KEYS hash, held, free; ARGV node, owner,
 // ttl ms, bound µs, horizon µs, the replication ID, node mark (µs) and
-// replica count the lease saw last ('', 0, 0: none), want and fixed (see
+// replica count the lease saw last (empty, 0, 0: none), want and fixed (see
 // claimScript). Returns {code, version, detail, ident, online replicas,
 // count, need}; version is the node's mark after the request; code 1
 // renewed, 0 the node is not held by owner, -1 the hash is not the one the
 // lease saw (detail: why), -2 owner's record had expired, -3 and -4 as in
-// claimScript, -5 a field of the node is corrupt (detail: which). count is
-// the replicas the lease waits for from now on, need those the renewal
-// waits for: count, or also the most the hash has seen if it raises the
-// horizon.
+// claimScript, -5 a field of the node is corrupt (detail: which). count
+// and need are as in claimScript.
 var renewScript = redis.NewScript(prelude + `
 local E, F, n = KEYS[2], KEYS[3], ARGV[1]
 local want, fixed = tonumber(ARGV[9]), tonumber(ARGV[10])
@@ -53,13 +51,12 @@ if e < now then return reply({-2, v, ''}) end
 local stored_hz, rs = num('hz', 0), num('rs', 0)
 num('v', 0)
 local hz = math.max(tonumber(ARGV[5]), stored_hz)
-if fixed > 0 then
-  count, need = fixed, fixed
+if fixed ~= 0 then
+  count = math.max(fixed, 0)
 else
-  count = replicas(ARGV[6], tonumber(ARGV[8]))
-  need = count
-  if hz > stored_hz then need = math.max(need, rs) end
+  count = math.max(replicas(ARGV[6], tonumber(ARGV[8])), rs)
 end
+need = count
 if need ~= want and (need > want or online < want) then return reply({-3, v, ''}) end
 if online < need then return reply({-4, v, ''}) end
 local x = string.format('%.0f', now + tonumber(ARGV[3]))
