@@ -18,8 +18,9 @@ import (
 // keeps every acknowledged write through a leader failover, but a
 // snapshot restore rewinds the keys. A lease remembers the cluster ID and
 // its node's mark after its last request (the mark only rises while the
-// lease holds the node); a renewal that finds another cluster ID or a
-// lower mark fails with failover.ErrForgot. A store also remembers the
+// lease holds the node); a renewal that finds another cluster ID, a lower
+// mark (read also when the owner key is gone) or a revision below one its
+// store saw fails with failover.ErrForgot. A store also remembers the
 // cluster ID and the highest revision its requests saw: a claim answered
 // with another cluster ID, or with a revision below one seen before the
 // claim was sent, found a loss. So does a claim that finds the key
@@ -134,13 +135,18 @@ func (s *store) Guarded(ctx context.Context, c failover.Claim) (failover.Claimed
 }
 
 // GuardedRenew is Renew that proves the keys hold what the lease saw (see
-// [failover.Store]).
+// [failover.Store]). The node's mark is read whether or not the owner key
+// still names the lease, so that a restore that dropped the owner key
+// (and rewound the mark) is a loss, not a node taken by another holder;
+// so is an answer with a revision below one the store saw before the
+// request (a snapshot restored without --bump-revision).
 func (s *store) GuardedRenew(ctx context.Context, r failover.Renewal) (failover.Seen, error) {
 	if err := s.check(r.TTL); err != nil {
 		return failover.Seen{}, err
 	}
 	n, owner, ttl := r.Node, r.Owner, r.TTL
 	ok, hk := s.key(s.owners, n), s.key(s.marks, n)
+	cluster, rev := s.before()
 	res, err := retry(ctx, ttl, func(ctx context.Context) (*clientv3.TxnResponse, error) {
 		return s.c.Txn(ctx).If(
 			clientv3.Compare(clientv3.Value(ok), "=", owner),
@@ -149,6 +155,9 @@ func (s *store) GuardedRenew(ctx context.Context, r failover.Renewal) (failover.
 			clientv3.OpGet(hk),
 			raise(hk, r.Bound),
 			raise(s.hzKey, r.Horizon.Nanoseconds()),
+		).Else(
+			clientv3.OpGet(ok),
+			clientv3.OpGet(hk),
 		).Commit()
 	})
 	if err != nil {
@@ -158,12 +167,15 @@ func (s *store) GuardedRenew(ctx context.Context, r failover.Renewal) (failover.
 	if r.Seen.Ident != "" && r.Seen.Ident != id {
 		return failover.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w: the cluster ID is %s, the lease saw %s", n, failover.ErrForgot, id, r.Seen.Ident)
 	}
-	if !res.Succeeded || len(kvs(res.Responses[0])) == 0 {
-		return failover.Seen{}, fmt.Errorf("%w: node %d is no longer held by %s", node.ErrLeaseLost, n, owner)
+	if s.observe(cluster, rev, res.Header.ClusterId, res.Header.Revision) {
+		return failover.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w: the revision %d is below %d, which the store saw", n, failover.ErrForgot, res.Header.Revision, rev)
 	}
 	pre := parseMark(kvs(res.Responses[1]))
 	if pre < r.Seen.Version {
 		return failover.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w: its mark %d is below %d, which the lease saw", n, failover.ErrForgot, pre, r.Seen.Version)
+	}
+	if !res.Succeeded || len(kvs(res.Responses[0])) == 0 {
+		return failover.Seen{}, fmt.Errorf("%w: node %d is no longer held by %s", node.ErrLeaseLost, n, owner)
 	}
 	seen := failover.Seen{Ident: id, Version: max(pre, r.Bound)}
 	return seen, s.keepAlive(ctx, n, owner, ttl, clientv3.LeaseID(kvs(res.Responses[0])[0].Lease))
