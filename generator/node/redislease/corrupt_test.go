@@ -35,7 +35,7 @@ func TestCorruptHashFields(t *testing.T) {
 		{"v", "-inf"},
 	} {
 		t.Run(tc.field+"="+tc.value, func(t *testing.T) {
-			key := "leases-corrupt-" + tc.field
+			key := "leases-corrupt-" + tc.field + "-" + tc.value
 			l, err := node.NewLease(ctx, redislease.NewStore(c, redislease.StoreOptions{Key: key}), node.LeaseOptions{})
 			require.NoError(t, err)
 			require.NoError(t, l.Close(ctx))
