@@ -54,7 +54,9 @@ import (
 // those the lease saw (unless this master was promoted from the one it
 // saw) and "rs", the most replicas the hash's requests saw (reset when a
 // claim finds the master promoted from the one that wrote the hash).
-// Nothing is written unless need replicas are online and need is want.
+// Nothing is written if fewer than need replicas are online (-4), or if
+// the WAIT would count another number (-3: want below need, or above the
+// replicas online).
 var claimScript = redis.NewScript(prelude + `
 local E, F = KEYS[2], KEYS[3]
 local owner, ttl, maxn, prefer, bound = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
@@ -110,8 +112,8 @@ else
   count = math.max(replicas(ARGV[10], tonumber(ARGV[11])), rs)
 end
 need = count
-if need ~= want and (need > want or online < want) then return reply({-3, '0', flags, 0, ''}) end
 if online < need then return reply({-4, '0', flags, 0, ''}) end
+if need ~= want and (need > want or online < want) then return reply({-3, '0', flags, 0, ''}) end
 if ident ~= '' and stored ~= ident then redis.call('HSET', H, 'ident', ident) end
 if lost then base = nowus end
 if base and not off then

@@ -57,8 +57,8 @@ else
   count = math.max(replicas(ARGV[6], tonumber(ARGV[8])), rs)
 end
 need = count
-if need ~= want and (need > want or online < want) then return reply({-3, v, ''}) end
 if online < need then return reply({-4, v, ''}) end
+if need ~= want and (need > want or online < want) then return reply({-3, v, ''}) end
 local x = string.format('%.0f', now + tonumber(ARGV[3]))
 v = math.max(v, tonumber(ARGV[4]))
 redis.call('HSET', H, 'e:' .. n, x, 'h:' .. n, string.format('%.0f', v), 'hz', string.format('%.0f', hz), 'rs', math.max(rs, online))

@@ -102,3 +102,38 @@ func TestSplitBrainRestartedEmpty(t *testing.T) {
 	p := startPair(t)
 	splitBrain(t, p, func() {}, func() { p.primary.Restart(t) })
 }
+
+// TestHorizonRaiseReplicated: a holder with TTL 2 s created the hash (the
+// replica has its horizon); the replica falls behind (its link cut); A,
+// with TTL 6 s, claims on the master, raising the horizon in a write the
+// replica never gets; the replica is promoted, the master dies, and B,
+// with TTL 2 s, claims on it. A's claim must be refused (the hash has
+// seen a replica the master no longer has), or B must wait out A's
+// horizon; either way no ID is returned twice.
+func TestHorizonRaiseReplicated(t *testing.T) {
+	p := startPair(t)
+	ctx := context.Background()
+	short, long := faultOptions(), faultOptions()
+	long.TTL = 6 * time.Second
+	w, err := node.NewLease(ctx, storeVia(t, p.primary.Addr(), "leases", redislease.StoreOptions{}), short)
+	require.NoError(t, err)
+	require.NoError(t, w.Close(ctx))
+	p.primary.WaitSynced(t, p.replica)
+	p.detach(t)
+	a := issue(storeVia(t, p.primary.Addr(), "leases", redislease.StoreOptions{}), long)
+	time.Sleep(long.TTL / 4)
+	p.replica.Do(t, "REPLICAOF", "NO", "ONE")
+	p.primary.Kill(t)
+	b := issue(storeVia(t, p.replica.Addr(), "leases", redislease.StoreOptions{}), short)
+	b.started(t, 2*long.TTL)
+	time.Sleep(long.TTL)
+	ia, ib := a.halt(), b.halt()
+	n := both(ia, ib)
+	t.Logf("%d IDs from A (start: %v), %d from B, %d returned by both", len(ia), a.err, len(ib), n)
+	if n != 0 {
+		t.Errorf("%d IDs returned by both holders", n)
+	}
+	if a.err != nil && !errors.Is(a.err, redislease.ErrNotReplicated) {
+		t.Errorf("A's start: %v, want ErrNotReplicated or none", a.err)
+	}
+}
