@@ -29,4 +29,15 @@ var (
 	ErrLeaseExpired = errors.New("node: lease not renewed in time")
 	// ErrLeaseClosed reports use of a lease after Close.
 	ErrLeaseClosed = errors.New("node: lease closed")
+	// ErrForgot is wrapped by a [Store]'s renewal error when the store
+	// cannot prove it still holds what the lease last saw (another
+	// identity, a missing record, a version lower than seen): it lost
+	// writes. The lease heals by a claim after a loss ([Claim].Lost).
+	ErrForgot = errors.New("node: lease store forgot writes")
+	// ErrLapsed is wrapped, with [ErrLeaseLost], by a [Store]'s renewal
+	// error when the record still names the lease's owner but had expired
+	// when the renewal reached the store: another holder may have claimed
+	// it in writes since lost. The lease heals by a claim that waits the
+	// horizon ([Claim].Lapsed).
+	ErrLapsed = errors.New("node: lease lapsed before the renewal reached the store")
 )

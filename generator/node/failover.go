@@ -2,13 +2,8 @@ package node
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
-	"reflect"
-	"sync"
 	"time"
-
-	"github.com/idkit-go/idkit/generator/node/internal/failover"
 )
 
 // defaultMaxClockOffset is [LeaseOptions].MaxClockOffset's default: ntpd
@@ -33,31 +28,14 @@ func (l *Lease) warnLog() *slog.Logger {
 	return slog.Default().With("owner", l.o.Owner)
 }
 
-// blindStores are the store types warnBlind has warned of.
-var blindStores sync.Map // reflect.Type -> struct{}
-
-// warnBlind warns, once per store type, that leases on s cannot notice a
-// store that forgot writes.
-func warnBlind(log *slog.Logger, s Store) {
-	if _, seen := blindStores.LoadOrStore(reflect.TypeOf(s), struct{}{}); seen {
-		return
-	}
-	log.Warn(fmt.Sprintf("lease store %T cannot notice a failover or restore that forgets writes, which may repeat IDs; pass idkit's store to NewLease itself, not a wrapper of it", s))
-}
-
 // claim claims a node for the lease (prefer -1 for any), the request
 // started when the clock read c0. lost: a renewal found the store forgot
 // writes; lapsed: the lease expired before its renewal reached the store.
 // It records what the store showed for the next renewal.
 func (l *Lease) claim(ctx context.Context, prefer int64, c0 time.Time, lost, lapsed bool) (node, floor int64, err error) {
-	bound := l.bound(c0)
-	g, ok := l.b.(failover.Store)
-	if !ok {
-		return l.b.Claim(ctx, l.o.Owner, l.o.TTL, l.o.Layout.MaxNode(), prefer, bound)
-	}
-	r, err := g.Guarded(ctx, failover.Claim{
+	r, err := l.b.Claim(ctx, Claim{
 		Owner: l.o.Owner, TTL: l.o.TTL, MaxNode: l.o.Layout.MaxNode(), Prefer: prefer,
-		Bound: bound, Horizon: l.o.horizon(), Lost: lost, Lapsed: lapsed, Seen: l.seen, Log: l.warnLog(),
+		Bound: l.bound(c0), Horizon: l.o.horizon(), Lost: lost, Lapsed: lapsed, Seen: l.seen, Log: l.warnLog(),
 	})
 	if err != nil {
 		return 0, 0, err
@@ -66,15 +44,10 @@ func (l *Lease) claim(ctx context.Context, prefer int64, c0 time.Time, lost, lap
 	return r.Node, r.Floor, nil
 }
 
-// renewOnce renews node, the request started when the clock read c0. On a
-// store of this module the renewal must prove the store still holds what
-// the lease last saw.
+// renewOnce renews node, the request started when the clock read c0: the
+// store must prove it still holds what the lease last saw.
 func (l *Lease) renewOnce(ctx context.Context, node int64, c0 time.Time) error {
-	g, ok := l.b.(failover.Store)
-	if !ok {
-		return l.b.Renew(ctx, node, l.o.Owner, l.o.TTL, l.bound(c0))
-	}
-	seen, err := g.GuardedRenew(ctx, failover.Renewal{
+	seen, err := l.b.Renew(ctx, Renewal{
 		Node: node, Owner: l.o.Owner, TTL: l.o.TTL, Bound: l.bound(c0), Horizon: l.o.horizon(), Seen: l.seen,
 	})
 	if err == nil {

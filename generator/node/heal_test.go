@@ -415,23 +415,23 @@ type scriptedStore struct {
 	released []int64
 }
 
-func (s *scriptedStore) Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, prefer, bound int64) (int64, int64, error) {
+func (s *scriptedStore) Claim(ctx context.Context, c node.Claim) (node.Claimed, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.prefers = append(s.prefers, prefer)
+	s.prefers = append(s.prefers, c.Prefer)
 	if !s.lost {
-		return 0, 0, nil
+		return node.Claimed{}, nil
 	}
-	return 1, s.floor, nil
+	return node.Claimed{Node: 1, Floor: s.floor}, nil
 }
 
-func (s *scriptedStore) Renew(ctx context.Context, n int64, owner string, ttl time.Duration, bound int64) error {
+func (s *scriptedStore) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.lost && n == 0 {
-		return fmt.Errorf("%w: node 0 taken", node.ErrLeaseLost)
+	if s.lost && r.Node == 0 {
+		return node.Seen{}, fmt.Errorf("%w: node 0 taken", node.ErrLeaseLost)
 	}
-	return nil
+	return r.Seen, nil
 }
 
 func (s *scriptedStore) Release(ctx context.Context, n int64, owner string, hwm int64, exact bool) error {

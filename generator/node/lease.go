@@ -11,33 +11,8 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/generator"
-	"github.com/idkit-go/idkit/generator/node/internal/failover"
 	"github.com/idkit-go/idkit/internal/coarseclock"
 )
-
-// Store keeps lease records, for [NewLease]: [NewSQLStore], or package
-// redislease's. Marks are Unix nanoseconds of the holder's clock; expiry is
-// by the store's own clock. Each method must be atomic with respect to the
-// others, also across processes, and honour ctx.
-//
-// The stores of this module also notice a store that forgot writes (a
-// failover, a restore) through methods a Store of your own cannot have:
-// wrapping one of them, to count or trace its calls, hides that from the
-// lease, which then logs a warning. Pass the store itself to [NewLease].
-type Store interface {
-	// Claim takes for owner, until ttl from now, node prefer if it is in
-	// [0, maxNode] and free, expired or owner's, else (and for prefer < 0)
-	// any free or expired node of [0, maxNode]. It raises the node's mark
-	// to bound and returns the node and its mark before the claim (0 if
-	// none), or an error wrapping [ErrExhausted].
-	Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, prefer, bound int64) (node, floor int64, err error)
-	// Renew extends owner's lease of node to ttl from now, raising the
-	// mark to bound, or returns an error wrapping [ErrLeaseLost].
-	Renew(ctx context.Context, node int64, owner string, ttl time.Duration, bound int64) error
-	// Release frees owner's node, setting its mark to hwm (exact) or
-	// raising it to hwm; it changes nothing if owner does not hold node.
-	Release(ctx context.Context, node int64, owner string, hwm int64, exact bool) error
-}
 
 // Lease is one process's hold on a node ID, renewed and healed in the
 // background until Close. Its methods are safe for concurrent use.
@@ -78,7 +53,7 @@ type Lease struct {
 
 	// seen is what the last successful request showed of the store (the
 	// lease's goroutine's own after start).
-	seen failover.Seen
+	seen Seen
 	// waiting counts NewSnowflake calls waiting for the floor, under genMu;
 	// gone is set there when the lease stopped healing for good.
 	waiting int
@@ -105,9 +80,6 @@ func startLease(ctx context.Context, b Store, o LeaseOptions) (*Lease, error) {
 		l.log = o.Logger.With("owner", o.Owner)
 	}
 	l.coarse = o.Clock == generator.SystemClock()
-	if _, ok := b.(failover.Store); !ok {
-		warnBlind(l.warnLog(), b)
-	}
 	t0, c0 := time.Since(l.base), o.Clock.Now()
 	node, floor, err := l.claim(ctx, -1, c0, false, false)
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/generator/internal/hook"
-	"github.com/idkit-go/idkit/generator/node/internal/failover"
 )
 
 // run is the lease's background goroutine: it renews every RenewEvery
@@ -66,12 +65,12 @@ func (l *Lease) renew() (time.Duration, bool) {
 		l.lastErr.Store(nil)
 		l.renewed(c0)
 		return l.o.RenewEvery, true
-	case errors.Is(err, ErrLeaseLost), errors.Is(err, failover.ErrForgot):
+	case errors.Is(err, ErrLeaseLost), errors.Is(err, ErrForgot):
 		// A store that forgot writes, or a lapsed lease whose store cannot
 		// prove nobody wrote its record meanwhile, cannot tell who else
 		// issued on the node: the heal's claim waits the horizon.
-		forgot := errors.Is(err, failover.ErrForgot)
-		lapsed := errors.Is(err, failover.ErrLapsed)
+		forgot := errors.Is(err, ErrForgot)
+		lapsed := errors.Is(err, ErrLapsed)
 		lost := l.lose(err)
 		if lost == nil || !l.heal(node, lost, forgot, lapsed) {
 			return 0, false
@@ -185,7 +184,7 @@ func (l *Lease) adopt(old, node, floor int64, t0 time.Duration, c0 time.Time, lo
 		switch {
 		case err == nil:
 			t0, c0 = t1, c1
-		case errors.Is(err, ErrLeaseLost), errors.Is(err, failover.ErrForgot):
+		case errors.Is(err, ErrLeaseLost), errors.Is(err, ErrForgot):
 			l.logf(slog.LevelWarn, "lease re-claim lost while waiting for its floor", "node", node, "error", err)
 			return adoptRetry
 		}

@@ -11,7 +11,6 @@ import (
 	"weak"
 
 	"github.com/idkit-go/idkit/generator/internal/sqldialect"
-	"github.com/idkit-go/idkit/generator/node/internal/failover"
 	"github.com/idkit-go/idkit/sqltypes/dialect"
 )
 
@@ -172,28 +171,21 @@ func (b *sqlBackend) seed(ctx context.Context, maxNode int64, force bool) error 
 	return nil
 }
 
-// Claim is Guarded with the horizon of a lease of ttl and the default
-// clock-offset bound, for callers of the Store interface.
-func (b *sqlBackend) Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, prefer, bound int64) (int64, int64, error) {
-	r, err := b.Guarded(ctx, failover.Claim{Owner: owner, TTL: ttl, MaxNode: maxNode, Prefer: prefer, Bound: bound, Horizon: ttl + defaultMaxClockOffset})
-	return r.Node, r.Floor, err
-}
-
-// Guarded is Claim, waiting out the holders the database forgot
+// Claim claims a node, waiting out the holders the database forgot
 // (lease_sql_identity.go).
-func (b *sqlBackend) Guarded(ctx context.Context, c failover.Claim) (failover.Claimed, error) {
+func (b *sqlBackend) Claim(ctx context.Context, c Claim) (Claimed, error) {
 	maxNode, prefer := c.MaxNode, c.Prefer
 	b.t.guard.warn(c.Log)
 	if b.t.seeded.Load() < maxNode {
 		if err := b.retry(ctx, func() error { return b.seed(ctx, maxNode, false) }); err != nil {
-			return failover.Claimed{}, fmt.Errorf("node: claim: add lease rows: %w", err)
+			return Claimed{}, fmt.Errorf("node: claim: add lease rows: %w", err)
 		}
 	}
 	select {
 	case b.t.claiming <- struct{}{}:
 		defer func() { <-b.t.claiming }()
 	case <-ctx.Done():
-		return failover.Claimed{}, fmt.Errorf("node: claim: %w", ctx.Err())
+		return Claimed{}, fmt.Errorf("node: claim: %w", ctx.Err())
 	}
 	// The ranges tried in turn: the preferred node, then all, lowest
 	// first.
@@ -205,14 +197,14 @@ func (b *sqlBackend) Guarded(ctx context.Context, c failover.Claim) (failover.Cl
 	spans = append(spans, span{0, maxNode})
 	for pass := 0; pass < 2; pass++ {
 		for _, sp := range spans {
-			var r failover.Claimed
+			var r Claimed
 			found := false
 			err := b.retry(ctx, func() (err error) {
 				r, found, err = b.claimIn(ctx, c, sp.lo, sp.hi)
 				return err
 			})
 			if err != nil {
-				return failover.Claimed{}, fmt.Errorf("node: claim: %w", err)
+				return Claimed{}, fmt.Errorf("node: claim: %w", err)
 			}
 			if found {
 				return r, nil
@@ -224,11 +216,11 @@ func (b *sqlBackend) Guarded(ctx context.Context, c failover.Claim) (failover.Cl
 		// Nothing free: unless rows went missing, every node is held.
 		if pass == 0 {
 			if err := b.retry(ctx, func() error { return b.seed(ctx, maxNode, true) }); err != nil {
-				return failover.Claimed{}, fmt.Errorf("node: claim: add lease rows: %w", err)
+				return Claimed{}, fmt.Errorf("node: claim: add lease rows: %w", err)
 			}
 		}
 	}
-	return failover.Claimed{}, fmt.Errorf("%w: all %d node ids are leased", ErrExhausted, maxNode+1)
+	return Claimed{}, fmt.Errorf("%w: all %d node ids are leased", ErrExhausted, maxNode+1)
 }
 
 // missing reports whether node's row is known to be missing.
@@ -254,7 +246,7 @@ func (b *sqlBackend) retry(ctx context.Context, f func() error) error {
 
 // claimIn takes the first node in [lo, hi] that is free or expired, or held
 // by owner if it is prefer; found is false if there is none.
-func (b *sqlBackend) claimIn(ctx context.Context, c failover.Claim, lo, hi int64) (r failover.Claimed, found bool, err error) {
+func (b *sqlBackend) claimIn(ctx context.Context, c Claim, lo, hi int64) (r Claimed, found bool, err error) {
 	owner, prefer, bound := c.Owner, c.Prefer, c.Bound
 	ttlArg := b.s.ttlArg(c.TTL)
 	var id identity
@@ -324,19 +316,6 @@ func (b *sqlBackend) claimIn(ctx context.Context, c failover.Claim, lo, hi int64
 type querier interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
-func (b *sqlBackend) Renew(ctx context.Context, node int64, owner string, ttl time.Duration, bound int64) error {
-	res, err := b.db.ExecContext(ctx, b.s.renew, b.s.ttlArg(ttl), bound, node, owner)
-	if err != nil {
-		return fmt.Errorf("node: renew node %d: %w", node, err)
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return fmt.Errorf("node: renew node %d: %w", node, err)
-	} else if n != 1 {
-		return fmt.Errorf("%w: node %d is no longer held by %s", ErrLeaseLost, node, owner)
-	}
-	return nil
 }
 
 func (b *sqlBackend) Release(ctx context.Context, node int64, owner string, hwm int64, exact bool) error {

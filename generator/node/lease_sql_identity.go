@@ -40,7 +40,7 @@ import (
 // such a claim either changed identity, or went back to a version below
 // the lease's, or left the row expired, or was marked restored by the
 // operator (docs/leases.md). A renewal of an expired row heals as a claim
-// that waits the horizon (failover.ErrLapsed).
+// that waits the horizon (ErrLapsed).
 
 // identity is what a claim read: the identity row's owner, mark and
 // horizon, and the server's identity and clock (Unix ns) now.
@@ -79,7 +79,7 @@ func (g *sqlGuard) warn(log *slog.Logger) {
 
 // guard completes r, a claim that read the node's floor and id: it waits
 // out a loss, records it and the claimer's horizon.
-func (b *sqlBackend) guard(ctx context.Context, c failover.Claim, r failover.Claimed, floor int64, id identity) (failover.Claimed, bool, error) {
+func (b *sqlBackend) guard(ctx context.Context, c Claim, r Claimed, floor int64, id identity) (Claimed, bool, error) {
 	r.Seen.Ident = id.now
 	horizon := max(id.horizon.Int64, int64(c.Horizon))
 	wait := id.clock + horizon // the floor after a loss
@@ -131,12 +131,12 @@ func (b *sqlBackend) raiseHorizon(ctx context.Context, h int64) error {
 	return nil
 }
 
-// GuardedRenew renews r.Node if the database proves it holds what the
-// lease saw (see above); otherwise it tells a loss ([failover.ErrForgot])
-// from a lapse ([failover.ErrLapsed]) and another holder ([ErrLeaseLost]).
-func (b *sqlBackend) GuardedRenew(ctx context.Context, r failover.Renewal) (failover.Seen, error) {
+// Renew renews r.Node if the database proves it holds what the
+// lease saw (see above); otherwise it tells a loss ([ErrForgot])
+// from a lapse ([ErrLapsed]) and another holder ([ErrLeaseLost]).
+func (b *sqlBackend) Renew(ctx context.Context, r Renewal) (Seen, error) {
 	args := []any{b.s.ttlArg(r.TTL), r.Bound, r.Node, r.Owner, r.Seen.Version, r.Seen.Ident}
-	seen := failover.Seen{Ident: r.Seen.Ident}
+	seen := Seen{Ident: r.Seen.Ident}
 	var err error
 	if b.d == dialect.MySQL {
 		var res sql.Result
@@ -161,7 +161,7 @@ func (b *sqlBackend) GuardedRenew(ctx context.Context, r failover.Renewal) (fail
 }
 
 // unproven returns why a renewal of r was refused.
-func (b *sqlBackend) unproven(ctx context.Context, r failover.Renewal) error {
+func (b *sqlBackend) unproven(ctx context.Context, r Renewal) error {
 	var owner, stored sql.NullString
 	var version sql.NullInt64
 	var expired sql.NullBool
@@ -175,13 +175,13 @@ func (b *sqlBackend) unproven(ctx context.Context, r failover.Renewal) error {
 	}
 	switch {
 	case now != r.Seen.Ident || !stored.Valid || stored.String != r.Seen.Ident:
-		return fmt.Errorf("node: renew node %d: %w: identity %q, recorded %q, the lease saw %q", r.Node, failover.ErrForgot, now, stored.String, r.Seen.Ident)
+		return fmt.Errorf("node: renew node %d: %w: identity %q, recorded %q, the lease saw %q", r.Node, ErrForgot, now, stored.String, r.Seen.Ident)
 	case !owner.Valid || version.Int64 < r.Seen.Version:
-		return fmt.Errorf("node: renew node %d: %w: version %d, the lease saw %d", r.Node, failover.ErrForgot, version.Int64, r.Seen.Version)
+		return fmt.Errorf("node: renew node %d: %w: version %d, the lease saw %d", r.Node, ErrForgot, version.Int64, r.Seen.Version)
 	case owner.String != r.Owner:
 		return fmt.Errorf("%w: node %d is no longer held by %s", ErrLeaseLost, r.Node, r.Owner)
 	case expired.Bool:
-		return fmt.Errorf("%w: node %d: %w", ErrLeaseLost, r.Node, failover.ErrLapsed)
+		return fmt.Errorf("%w: node %d: %w", ErrLeaseLost, r.Node, ErrLapsed)
 	}
 	return fmt.Errorf("node: renew node %d: not renewed, retrying", r.Node)
 }

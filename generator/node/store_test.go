@@ -58,11 +58,13 @@ func TestStoreClaimPrefer(t *testing.T) {
 			t.Parallel()
 			s := sm.make(t)
 			ctx := context.Background()
+			seen := map[string]node.Seen{}
 			claim := func(owner string, prefer, bound int64) (int64, int64) {
 				t.Helper()
-				n, floor, err := s.Claim(ctx, owner, ttl, maxNode, prefer, bound)
+				r, err := s.Claim(ctx, node.Claim{Owner: owner, TTL: ttl, MaxNode: maxNode, Prefer: prefer, Bound: bound, Horizon: ttl})
 				require.NoError(t, err)
-				return n, floor
+				seen[owner] = r.Seen
+				return r.Node, r.Floor
 			}
 			n, floor := claim("a", -1, 1_000_000)
 			require.Equal(t, int64(0), n, "no preference: the lowest free node")
@@ -89,10 +91,12 @@ func TestStoreClaimPrefer(t *testing.T) {
 					claim(fmt.Sprint("g", i), -1, 1)
 				}
 			}
-			_, _, err := s.Claim(ctx, "h", ttl, maxNode, 0, 1)
+			_, err := s.Claim(ctx, node.Claim{Owner: "h", TTL: ttl, MaxNode: maxNode, Prefer: 0, Bound: 1, Horizon: ttl})
 			require.ErrorIs(t, err, node.ErrExhausted)
-			require.ErrorIs(t, s.Renew(ctx, 0, "h", ttl, 1), node.ErrLeaseLost)
-			require.NoError(t, s.Renew(ctx, 0, "a", ttl, 1))
+			_, err = s.Renew(ctx, node.Renewal{Node: 0, Owner: "h", TTL: ttl, Bound: 1, Horizon: ttl, Seen: seen["a"]})
+			require.ErrorIs(t, err, node.ErrLeaseLost)
+			_, err = s.Renew(ctx, node.Renewal{Node: 0, Owner: "a", TTL: ttl, Bound: 1, Horizon: ttl, Seen: seen["a"]})
+			require.NoError(t, err)
 		})
 	}
 }
@@ -107,17 +111,17 @@ func TestStoreClaimExpiredPreferred(t *testing.T) {
 			s := sm.make(t)
 			ctx := context.Background()
 			for i := range 3 {
-				_, _, err := s.Claim(ctx, fmt.Sprint("h", i), 10*time.Second, 3, -1, 1)
+				_, err := s.Claim(ctx, node.Claim{Owner: fmt.Sprint("h", i), TTL: 10 * time.Second, MaxNode: 3, Prefer: -1, Bound: 1, Horizon: 10 * time.Second})
 				require.NoError(t, err)
 			}
-			n, _, err := s.Claim(ctx, "short", 100*time.Millisecond, 3, -1, 777_000)
+			r, err := s.Claim(ctx, node.Claim{Owner: "short", TTL: 100 * time.Millisecond, MaxNode: 3, Prefer: -1, Bound: 777_000, Horizon: 100 * time.Millisecond})
 			require.NoError(t, err)
-			require.Equal(t, int64(3), n)
+			require.Equal(t, int64(3), r.Node)
 			time.Sleep(250 * time.Millisecond) // the store's clock: 100 ms TTL, 150 ms slack
-			n, floor, err := s.Claim(ctx, "next", 10*time.Second, 3, 3, 1)
+			r, err = s.Claim(ctx, node.Claim{Owner: "next", TTL: 10 * time.Second, MaxNode: 3, Prefer: 3, Bound: 1, Horizon: 10 * time.Second})
 			require.NoError(t, err)
-			require.Equal(t, int64(3), n)
-			require.Equal(t, int64(777_000), floor)
+			require.Equal(t, int64(3), r.Node)
+			require.Equal(t, int64(777_000), r.Floor)
 		})
 	}
 }

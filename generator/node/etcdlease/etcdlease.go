@@ -33,7 +33,6 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"github.com/idkit-go/idkit/generator/node"
-	"github.com/idkit-go/idkit/generator/node/internal/failover"
 )
 
 // defaultPrefix is the key prefix when [StoreOptions].Prefix is empty.
@@ -133,12 +132,6 @@ func (s *store) check(ttl time.Duration) error {
 		return fmt.Errorf("%w: ttl %v", node.ErrInvalidConfig, ttl)
 	}
 	return nil
-}
-
-func (s *store) Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, prefer, bound int64) (int64, int64, error) {
-	c, err := s.Guarded(ctx, failover.Claim{Owner: owner, TTL: ttl, MaxNode: maxNode, Prefer: prefer, Bound: bound,
-		Horizon: max(time.Until(time.Unix(0, bound)), ttl) + 500*time.Millisecond})
-	return c.Node, c.Floor, err
 }
 
 // grantAndClaim grants an etcd lease and claims a node under it (see
@@ -452,12 +445,6 @@ func transient(err error) bool {
 		}
 	}
 	return false
-}
-
-func (s *store) Renew(ctx context.Context, n int64, owner string, ttl time.Duration, bound int64) error {
-	_, err := s.GuardedRenew(ctx, failover.Renewal{Node: n, Owner: owner, TTL: ttl, Bound: bound,
-		Horizon: max(time.Until(time.Unix(0, bound)), ttl) + 500*time.Millisecond})
-	return err
 }
 
 // keepAlive keeps the etcd lease id of owner's node n alive, moving the

@@ -10,7 +10,6 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"github.com/idkit-go/idkit/generator/node"
-	"github.com/idkit-go/idkit/generator/node/internal/failover"
 )
 
 // Noticing a store that went back (see
@@ -20,7 +19,7 @@ import (
 // its node's mark after its last request (the mark only rises while the
 // lease holds the node); a renewal that finds another cluster ID, a lower
 // mark (read also when the owner key is gone) or a revision below one its
-// store saw fails with failover.ErrForgot. A store also remembers the
+// store saw fails with node.ErrForgot. A store also remembers the
 // cluster ID and the highest revision its requests saw: a claim answered
 // with another cluster ID, or with a revision below one seen before the
 // claim was sent, found a loss. So does a claim that finds the key
@@ -95,21 +94,16 @@ func (s *store) observe(cluster uint64, rev int64, id uint64, at int64) bool {
 
 func ident(cluster uint64) string { return strconv.FormatUint(cluster, 16) }
 
-var _ failover.Store = (*store)(nil)
-
-// Guarded is Claim following the rule of package failover.
-func (s *store) Guarded(ctx context.Context, c failover.Claim) (failover.Claimed, error) {
+// Claim claims a node following the rule above.
+func (s *store) Claim(ctx context.Context, c node.Claim) (node.Claimed, error) {
 	cluster, rev := s.before()
 	n, m, err := s.grantAndClaim(ctx, c.Owner, c.TTL, c.MaxNode, c.Prefer, c.Bound, c.Horizon)
 	if err != nil {
-		return failover.Claimed{}, err
+		return node.Claimed{}, err
 	}
 	arrived := time.Now()
 	back := s.observe(cluster, rev, m.cluster, m.rev)
-	out := failover.Claimed{Node: n, Floor: max(m.pre, m.mark), Seen: failover.Seen{Ident: ident(m.cluster), Version: m.post}}
-	if failover.Off.Load() {
-		return out, nil
-	}
+	out := node.Claimed{Node: n, Floor: max(m.pre, m.mark), Seen: node.Seen{Ident: ident(m.cluster), Version: m.post}}
 	hz := max(m.hz, c.Horizon.Nanoseconds())
 	if c.Lost || back || m.restored != 0 {
 		// The mark counts from when the answer arrived, which is no
@@ -119,7 +113,7 @@ func (s *store) Guarded(ctx context.Context, c failover.Claim) (failover.Claimed
 			clientv3.Compare(clientv3.ModRevision(s.restoredKey), "=", m.restored),
 		).Then(raise(s.markKey, mark), clientv3.OpDelete(s.restoredKey)).Else(raise(s.markKey, mark)).Commit()
 		if err != nil {
-			return failover.Claimed{}, fmt.Errorf("etcdlease: claim node %d: record the mark: %w", n, err)
+			return node.Claimed{}, fmt.Errorf("etcdlease: claim node %d: record the mark: %w", n, err)
 		}
 		out.Floor, out.Forgot = max(out.Floor, mark), true
 		log := c.Log
@@ -134,15 +128,15 @@ func (s *store) Guarded(ctx context.Context, c failover.Claim) (failover.Claimed
 	return out, nil
 }
 
-// GuardedRenew is Renew that proves the keys hold what the lease saw (see
-// [failover.Store]). The node's mark is read whether or not the owner key
+// Renew renews a node if the keys prove they hold what the lease saw. The
+// node's mark is read whether or not the owner key
 // still names the lease, so that a restore that dropped the owner key
 // (and rewound the mark) is a loss, not a node taken by another holder;
 // so is an answer with a revision below one the store saw before the
 // request (a snapshot restored without --bump-revision).
-func (s *store) GuardedRenew(ctx context.Context, r failover.Renewal) (failover.Seen, error) {
+func (s *store) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 	if err := s.check(r.TTL); err != nil {
-		return failover.Seen{}, err
+		return node.Seen{}, err
 	}
 	n, owner, ttl := r.Node, r.Owner, r.TTL
 	ok, hk := s.key(s.owners, n), s.key(s.marks, n)
@@ -161,22 +155,22 @@ func (s *store) GuardedRenew(ctx context.Context, r failover.Renewal) (failover.
 		).Commit()
 	})
 	if err != nil {
-		return failover.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w", n, err)
+		return node.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w", n, err)
 	}
 	id := ident(res.Header.ClusterId)
 	if r.Seen.Ident != "" && r.Seen.Ident != id {
-		return failover.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w: the cluster ID is %s, the lease saw %s", n, failover.ErrForgot, id, r.Seen.Ident)
+		return node.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w: the cluster ID is %s, the lease saw %s", n, node.ErrForgot, id, r.Seen.Ident)
 	}
 	if s.observe(cluster, rev, res.Header.ClusterId, res.Header.Revision) {
-		return failover.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w: the revision %d is below %d, which the store saw", n, failover.ErrForgot, res.Header.Revision, rev)
+		return node.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w: the revision %d is below %d, which the store saw", n, node.ErrForgot, res.Header.Revision, rev)
 	}
 	pre := parseMark(kvs(res.Responses[1]))
 	if pre < r.Seen.Version {
-		return failover.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w: its mark %d is below %d, which the lease saw", n, failover.ErrForgot, pre, r.Seen.Version)
+		return node.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w: its mark %d is below %d, which the lease saw", n, node.ErrForgot, pre, r.Seen.Version)
 	}
 	if !res.Succeeded || len(kvs(res.Responses[0])) == 0 {
-		return failover.Seen{}, fmt.Errorf("%w: node %d is no longer held by %s", node.ErrLeaseLost, n, owner)
+		return node.Seen{}, fmt.Errorf("%w: node %d is no longer held by %s", node.ErrLeaseLost, n, owner)
 	}
-	seen := failover.Seen{Ident: id, Version: max(pre, r.Bound)}
+	seen := node.Seen{Ident: id, Version: max(pre, r.Bound)}
 	return seen, s.keepAlive(ctx, n, owner, ttl, clientv3.LeaseID(kvs(res.Responses[0])[0].Lease))
 }

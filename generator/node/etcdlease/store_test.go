@@ -21,8 +21,21 @@ func TestNilClient(t *testing.T) {
 	s := etcdlease.NewStore(nil, etcdlease.StoreOptions{})
 	_, err := node.NewLease(ctx, s, node.LeaseOptions{})
 	require.ErrorIs(t, err, node.ErrInvalidConfig)
-	require.ErrorIs(t, s.Renew(ctx, 0, "a", time.Second, 1), node.ErrInvalidConfig)
+	require.ErrorIs(t, renewOn(ctx, s, 0, "a", time.Second, 1), node.ErrInvalidConfig)
 	require.ErrorIs(t, s.Release(ctx, 0, "a", 1, true), node.ErrInvalidConfig)
+}
+
+// claimOn claims on s as a lease with no loss to report, whose horizon is
+// its TTL.
+func claimOn(ctx context.Context, s node.Store, owner string, ttl time.Duration, maxNode, prefer, bound int64) (int64, int64, error) {
+	r, err := s.Claim(ctx, node.Claim{Owner: owner, TTL: ttl, MaxNode: maxNode, Prefer: prefer, Bound: bound, Horizon: ttl})
+	return r.Node, r.Floor, err
+}
+
+// renewOn renews on s as a lease that saw nothing yet.
+func renewOn(ctx context.Context, s node.Store, n int64, owner string, ttl time.Duration, bound int64) error {
+	_, err := s.Renew(ctx, node.Renewal{Node: n, Owner: owner, TTL: ttl, Bound: bound, Horizon: ttl})
+	return err
 }
 
 // getMark reads node n's high-water mark key.
@@ -86,7 +99,7 @@ func TestStoreClaimPrefer(t *testing.T) {
 	ctx := context.Background()
 	claim := func(owner string, prefer, bound int64) (int64, int64) {
 		t.Helper()
-		n, floor, err := s.Claim(ctx, owner, ttl, maxNode, prefer, bound)
+		n, floor, err := claimOn(ctx, s, owner, ttl, maxNode, prefer, bound)
 		require.NoError(t, err)
 		return n, floor
 	}
@@ -115,12 +128,12 @@ func TestStoreClaimPrefer(t *testing.T) {
 			claim(fmt.Sprint("g", i), -1, 1)
 		}
 	}
-	_, _, err := s.Claim(ctx, "h", ttl, maxNode, 0, 1)
+	_, _, err := claimOn(ctx, s, "h", ttl, maxNode, 0, 1)
 	require.ErrorIs(t, err, node.ErrExhausted)
-	require.ErrorIs(t, s.Renew(ctx, 0, "h", ttl, 1), node.ErrLeaseLost)
-	require.NoError(t, s.Renew(ctx, 0, "a", ttl, 1))
+	require.ErrorIs(t, renewOn(ctx, s, 0, "h", ttl, 1), node.ErrLeaseLost)
+	require.NoError(t, renewOn(ctx, s, 0, "a", ttl, 1))
 	require.NoError(t, s.Release(ctx, 0, "h", 1, true), "a release by another owner changes nothing")
-	_, _, err = s.Claim(ctx, "h", ttl, maxNode, 0, 1)
+	_, _, err = claimOn(ctx, s, "h", ttl, maxNode, 0, 1)
 	require.ErrorIs(t, err, node.ErrExhausted, "node 0 is still a's")
 }
 
@@ -134,10 +147,10 @@ func TestStoreClaimExpiredPreferred(t *testing.T) {
 	s := etcdlease.NewStore(c, etcdlease.StoreOptions{Prefix: p})
 	ctx := context.Background()
 	for i := range 3 {
-		_, _, err := s.Claim(ctx, fmt.Sprint("h", i), 10*time.Second, 3, -1, 1)
+		_, _, err := claimOn(ctx, s, fmt.Sprint("h", i), 10*time.Second, 3, -1, 1)
 		require.NoError(t, err)
 	}
-	n, _, err := s.Claim(ctx, "short", 100*time.Millisecond, 3, -1, 777_000)
+	n, _, err := claimOn(ctx, s, "short", 100*time.Millisecond, 3, -1, 777_000)
 	require.NoError(t, err)
 	require.Equal(t, int64(3), n)
 	// etcd grants at least its minimum TTL (2 s with the cluster's timing)
@@ -153,8 +166,8 @@ func TestStoreClaimExpiredPreferred(t *testing.T) {
 		require.True(t, time.Now().Before(deadline), "the short lease never expired")
 		time.Sleep(100 * time.Millisecond)
 	}
-	require.ErrorIs(t, s.Renew(ctx, 3, "short", 100*time.Millisecond, 1), node.ErrLeaseLost)
-	n, floor, err := s.Claim(ctx, "next", 10*time.Second, 3, 3, 1)
+	require.ErrorIs(t, renewOn(ctx, s, 3, "short", 100*time.Millisecond, 1), node.ErrLeaseLost)
+	n, floor, err := claimOn(ctx, s, "next", 10*time.Second, 3, 3, 1)
 	require.NoError(t, err)
 	require.Equal(t, int64(3), n)
 	require.Equal(t, int64(777_000), floor)
@@ -168,7 +181,7 @@ func TestStoreRenewLongerTTL(t *testing.T) {
 	p := prefix(t)
 	s := etcdlease.NewStore(c, etcdlease.StoreOptions{Prefix: p})
 	ctx := context.Background()
-	n, _, err := s.Claim(ctx, "a", 3*time.Second, 7, -1, 1)
+	n, _, err := claimOn(ctx, s, "a", 3*time.Second, 7, -1, 1)
 	require.NoError(t, err)
 	grant := func() (clientv3.LeaseID, int64) {
 		r, err := c.Get(ctx, p+"o/"+strconv.FormatInt(n, 10))
@@ -180,11 +193,11 @@ func TestStoreRenewLongerTTL(t *testing.T) {
 	}
 	id, secs := grant()
 	require.Equal(t, int64(3), secs)
-	require.NoError(t, s.Renew(ctx, n, "a", 2500*time.Millisecond, 5))
+	require.NoError(t, renewOn(ctx, s, n, "a", 2500*time.Millisecond, 5))
 	id2, secs := grant()
 	require.Equal(t, id, id2, "a renewal within the claim's TTL keeps its etcd lease")
 	require.Equal(t, int64(3), secs)
-	require.NoError(t, s.Renew(ctx, n, "a", 7*time.Second, 6))
+	require.NoError(t, renewOn(ctx, s, n, "a", 7*time.Second, 6))
 	id2, secs = grant()
 	require.NotEqual(t, id, id2)
 	require.Equal(t, int64(7), secs)

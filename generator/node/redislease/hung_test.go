@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/generator/node"
-	"github.com/idkit-go/idkit/generator/node/internal/failover"
 	"github.com/idkit-go/idkit/generator/node/redislease"
 )
 
@@ -18,13 +17,9 @@ type hung struct {
 	release chan struct{}
 }
 
-func (h hung) Guarded(ctx context.Context, c failover.Claim) (failover.Claimed, error) {
+func (h hung) Claim(ctx context.Context, c node.Claim) (node.Claimed, error) {
 	<-h.release
-	return h.Store.(failover.Store).Guarded(ctx, c)
-}
-
-func (h hung) GuardedRenew(ctx context.Context, r failover.Renewal) (failover.Seen, error) {
-	return h.Store.(failover.Store).GuardedRenew(ctx, r)
+	return h.Store.Claim(ctx, c)
 }
 
 // TestClaimHeldAcrossFailover: B's claim is sent while A holds node 0 on

@@ -248,14 +248,14 @@ func flag(b bool) int {
 	return 0
 }
 
-// Guarded is Claim following the rule of package failover: it waits out
-// the holders a failover, restart or restore made Redis forget, and waits
-// for the replicas the lease saw (see [StoreOptions].Replicas).
-func (b *store) Guarded(ctx context.Context, c failover.Claim) (failover.Claimed, error) {
+// Claim claims a node, waiting out the holders a failover, restart or
+// restore made Redis forget, and waiting for the replicas the lease saw
+// (see [StoreOptions].Replicas).
+func (b *store) Claim(ctx context.Context, c node.Claim) (node.Claimed, error) {
 	r, err := b.claim(ctx, claimArgs{owner: c.Owner, ttl: c.TTL, maxNode: c.MaxNode, prefer: c.Prefer, bound: c.Bound,
 		horizon: c.Horizon, lost: c.Lost, lapsed: c.Lapsed, seen: parseSeen(c.Seen.Ident), log: c.Log})
 	if err != nil {
-		return failover.Claimed{}, err
+		return node.Claimed{}, err
 	}
-	return failover.Claimed{Node: r.node, Floor: r.floor, Seen: failover.Seen{Ident: r.seen.String(), Version: r.version}, Forgot: r.forgot}, nil
+	return node.Claimed{Node: r.node, Floor: r.floor, Seen: node.Seen{Ident: r.seen.String(), Version: r.version}, Forgot: r.forgot}, nil
 }

@@ -23,7 +23,6 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/idkit-go/idkit/generator/node"
-	"github.com/idkit-go/idkit/generator/node/internal/failover"
 )
 
 // DefaultKey is the Redis hash of [NewLease].
@@ -127,8 +126,6 @@ func indexKey(key, name string) string {
 	}
 	return "{" + key + "}:" + name
 }
-
-var _ failover.Store = (*store)(nil)
 
 // store is the [node.Store] of one Redis hash.
 type store struct {
@@ -257,7 +254,7 @@ func corrupt(err error) error {
 }
 
 // seen is what a lease saw of the master: its replication ID and how many
-// replicas the lease waits for. It travels as [failover.Seen].Ident, as
+// replicas the lease waits for. It travels as [node.Seen].Ident, as
 // "ID/count".
 type seen struct {
 	ident string
@@ -285,17 +282,6 @@ func replyTail(r []any) seen {
 
 // micros rounds a Unix-nanosecond mark up to microseconds.
 func micros(ns int64) int64 { return (ns + 999) / 1000 }
-
-func (b *store) Claim(ctx context.Context, owner string, ttl time.Duration, maxNode, prefer, bound int64) (int64, int64, error) {
-	c, err := b.claim(ctx, claimArgs{owner: owner, ttl: ttl, maxNode: maxNode, prefer: prefer, bound: bound,
-		horizon: max(time.Until(time.Unix(0, bound)), ttl) + 500*time.Millisecond})
-	return c.node, c.floor, err
-}
-
-func (b *store) Renew(ctx context.Context, n int64, owner string, ttl time.Duration, bound int64) error {
-	_, _, err := b.renew(ctx, renewArgs{node: n, owner: owner, ttl: ttl, bound: bound})
-	return err
-}
 
 func (b *store) Release(ctx context.Context, n int64, owner string, hwm int64, exact bool) error {
 	ex := 0

@@ -8,7 +8,6 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/idkit-go/idkit/generator/node"
-	"github.com/idkit-go/idkit/generator/node/internal/failover"
 )
 
 // renewScript (after prelude): KEYS hash, held, free; ARGV node, owner,
@@ -81,9 +80,9 @@ type renewArgs struct {
 
 // renew extends the lease if the hash proves it holds what the lease saw
 // last, and the replicas the lease saw acknowledge it; it returns what the
-// renewal saw, or an error wrapping [failover.ErrForgot] (with
+// renewal saw, or an error wrapping [node.ErrForgot] (with
 // [ErrCorrupt] for a corrupt field of the node) or [node.ErrLeaseLost]
-// (with [failover.ErrLapsed] if the record still named owner but had
+// (with [node.ErrLapsed] if the record still named owner but had
 // expired).
 func (b *store) renew(ctx context.Context, a renewArgs) (seen, int64, error) {
 	v, short, err := b.run(ctx, renewScript, fmt.Sprintf("renewal of node %d", a.node), a.ttl, a.seen.count, a.node, a.owner, a.ttl.Milliseconds(), micros(a.bound),
@@ -102,11 +101,11 @@ func (b *store) renew(ctx context.Context, a renewArgs) (seen, int64, error) {
 	case 0:
 		return seen{}, 0, fmt.Errorf("%w: node %d is no longer held by %s", node.ErrLeaseLost, a.node, a.owner)
 	case -2:
-		return seen{}, 0, fmt.Errorf("%w: %w: node %d of %s expired before the renewal arrived", node.ErrLeaseLost, failover.ErrLapsed, a.node, a.owner)
+		return seen{}, 0, fmt.Errorf("%w: %w: node %d of %s expired before the renewal arrived", node.ErrLeaseLost, node.ErrLapsed, a.node, a.owner)
 	case -5:
-		return seen{}, 0, fmt.Errorf("redislease: renew node %d: %w: %w: field %s is not an integer within 2^53", a.node, failover.ErrForgot, ErrCorrupt, detail)
+		return seen{}, 0, fmt.Errorf("redislease: renew node %d: %w: %w: field %s is not an integer within 2^53", a.node, node.ErrForgot, ErrCorrupt, detail)
 	default:
-		return seen{}, 0, fmt.Errorf("redislease: renew node %d: %w: %s", a.node, failover.ErrForgot, detail)
+		return seen{}, 0, fmt.Errorf("redislease: renew node %d: %w: %s", a.node, node.ErrForgot, detail)
 	}
 	if short != nil {
 		return seen{}, 0, short
@@ -114,10 +113,10 @@ func (b *store) renew(ctx context.Context, a renewArgs) (seen, int64, error) {
 	return replyTail(v), version, nil
 }
 
-// GuardedRenew is Renew that proves the hash holds what the lease saw
-// (see [failover.Store]).
-func (b *store) GuardedRenew(ctx context.Context, r failover.Renewal) (failover.Seen, error) {
+// Renew renews a node if the hash proves it holds what the lease saw,
+// and the replicas the lease saw acknowledge it.
+func (b *store) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 	s, v, err := b.renew(ctx, renewArgs{node: r.Node, owner: r.Owner, ttl: r.TTL, bound: r.Bound, horizon: r.Horizon,
 		seen: parseSeen(r.Seen.Ident), version: r.Seen.Version})
-	return failover.Seen{Ident: s.String(), Version: v}, err
+	return node.Seen{Ident: s.String(), Version: v}, err
 }
