@@ -17,12 +17,15 @@ import (
 // the hash keeps "ident", the master replication ID of the server that
 // wrote it; "v", a version that every claim, renewal and release raises;
 // "hz", the longest horizon (TTL + BorrowAhead + unit + MaxClockOffset, in
-// µs) of any holder that claimed or renewed in it; and "mark", the floor
-// (Unix µs) that claims after the last detected loss start from. The first
-// claim writes them all when it creates the hash, in the same script.
+// µs) of any holder that claimed or renewed in it; "mark", the floor
+// (Unix µs) that claims after the last detected loss start from; and "rs",
+// the most replicas online that a claim or renewal saw, which every later
+// one waits for (see [StoreOptions].Replicas). The first claim writes them
+// all when it creates the hash, in the same script.
 //
 // The scripts read the replication ID with INFO, in the script, so a claim
-// still costs one round trip. A promotion and a restart (also one that
+// still costs one round trip (two when the replicas to wait for changed
+// since the store's last claim). A promotion and a restart (also one that
 // loads a stale RDB file: the master then keeps the file's ID only as
 // master_replid2) give the master a new replication ID. A claim that finds
 // the stored ID differs (or missing from an existing hash, which is how an
