@@ -42,7 +42,7 @@ func BenchmarkLeased(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		lease, err := node.NewSQLLease(ctx, db, node.LeaseOptions{BorrowAhead: v.borrow})
+		lease, err := node.NewSQLLease(ctx, db, node.LeaseOptions{}, generator.WithBorrowAhead(v.borrow))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -33,10 +33,10 @@ func NewObjectID(opts ...ObjectIDOption) (*ObjectID, error) {
 	switch {
 	case cfg.clockSet && cfg.clock == nil:
 		return nil, fmt.Errorf("%w: nil clock", ErrInvalidConfig)
-	case cfg.block < 1 || cfg.block > MaxPerCPUBlock:
-		return nil, fmt.Errorf("%w: per-CPU block of %d not in [1, %d]", ErrInvalidConfig, cfg.block, MaxPerCPUBlock)
-	case cfg.worker != nil && (*cfg.worker < 0 || *cfg.worker > MaxObjectIDWorker):
-		return nil, fmt.Errorf("%w: ObjectID worker %d not in [0, %d]", ErrNodeOutOfRange, *cfg.worker, int64(MaxObjectIDWorker))
+	case cfg.block < 1 || cfg.block > maxPerCPUBlock:
+		return nil, fmt.Errorf("%w: per-CPU block of %d not in [1, %d]", ErrInvalidConfig, cfg.block, maxPerCPUBlock)
+	case cfg.worker != nil && (*cfg.worker < 0 || *cfg.worker > maxObjectIDWorker):
+		return nil, fmt.Errorf("%w: ObjectID worker %d not in [0, %d]", ErrNodeOutOfRange, *cfg.worker, int64(maxObjectIDWorker))
 	}
 	if clk := cfg.clock; clk != nil {
 		if _, system := clk.(systemClock); !system { // the system clock: the coarse default

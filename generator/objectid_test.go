@@ -178,7 +178,7 @@ func TestObjectIDOptions(t *testing.T) {
 	if got := g.Next().ProcessUnique(); got != [5]byte{1, 2, 3, 4, 5} {
 		t.Errorf("WithWorkerID: process value %x", got)
 	}
-	for _, bad := range []int64{-1, generator.MaxObjectIDWorker + 1} {
+	for _, bad := range []int64{-1, 1 << 40} {
 		if _, err := generator.NewObjectID(generator.WithWorkerID(bad)); !errors.Is(err, generator.ErrNodeOutOfRange) {
 			t.Errorf("WithWorkerID(%d) err = %v", bad, err)
 		}

@@ -44,8 +44,8 @@ func TestOptionsRejected(t *testing.T) {
 		{"nil clock", []generator.SnowflakeOption{generator.WithClock(nil)}, []generator.ObjectIDOption{generator.WithClock(nil)}, generator.ErrInvalidConfig},
 		{"block 0", []generator.SnowflakeOption{generator.WithPerCPUBlocks(0)}, []generator.ObjectIDOption{generator.WithPerCPUBlocks(0)}, generator.ErrInvalidConfig},
 		{"block too big",
-			[]generator.SnowflakeOption{generator.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)},
-			[]generator.ObjectIDOption{generator.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)}, generator.ErrInvalidConfig},
+			[]generator.SnowflakeOption{generator.WithPerCPUBlocks(1<<16 + 1)},
+			[]generator.ObjectIDOption{generator.WithPerCPUBlocks(1<<16 + 1)}, generator.ErrInvalidConfig},
 		{"worker out of range", nil, []generator.ObjectIDOption{generator.WithWorkerID(-1)}, generator.ErrNodeOutOfRange},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -6,13 +6,14 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/idkit-go/idkit/generator/internal/wiring"
 	"github.com/idkit-go/idkit/internal/coarseclock"
 	"github.com/idkit-go/idkit/internal/procpin"
 	"github.com/idkit-go/idkit/types"
 )
 
-// DefaultBackwardTolerance is the default of [WithBackwardTolerance].
-const DefaultBackwardTolerance = 10 * time.Millisecond
+// defaultBackwardTolerance is the default of [WithBackwardTolerance].
+const defaultBackwardTolerance = 10 * time.Millisecond
 
 // Snowflake generates Snowflake IDs for one node, lock-free and safe for
 // concurrent use. Its IDs are unique, never zero, and increase in the order
@@ -65,14 +66,10 @@ func NewSnowflake(node int64, opts ...SnowflakeOption) (*Snowflake, error) {
 	cfg := config{
 		layout:    twitter,
 		clock:     SystemClock(),
-		tolerance: DefaultBackwardTolerance,
+		tolerance: defaultBackwardTolerance,
 		block:     1,
 	}
-	for _, o := range opts {
-		if o != nil {
-			o.applySnowflake(&cfg)
-		}
-	}
+	leases, settings := applySnowflake(&cfg, opts)
 	l := cfg.layout
 	switch {
 	case l.IsZero():
@@ -83,8 +80,8 @@ func NewSnowflake(node int64, opts ...SnowflakeOption) (*Snowflake, error) {
 		return nil, fmt.Errorf("%w: negative borrow-ahead %v", ErrInvalidConfig, cfg.borrowAhead)
 	case cfg.tolerance < 0:
 		return nil, fmt.Errorf("%w: negative backward tolerance %v", ErrInvalidConfig, cfg.tolerance)
-	case cfg.block < 1 || cfg.block > MaxPerCPUBlock:
-		return nil, fmt.Errorf("%w: per-CPU block of %d not in [1, %d]", ErrInvalidConfig, cfg.block, MaxPerCPUBlock)
+	case cfg.block < 1 || cfg.block > maxPerCPUBlock:
+		return nil, fmt.Errorf("%w: per-CPU block of %d not in [1, %d]", ErrInvalidConfig, cfg.block, maxPerCPUBlock)
 	case node < 0 || node > l.MaxNode():
 		return nil, fmt.Errorf("%w: node %d not in [0, %d] of %s", ErrNodeOutOfRange, node, l.MaxNode(), l.name)
 	}
@@ -140,6 +137,13 @@ func NewSnowflake(node int64, opts ...SnowflakeOption) (*Snowflake, error) {
 	}
 	g.start = g.last.Load()
 	g.bind.Store(&binding{node: node, nodePart: g.nodePart, floor: g.start})
+	for _, w := range leases {
+		w.Rebind, w.LastTime = g.rebind, g.lastTime
+	}
+	for _, s := range settings {
+		*s = wiring.Settings{MaxNode: l.MaxNode(), Unit: l.unit, Clock: cfg.clock,
+			BorrowAhead: cfg.borrowAhead, Block: cfg.block}
+	}
 	return g, nil
 }
 

@@ -220,7 +220,7 @@ func TestDefaultBackwardTolerance(t *testing.T) {
 	g, err := generator.NewSnowflake(3, generator.WithClock(clock))
 	require.NoError(t, err)
 	nextParts(t, g)
-	clock.Add(-generator.DefaultBackwardTolerance)
+	clock.Add(-10 * time.Millisecond) // the documented default
 	nextParts(t, g)
 	clock.Add(-time.Millisecond)
 	_, err = g.Next()

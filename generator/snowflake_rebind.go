@@ -10,7 +10,7 @@ import (
 
 // A fenced Snowflake generator can be moved to another node while it runs,
 // which package node does when a lease heals on a new claim (through
-// package hook, so that no user can move a generator by mistake).
+// wiring.Lease, so that no user can move a generator by mistake).
 //
 // Why no ID repeats across a move. Every state value is taken by exactly one
 // successful compare-and-swap of g.last (or, with per-CPU blocks, once from
@@ -40,14 +40,6 @@ type binding struct {
 	node     int64
 	nodePart int64
 	floor    int64
-}
-
-func rebindSnowflake(x any, node int64, floor time.Time) error {
-	g, ok := x.(*Snowflake)
-	if !ok || g == nil {
-		return fmt.Errorf("%w: cannot move a %T to another node", ErrInvalidConfig, x)
-	}
-	return g.rebind(node, floor)
 }
 
 // rebind moves g to node, never issuing there at or before floor. The

@@ -11,7 +11,6 @@ import (
 
 	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/generatortest"
-	"github.com/idkit-go/idkit/generator/internal/hook"
 )
 
 var errClosed = errors.New("closed")
@@ -55,7 +54,7 @@ func TestSnowflakeStatsExact(t *testing.T) {
 			next(10000)
 			closed.Store(true)
 			next(3)
-			require.NoError(t, hook.Rebind(g, 2, clock.Now().Add(2*time.Millisecond)))
+			require.NoError(t, g.Rebind(2, clock.Now().Add(2*time.Millisecond)))
 			closed.Store(false)
 			next(10000)
 			st := g.Stats()
@@ -123,7 +122,7 @@ func TestSnowflakeMoveUnique(t *testing.T) {
 				}
 				// Without borrowing no ID has a time after the clock's
 				// reading, so the clock now is a valid mark for any node.
-				require.NoError(t, hook.Rebind(g, int64(1-i%2), time.Now()))
+				require.NoError(t, g.Rebind(int64(1-i%2), time.Now()))
 				closed.Store(false)
 			}
 			close(stop)
@@ -157,7 +156,7 @@ func TestSnowflakeMoveFloorAboveIssued(t *testing.T) {
 	require.NoError(t, err)
 	first := g.MustNext() // the P keeps the rest of its block
 	floor := clock.Now().Add(5 * time.Millisecond)
-	require.NoError(t, hook.Rebind(g, 1, floor))
+	require.NoError(t, g.Rebind(1, floor))
 	require.Equal(t, int64(1), g.Node())
 	l := generator.Twitter()
 	for range 1000 {
@@ -171,6 +170,6 @@ func TestSnowflakeMoveFloorAboveIssued(t *testing.T) {
 	_, err = generator.NewSnowflake(0)
 	require.NoError(t, err)
 	plain, _ := generator.NewSnowflake(0)
-	require.Error(t, hook.Rebind(plain, 1, floor), "a generator without a fence is never moved")
-	require.Error(t, hook.Rebind(g, 1<<10, floor), "node out of range")
+	require.Error(t, plain.Rebind(1, floor), "a generator without a fence is never moved")
+	require.Error(t, g.Rebind(1<<10, floor), "node out of range")
 }

@@ -33,7 +33,7 @@ func TestNewSnowflakeValidation(t *testing.T) {
 		{"negative borrow-ahead", 0, []generator.SnowflakeOption{generator.WithBorrowAhead(-time.Millisecond)}, generator.ErrInvalidConfig},
 		{"negative tolerance", 0, []generator.SnowflakeOption{generator.WithBackwardTolerance(-1)}, generator.ErrInvalidConfig},
 		{"zero per-CPU block", 0, []generator.SnowflakeOption{generator.WithPerCPUBlocks(0)}, generator.ErrInvalidConfig},
-		{"per-CPU block too big", 0, []generator.SnowflakeOption{generator.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)}, generator.ErrInvalidConfig},
+		{"per-CPU block too big", 0, []generator.SnowflakeOption{generator.WithPerCPUBlocks(1<<16 + 1)}, generator.ErrInvalidConfig},
 		{"floor at the layout's end", 0, []generator.SnowflakeOption{generator.WithNotBefore(generator.Twitter().End())}, generator.ErrTimeOverflow},
 	}
 	for _, tt := range tests {

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/generator"
-	"github.com/idkit-go/idkit/generator/internal/hook"
+	"github.com/idkit-go/idkit/generator/internal/wiring"
 	"github.com/idkit-go/idkit/internal/procpin"
 	"github.com/idkit-go/idkit/types"
 )
@@ -48,23 +48,39 @@ func New(nodeID int64, layout Layout, opts ...generator.SharedOption) (*Generato
 	return newGenerator(nodeID, layout, nil, opts)
 }
 
+// settings returns the clock and per-CPU block size opts set, validated
+// as [generator.NewSnowflake] validates them (it reads them for package
+// meteor), or its error for them.
+func settings(opts []generator.SharedOption) (wiring.Settings, error) {
+	var s wiring.Settings
+	sf := make([]generator.SnowflakeOption, 0, len(opts)+1)
+	for _, o := range opts {
+		if o != nil {
+			sf = append(sf, o)
+		}
+	}
+	if _, err := generator.NewSnowflake(0, append(sf, &s)...); err != nil {
+		return s, err
+	}
+	return s, nil
+}
+
 // newGenerator is New with the key of the random low bits fixed by seed,
 // for this package's reproducible tests (export_test.go); a nil seed takes
 // the key from crypto/rand.
 func newGenerator(nodeID int64, l Layout, seed *uint64, opts []generator.SharedOption) (*Generator, error) {
-	c, block := hook.Shared(opts)
-	clk, _ := c.(generator.Clock)
-	switch {
-	case l.IsZero():
+	if l.IsZero() {
 		return nil, fmt.Errorf("%w: zero layout", generator.ErrInvalidLayout)
-	case clk == nil:
-		return nil, fmt.Errorf("%w: nil clock", generator.ErrInvalidConfig)
-	case block < 1 || block > generator.MaxPerCPUBlock:
-		return nil, fmt.Errorf("%w: per-CPU block of %d not in [1, %d]", generator.ErrInvalidConfig, block, generator.MaxPerCPUBlock)
-	case nodeID < 0 || nodeID > l.MaxNode():
+	}
+	set, err := settings(opts)
+	if err != nil {
+		return nil, err
+	}
+	if nodeID < 0 || nodeID > l.MaxNode() {
 		return nil, fmt.Errorf("%w: node %d not in [0, %d]", generator.ErrNodeOutOfRange, nodeID, l.MaxNode())
 	}
-	now := clk.Now()
+	block := set.Block
+	now := set.Clock.Now()
 	if now.Before(l.epoch) || !now.Before(l.End()) {
 		return nil, fmt.Errorf("%w: clock %s outside [%s, %s)", generator.ErrTimeOverflow,
 			now.UTC().Format(time.RFC3339), l.epoch.Format(time.RFC3339), l.End().Format(time.RFC3339))

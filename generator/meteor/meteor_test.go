@@ -166,7 +166,7 @@ func TestLimits(t *testing.T) {
 		{"nil clock", meteor.Default(), []generator.SharedOption{generator.WithClock(nil)}, 1, generator.ErrInvalidConfig},
 		{"nil option ignored", meteor.Default(), []generator.SharedOption{nil}, 1, nil},
 		{"zero per-CPU block", meteor.Default(), []generator.SharedOption{generator.WithPerCPUBlocks(0)}, 1, generator.ErrInvalidConfig},
-		{"per-CPU block too big", meteor.Default(), []generator.SharedOption{generator.WithPerCPUBlocks(generator.MaxPerCPUBlock + 1)}, 1, generator.ErrInvalidConfig},
+		{"per-CPU block too big", meteor.Default(), []generator.SharedOption{generator.WithPerCPUBlocks(1<<16 + 1)}, 1, generator.ErrInvalidConfig},
 		{"zero layout", meteor.Layout{}, nil, 1, generator.ErrInvalidLayout},
 		{"before epoch", meteor.Default(), []generator.SharedOption{generator.WithClock(generatortest.NewFakeClock(meteor.Default().Spec().Epoch.Add(-time.Second)))}, 1, generator.ErrTimeOverflow},
 		{"after end", meteor.Default(), []generator.SharedOption{generator.WithClock(generatortest.NewFakeClock(meteor.Default().End()))}, 1, generator.ErrTimeOverflow},

@@ -13,7 +13,7 @@ import (
 // the same layout, in one run: the ratio leased/plain is the lease's cost.
 func BenchmarkLeasedSnowflake(b *testing.B) {
 	ctx := context.Background()
-	lease, err := node.NewSQLLease(ctx, testdb.SQLite(b), node.LeaseOptions{BorrowAhead: 1 << 40})
+	lease, err := node.NewSQLLease(ctx, testdb.SQLite(b), node.LeaseOptions{}, generator.WithBorrowAhead(1<<40))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -24,7 +24,7 @@ func TestLeaseExpiryByStoreClock(t *testing.T) {
 			s := sm.make(t)
 			ctx := context.Background()
 			o := short(t, 1)
-			o.Clock = testclock.Offset{D: -time.Hour}
+			o.Gen = append(o.Gen, generator.WithClock(testclock.Offset{D: -time.Hour}))
 			a, err := s.lease(ctx, o)
 			require.NoError(t, err)
 			defer a.Close(ctx)
@@ -48,13 +48,11 @@ func TestLeaseOptionsDefaults(t *testing.T) {
 	require.NoError(t, err)
 	defer l.Close(ctx)
 	o := l.Options()
-	require.Equal(t, generator.Twitter(), o.Layout)
-	require.Equal(t, node.DefaultTTL, o.TTL)
 	require.Equal(t, 10*time.Second, o.TTL)
 	require.Equal(t, o.TTL/3, o.RenewEvery)
 	require.Equal(t, o.TTL/4, o.Margin)
 	require.NotEmpty(t, o.Owner)
-	require.Equal(t, o.Owner, l.Owner())
+	require.Equal(t, o.Owner, l.Stats().Owner)
 	require.Equal(t, time.Second*10/3, l.CloseTimeout(), "max(RenewEvery, 1 s)")
 }
 
@@ -68,7 +66,7 @@ func TestLeaseRecoversAfterExpiry(t *testing.T) {
 			t.Parallel()
 			ps := s.make(t)
 			ctx := context.Background()
-			o := node.LeaseOptions{Layout: layout(t, 2), TTL: 3 * time.Second, Margin: 2 * time.Second, RenewEvery: 100 * time.Millisecond}
+			o := leaseConf{Layout: layout(t, 2), LeaseOptions: node.LeaseOptions{TTL: 3 * time.Second, Margin: 2 * time.Second, RenewEvery: 100 * time.Millisecond}}
 			l, err := ps.viaFn(ctx, o)
 			require.NoError(t, err)
 			defer l.Close(ctx)

@@ -12,11 +12,10 @@ var (
 	// name, TTL, margin or renewal interval, an unknown dialect, a nil
 	// database or client.
 	ErrInvalidConfig = generator.ErrInvalidConfig
-	// ErrNoNodeID reports a source that could not produce a node ID.
+	// ErrNoNodeID reports a source that could not produce a node ID, or
+	// whose check hook refused it (see [FromPrivateIP]; the hook's error
+	// is wrapped too).
 	ErrNoNodeID = errors.New("node: no node id")
-	// ErrRejected reports a node ID refused by a check hook (see
-	// [FromPrivateIP]); the hook's error is wrapped too.
-	ErrRejected = errors.New("node: node id rejected")
 	// ErrExhausted reports that every node ID is held by a live lease, or
 	// that a disposable source has used up the node field.
 	ErrExhausted = errors.New("node: node ids exhausted")

@@ -12,11 +12,11 @@ import (
 // only after a failover.
 const defaultMaxClockOffset = 500 * time.Millisecond
 
-// horizon is how long after a request reached the store the IDs of a
-// holder with these options may still reach: TTL + BorrowAhead + unit +
-// MaxClockOffset (see docs/leases.md).
-func (o LeaseOptions) horizon() time.Duration {
-	return o.TTL + o.BorrowAhead + o.Layout.Spec().Unit + o.MaxClockOffset
+// horizon is how long after a request reached the store the IDs of this
+// holder may still reach: TTL + BorrowAhead + unit + MaxClockOffset (see
+// docs/leases.md).
+func (l *Lease) horizon() time.Duration {
+	return l.o.TTL + l.set.BorrowAhead + l.set.Unit + l.o.MaxClockOffset
 }
 
 // warnLog is where safety warnings go: the lease's logger, or
@@ -34,8 +34,8 @@ func (l *Lease) warnLog() *slog.Logger {
 // It records what the store showed for the next renewal.
 func (l *Lease) claim(ctx context.Context, prefer int64, c0 time.Time, lost, lapsed bool) (node, floor int64, err error) {
 	r, err := l.b.Claim(ctx, Claim{
-		Owner: l.o.Owner, TTL: l.o.TTL, MaxNode: l.o.Layout.MaxNode(), Prefer: prefer,
-		Bound: l.bound(c0), Horizon: l.o.horizon(), Lost: lost, Lapsed: lapsed, Seen: l.seen, Log: l.warnLog(),
+		Owner: l.o.Owner, TTL: l.o.TTL, MaxNode: l.set.MaxNode, Prefer: prefer,
+		Bound: l.bound(c0), Horizon: l.horizon(), Lost: lost, Lapsed: lapsed, Seen: l.seen, Log: l.warnLog(),
 	})
 	if err != nil {
 		return 0, 0, err
@@ -48,7 +48,7 @@ func (l *Lease) claim(ctx context.Context, prefer int64, c0 time.Time, lost, lap
 // store must prove it still holds what the lease last saw.
 func (l *Lease) renewOnce(ctx context.Context, node int64, c0 time.Time) error {
 	seen, err := l.b.Renew(ctx, Renewal{
-		Node: node, Owner: l.o.Owner, TTL: l.o.TTL, Bound: l.bound(c0), Horizon: l.o.horizon(), Seen: l.seen,
+		Node: node, Owner: l.o.Owner, TTL: l.o.TTL, Bound: l.bound(c0), Horizon: l.horizon(), Seen: l.seen,
 	})
 	if err == nil {
 		l.seen = seen

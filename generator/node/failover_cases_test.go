@@ -104,6 +104,9 @@ type pair struct {
 	caughtUp         func(t *testing.T)
 	detach, promote  func(t *testing.T)
 	kill             func(t *testing.T)
+	// wrap: the stores are reached through a forwarding wrapper
+	// (failover_wrapper_test.go), which must keep every guarantee.
+	wrap bool
 }
 
 func pgPair(t *testing.T) pair {
@@ -138,12 +141,16 @@ func mariaPair(t *testing.T) pair {
 // store opens a lease store through addr, closed when t ends.
 func (p pair) store(t *testing.T, addr string) node.Store {
 	t.Helper()
-	return failoverStore(t, p.driver, p.dsn(addr))
+	s := failoverStore(t, p.driver, p.dsn(addr))
+	if p.wrap {
+		return tracing{s, &traced{}}
+	}
+	return s
 }
 
-func lease(t *testing.T, s node.Store, o node.LeaseOptions) *node.Lease {
+func lease(t *testing.T, s node.Store, o leaseConf) *node.Lease {
 	t.Helper()
-	l, err := node.NewLease(context.Background(), s, o)
+	l, err := node.NewLease(context.Background(), s, o.LeaseOptions, o.gen()...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,14 +172,21 @@ func pairs() []struct {
 // claims A's node on the primary, the failover to a replica that never saw
 // C's claim brings back A's row. A's renewal on the new primary must not
 // simply succeed: it cannot prove the store holds what A saw.
+//
+// It runs through a forwarding wrapper too: a wrapped store's renewal
+// must prove continuity as the store's own does.
 func TestLapsedRenewalAfterFailover(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts servers")
 	}
-	for _, c := range pairs() {
+	wrapped := func(t *testing.T) pair { p := pgPair(t); p.wrap = true; return p }
+	for _, c := range append(pairs(), struct {
+		name string
+		make func(t *testing.T) pair
+	}{"postgres-wrapped", wrapped}) {
 		t.Run(c.name, func(t *testing.T) {
 			p := c.make(t)
-			o := node.LeaseOptions{Layout: layout(t, 1), TTL: 2 * time.Second}
+			o := leaseConf{Layout: layout(t, 1), LeaseOptions: node.LeaseOptions{TTL: 2 * time.Second}}
 			pa := tcpproxy.Start(t, p.primary)
 			a := issue(t, lease(t, p.store(t, pa.Addr()), o))
 			time.Sleep(o.TTL / 2)
@@ -213,8 +227,8 @@ func TestMixedOptionsFailover(t *testing.T) {
 		t.Skip("starts servers")
 	}
 	p := pgPair(t)
-	oa := node.LeaseOptions{TTL: 6 * time.Second}
-	ob := node.LeaseOptions{TTL: time.Second}
+	oa := leaseConf{LeaseOptions: node.LeaseOptions{TTL: 6 * time.Second}}
+	ob := leaseConf{LeaseOptions: node.LeaseOptions{TTL: time.Second}}
 	pa := tcpproxy.Start(t, p.primary)
 	sa := p.store(t, pa.Addr())
 	w := lease(t, sa, oa) // A's options are known to the store before the loss
@@ -319,7 +333,7 @@ func TestClaimHeldAcrossFailover(t *testing.T) {
 		t.Skip("starts servers")
 	}
 	p := pgPair(t)
-	o := node.LeaseOptions{TTL: 6 * time.Second} // A trusts its lease well past a floor counted from sending
+	o := leaseConf{LeaseOptions: node.LeaseOptions{TTL: 6 * time.Second}} // A trusts its lease well past a floor counted from sending
 	pa := tcpproxy.Start(t, p.primary)
 	w := lease(t, p.store(t, pa.Addr()), o)
 	_ = w.Close(context.Background())
@@ -343,7 +357,7 @@ func TestClaimHeldAcrossFailover(t *testing.T) {
 	started := make(chan struct{})
 	go func() {
 		defer close(started)
-		l, err := node.NewLease(context.Background(), sb, o)
+		l, err := node.NewLease(context.Background(), sb, o.LeaseOptions, o.gen()...)
 		if err != nil {
 			t.Error(err)
 			return
@@ -387,7 +401,7 @@ func TestFirstClaimLostWithTable(t *testing.T) {
 	for _, c := range pairs() {
 		t.Run(c.name, func(t *testing.T) {
 			p := c.make(t)
-			o := node.LeaseOptions{TTL: 2 * time.Second}
+			o := leaseConf{LeaseOptions: node.LeaseOptions{TTL: 2 * time.Second}}
 			pa := tcpproxy.Start(t, p.primary)
 			sa := p.store(t, pa.Addr()) // creates the table
 			p.caughtUp(t)

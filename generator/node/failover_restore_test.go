@@ -100,7 +100,7 @@ func (r restorable) restore(t *testing.T) {
 	r.exec(t, "INSERT INTO "+r.table+" SELECT * FROM "+r.table+"_bak")
 }
 
-func (r restorable) lease(t *testing.T, db *sql.DB, o node.LeaseOptions) *node.Lease {
+func (r restorable) lease(t *testing.T, db *sql.DB, o leaseConf) *node.Lease {
 	t.Helper()
 	l, err := sqlLease(context.Background(), db, r.table, o)
 	require.NoError(t, err)
@@ -117,7 +117,7 @@ func TestRestoreLiveLapsedHolder(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			r := c.make(t)
-			o := node.LeaseOptions{Layout: layout(t, 1), TTL: time.Second}
+			o := leaseConf{Layout: layout(t, 1), LeaseOptions: node.LeaseOptions{TTL: time.Second}}
 			a := issue(t, r.lease(t, r.via, o))
 			time.Sleep(o.TTL / 2)
 			r.proxy.Blackhole()
@@ -150,7 +150,7 @@ func TestRestoreVersionNoticed(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			r := c.make(t)
-			o := node.LeaseOptions{Layout: layout(t, 1), TTL: time.Second}
+			o := leaseConf{Layout: layout(t, 1), LeaseOptions: node.LeaseOptions{TTL: time.Second}}
 			a := issue(t, r.lease(t, r.via, o))
 			r.backup(t)
 			time.Sleep(3 * o.TTL / 2) // A renews: its version passes the backup's
@@ -180,7 +180,7 @@ func TestRestoreOperatorStep(t *testing.T) {
 			t.Parallel()
 			for _, step := range []bool{false, true} {
 				r := c.make(t)
-				o := node.LeaseOptions{Layout: layout(t, 1), TTL: time.Second}
+				o := leaseConf{Layout: layout(t, 1), LeaseOptions: node.LeaseOptions{TTL: time.Second}}
 				w := r.lease(t, r.db, o) // creates the table
 				require.NoError(t, w.Close(context.Background()))
 				r.backup(t)
@@ -302,7 +302,7 @@ func TestLeaseTableFromBefore(t *testing.T) {
 			_, err = db.Exec(strings.ReplaceAll(c.ident, "%s", table))
 			require.NoError(t, err)
 			start := time.Now()
-			l, err := sqlLease(context.Background(), db, table, node.LeaseOptions{Layout: layout(t, 2)})
+			l, err := sqlLease(context.Background(), db, table, leaseConf{Layout: layout(t, 2)})
 			require.NoError(t, err)
 			g, err := node.NewSnowflake(context.Background(), l)
 			require.NoError(t, err)

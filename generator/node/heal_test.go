@@ -145,9 +145,9 @@ func requireUnique(t *testing.T, sets ...[]types.Snowflake) int {
 
 // healOptions: four node IDs, a short TTL; healing is measured in units of
 // RenewEvery, so the test's timing follows from these values.
-func healOptions(t *testing.T, log *slog.Logger) node.LeaseOptions {
-	return node.LeaseOptions{Layout: layout(t, 2), TTL: 800 * time.Millisecond, RenewEvery: 150 * time.Millisecond,
-		Margin: 200 * time.Millisecond, Logger: log}
+func healOptions(t *testing.T, log *slog.Logger) leaseConf {
+	return leaseConf{Layout: layout(t, 2), LeaseOptions: node.LeaseOptions{TTL: 800 * time.Millisecond, RenewEvery: 150 * time.Millisecond,
+		Margin: 200 * time.Millisecond, Logger: log}}
 }
 
 // healSlack absorbs a busy machine: scheduling delays, a new connection.
@@ -285,7 +285,7 @@ func TestLeaseHealsAfterTakeover(t *testing.T) {
 			retried := logs.count("level=WARN", `msg="lease re-claim failing"`)
 			require.LessOrEqual(t, retried, 1, logs.lines())
 			require.Equal(t, 6+retried, len(logs.lines()), logs.lines())
-			require.Equal(t, len(logs.lines()), logs.count("owner="+a.Owner()))
+			require.Equal(t, len(logs.lines()), logs.count("owner="+a.Stats().Owner))
 		})
 	}
 }
@@ -451,7 +451,7 @@ func TestLeaseHealFloorAhead(t *testing.T) {
 	s := &scriptedStore{}
 	ctx := context.Background()
 	o := short(t, 1)
-	l, err := node.NewLease(ctx, s, o)
+	l, err := node.NewLease(ctx, s, o.LeaseOptions, o.gen()...)
 	require.NoError(t, err)
 	defer l.Close(ctx)
 	g, err := node.NewSnowflake(ctx, l)

@@ -6,11 +6,13 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/generator/internal/wiring"
 	"github.com/idkit-go/idkit/internal/coarseclock"
 )
 
@@ -19,7 +21,9 @@ import (
 type Lease struct {
 	b     Store
 	o     LeaseOptions
-	log   *slog.Logger // nil: silent
+	gen   []generator.SnowflakeOption // NewSnowflake's options
+	set   wiring.Settings             // what gen sets: node range, unit, clock, borrow-ahead
+	log   *slog.Logger                // nil: silent
 	node  atomic.Int64
 	floor atomic.Int64 // the node's mark when claimed (Unix ns), 0 if none
 	base  time.Time    // monotonic origin of deadline
@@ -29,7 +33,7 @@ type Lease struct {
 	// fast: while the coarse clock reads below it (Unix ms), Fence passes
 	// without reading a clock; 0 sends Fence to the exact check.
 	fast    atomic.Int64
-	coarse  bool // o.Clock is the system clock, which the coarse clock follows
+	coarse  bool // set.Clock is the system clock, which the coarse clock follows
 	failed  atomic.Pointer[error]
 	lastErr atomic.Pointer[error]
 	tracked atomic.Pointer[func() time.Time]
@@ -38,10 +42,10 @@ type Lease struct {
 	timerMu sync.Mutex
 	timer   *time.Timer // ends the fast window at the monotonic deadline
 
-	// gens are the generators of NewSnowflake, moved to the new node when
+	// gens wire the generators of NewSnowflake, moved to the new node when
 	// the lease heals; genMu also orders a heal against NewSnowflake.
 	genMu sync.Mutex
-	gens  []*generator.Snowflake
+	gens  []*wiring.Lease
 
 	ctx       context.Context // cancelled by Close: ends a renewal in flight
 	cancel    context.CancelFunc
@@ -60,10 +64,16 @@ type Lease struct {
 	gone    bool
 }
 
-// NewLease claims a node ID in s and returns the [Lease]. It returns an
-// error wrapping [ErrInvalidConfig] for bad options or a nil s, and s's
-// claim error otherwise.
-func NewLease(ctx context.Context, s Store, opts LeaseOptions) (*Lease, error) {
+// NewLease claims a node ID in s and returns the [Lease]. gen are the
+// options of the generator that [NewSnowflake] makes for the lease, any
+// of [generator.NewSnowflake]'s: the lease takes from them the node range
+// it claims in (the layout's), and the clock, borrow-ahead and unit that
+// bound the high-water marks and the horizon it records, so that every
+// claim covers every ID the generator can issue. It returns an error
+// wrapping [ErrInvalidConfig] for bad options or a nil s, the error
+// [generator.NewSnowflake] gives for bad generator options, and s's claim
+// error otherwise.
+func NewLease(ctx context.Context, s Store, opts LeaseOptions, gen ...generator.SnowflakeOption) (*Lease, error) {
 	o, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
@@ -71,16 +81,30 @@ func NewLease(ctx context.Context, s Store, opts LeaseOptions) (*Lease, error) {
 	if s == nil {
 		return nil, fmt.Errorf("%w: nil store", ErrInvalidConfig)
 	}
-	return startLease(ctx, s, o)
+	gen = slices.Clip(slices.Clone(gen))
+	set, err := settings(gen)
+	if err != nil {
+		return nil, err
+	}
+	return startLease(ctx, s, o, gen, set)
 }
 
-func startLease(ctx context.Context, b Store, o LeaseOptions) (*Lease, error) {
-	l := &Lease{b: b, o: o, base: time.Now(), done: make(chan struct{})}
+// settings returns what the generator options gen set, validated as
+// [generator.NewSnowflake] validates them (it reads them for the lease),
+// or its error for them.
+func settings(gen []generator.SnowflakeOption) (wiring.Settings, error) {
+	var set wiring.Settings
+	_, err := generator.NewSnowflake(0, append(slices.Clip(gen), &set)...)
+	return set, err
+}
+
+func startLease(ctx context.Context, b Store, o LeaseOptions, gen []generator.SnowflakeOption, set wiring.Settings) (*Lease, error) {
+	l := &Lease{b: b, o: o, gen: gen, set: set, base: time.Now(), done: make(chan struct{})}
 	if o.Logger != nil {
 		l.log = o.Logger.With("owner", o.Owner)
 	}
-	l.coarse = o.Clock == generator.SystemClock()
-	t0, c0 := time.Since(l.base), o.Clock.Now()
+	l.coarse = l.clock() == generator.SystemClock()
+	t0, c0 := time.Since(l.base), l.clock().Now()
 	node, floor, err := l.claim(ctx, -1, c0, false, false)
 	if err != nil {
 		return nil, err
@@ -104,10 +128,15 @@ func startLease(ctx context.Context, b Store, o LeaseOptions) (*Lease, error) {
 	return l, nil
 }
 
+// clock is the generator's clock, which the lease's marks and limits read.
+func (l *Lease) clock() generator.Clock { return l.set.Clock }
+
 // bound is the high-water mark recorded by a request started when the
-// clock read c0: no ID issued under it can have a later time.
+// clock read c0: the lease trusts it until c0 + TTL - Margin, and the
+// generator issues at most BorrowAhead ahead of its clock, in ticks of
+// one unit, so no ID issued under it can have a later time.
 func (l *Lease) bound(c0 time.Time) int64 {
-	return c0.Add(l.o.TTL + l.o.BorrowAhead + l.o.Layout.Spec().Unit).UnixNano()
+	return c0.Add(l.o.TTL + l.set.BorrowAhead + l.set.Unit).UnixNano()
 }
 
 // extend trusts the lease until t0 + TTL - Margin (monotonic) and c0 + TTL
@@ -163,9 +192,6 @@ func (l *Lease) endFast() {
 // Node returns the node ID the lease holds, or held last while it heals.
 func (l *Lease) Node() int64 { return l.node.Load() }
 
-// Owner returns the owner string recorded with the lease.
-func (l *Lease) Owner() string { return l.o.Owner }
-
 // notBefore returns the high-water mark recorded by earlier holders of the
 // node ID when this lease claimed it (the zero time if none): a generator
 // using the ID must issue only IDs with later times.
@@ -193,7 +219,7 @@ func (l *Lease) check() error {
 	if time.Since(l.base) >= time.Duration(l.deadline.Load()) {
 		return l.expired("not renewed in time")
 	}
-	if l.o.Clock.Now().UnixNano() >= l.limit.Load() {
+	if l.clock().Now().UnixNano() >= l.limit.Load() {
 		return l.expired("clock passed the renewed limit")
 	}
 	return nil
@@ -258,7 +284,7 @@ func (l *Lease) Close(ctx context.Context) error {
 			// An ID issued concurrently with Close read the clock no later
 			// than now, so its time is at most now + borrow-ahead.
 			last := (*f)()
-			if c := l.o.Clock.Now().Add(l.o.BorrowAhead); c.After(last) {
+			if c := l.clock().Now().Add(l.set.BorrowAhead); c.After(last) {
 				last = c
 			}
 			if floor.After(last) {

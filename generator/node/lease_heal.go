@@ -5,8 +5,6 @@ import (
 	"errors"
 	"log/slog"
 	"time"
-
-	"github.com/idkit-go/idkit/generator/internal/hook"
 )
 
 // run is the lease's background goroutine: it renews every RenewEvery
@@ -40,7 +38,7 @@ func (l *Lease) retryEvery() time.Duration { return max(l.o.RenewEvery/4, 10*tim
 // renew renews the lease once and returns the wait before the next
 // renewal, healing first if the node was lost; false ends the goroutine.
 func (l *Lease) renew() (time.Duration, bool) {
-	t0, c0 := time.Since(l.base), l.o.Clock.Now()
+	t0, c0 := time.Since(l.base), l.clock().Now()
 	deadline := time.Duration(l.deadline.Load())
 	if t0 >= deadline {
 		l.fenced() // the goroutine itself was late (a pause, a stall)
@@ -124,7 +122,7 @@ func (l *Lease) heal(old int64, lost *error, forgot, lapsed bool) bool {
 		if attempt > 0 && !l.sleep(l.o.RenewEvery) {
 			return false
 		}
-		t0, c0 := time.Since(l.base), l.o.Clock.Now()
+		t0, c0 := time.Since(l.base), l.clock().Now()
 		// A claim answered after TTL - Margin could not be trusted.
 		ctx, cancel := context.WithTimeout(l.ctx, l.o.TTL-l.o.Margin)
 		node, floor, err := l.claim(ctx, old, c0, forgot, lapsed)
@@ -167,16 +165,16 @@ func (l *Lease) adopt(old, node, floor int64, t0 time.Duration, c0 time.Time, lo
 		fl = time.Unix(0, floor)
 	}
 	tried := t0 // the last request, at most one per RenewEvery
-	for fl.After(l.o.Clock.Now()) || fl.Equal(l.o.Clock.Now()) {
+	for fl.After(l.clock().Now()) || fl.Equal(l.clock().Now()) {
 		if l.ctx.Err() != nil {
 			l.releaseUnused(node, floor)
 			return adoptClosed
 		}
-		l.o.Clock.Sleep(min(fl.Sub(l.o.Clock.Now())+l.o.Layout.Spec().Unit, 50*time.Millisecond))
+		l.clock().Sleep(min(fl.Sub(l.clock().Now())+l.set.Unit, 50*time.Millisecond))
 		if time.Since(l.base)-tried < l.o.RenewEvery {
 			continue
 		}
-		t1, c1 := time.Since(l.base), l.o.Clock.Now()
+		t1, c1 := time.Since(l.base), l.clock().Now()
 		tried = t1
 		ctx, cancel := context.WithTimeout(l.ctx, l.o.RenewEvery)
 		err := l.renewOnce(ctx, node, c1)
@@ -194,7 +192,7 @@ func (l *Lease) adopt(old, node, floor int64, t0 time.Duration, c0 time.Time, lo
 	l.genMu.Lock()
 	defer l.genMu.Unlock()
 	for _, g := range l.gens {
-		if err := hook.Rebind(g, node, fl); err != nil {
+		if err := g.Rebind(node, fl); err != nil {
 			l.logf(slog.LevelError, "lease re-claim: cannot move the generator", "node", node, "error", err)
 			l.releaseUnused(node, floor)
 			return adoptRetry
@@ -227,7 +225,7 @@ func (l *Lease) adopt(old, node, floor int64, t0 time.Duration, c0 time.Time, lo
 func (l *Lease) releaseUnused(node, floor int64) {
 	ctx, cancel := context.WithTimeout(context.Background(), l.closeTimeout()/2)
 	defer cancel()
-	_ = l.b.Release(ctx, node, l.o.Owner, max(floor, l.o.Clock.Now().UnixNano()), true)
+	_ = l.b.Release(ctx, node, l.o.Owner, max(floor, l.clock().Now().UnixNano()), true)
 }
 
 // renewed records a successful renewal started when the clock read c0.

@@ -5,22 +5,18 @@ import (
 	"log/slog"
 	"os"
 	"time"
-
-	"github.com/idkit-go/idkit/generator"
 )
 
-// DefaultTTL is the TTL of a lease whose [LeaseOptions].TTL is zero.
-const DefaultTTL = 10 * time.Second
+// defaultTTL is the TTL of a lease whose [LeaseOptions].TTL is zero.
+const defaultTTL = 10 * time.Second
 
-// LeaseOptions configures a lease on any [Store] and the generator of
-// [NewSnowflake]. The zero value gives a Twitter-layout lease with a 10 s
-// TTL, renewed every TTL/3, trusted until TTL/4 before expiry. Tuning:
-// https://github.com/idkit-go/idkit/blob/main/docs/leases.md#tuning
+// LeaseOptions configures a lease on any [Store]; the generator's own
+// settings are the options [NewLease] takes. The zero value gives a lease
+// with a 10 s TTL, renewed every TTL/3, trusted until TTL/4 before expiry.
+// Tuning: https://github.com/idkit-go/idkit/blob/main/docs/leases.md#tuning
 type LeaseOptions struct {
-	// Layout bounds the node IDs claimed. Default [generator.Twitter].
-	Layout generator.Layout
 	// TTL is how long a claim or renewal lasts by the coordinator's clock.
-	// Default [DefaultTTL]; at least 100 ms.
+	// Default 10 s; at least 100 ms.
 	TTL time.Duration
 	// RenewEvery is the renewal interval. Default TTL/3; below TTL-Margin.
 	RenewEvery time.Duration
@@ -28,13 +24,6 @@ type LeaseOptions struct {
 	// more than clock drift over a TTL and the longest stall while making
 	// an ID. Default TTL/4; in (0, TTL).
 	Margin time.Duration
-	// Clock, BorrowAhead and PerCPUBlocks are the generator's (see
-	// [generator.WithClock], [generator.WithBorrowAhead] and
-	// [generator.WithPerCPUBlocks]); the lease bounds its high-water marks
-	// by the first two. Defaults [generator.SystemClock], 0 and 1.
-	Clock        generator.Clock
-	BorrowAhead  time.Duration
-	PerCPUBlocks int
 	// MaxClockOffset bounds how far apart the clocks of the hosts that
 	// lease from one store, and the store's own, may read. After a store
 	// forgot writes (a failover to an asynchronous replica, a restart
@@ -51,11 +40,8 @@ type LeaseOptions struct {
 }
 
 func (o LeaseOptions) withDefaults() (LeaseOptions, error) {
-	if o.Layout.IsZero() {
-		o.Layout = generator.Twitter()
-	}
 	if o.TTL == 0 {
-		o.TTL = DefaultTTL
+		o.TTL = defaultTTL
 	}
 	if o.Margin == 0 {
 		o.Margin = o.TTL / 4
@@ -63,14 +49,8 @@ func (o LeaseOptions) withDefaults() (LeaseOptions, error) {
 	if o.RenewEvery == 0 {
 		o.RenewEvery = o.TTL / 3
 	}
-	if o.PerCPUBlocks == 0 {
-		o.PerCPUBlocks = 1
-	}
 	if o.MaxClockOffset == 0 {
 		o.MaxClockOffset = defaultMaxClockOffset
-	}
-	if o.Clock == nil {
-		o.Clock = generator.SystemClock()
 	}
 	if o.Owner == "" {
 		host, _ := os.Hostname()
@@ -86,10 +66,6 @@ func (o LeaseOptions) withDefaults() (LeaseOptions, error) {
 		return o, fmt.Errorf("%w: margin %v not in (0, ttl %v)", ErrInvalidConfig, o.Margin, o.TTL)
 	case o.RenewEvery <= 0 || o.RenewEvery >= o.TTL-o.Margin:
 		return o, fmt.Errorf("%w: renew interval %v not in (0, ttl-margin %v)", ErrInvalidConfig, o.RenewEvery, o.TTL-o.Margin)
-	case o.BorrowAhead < 0:
-		return o, fmt.Errorf("%w: negative borrow-ahead %v", ErrInvalidConfig, o.BorrowAhead)
-	case o.PerCPUBlocks < 1 || o.PerCPUBlocks > generator.MaxPerCPUBlock:
-		return o, fmt.Errorf("%w: per-CPU block of %d not in [1, %d]", ErrInvalidConfig, o.PerCPUBlocks, generator.MaxPerCPUBlock)
 	case o.MaxClockOffset < 0:
 		return o, fmt.Errorf("%w: negative clock-offset bound %v", ErrInvalidConfig, o.MaxClockOffset)
 	case len(o.Owner) > 128:

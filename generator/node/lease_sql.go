@@ -10,35 +10,41 @@ import (
 	"time"
 	"weak"
 
+	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/internal/sqldialect"
 	"github.com/idkit-go/idkit/sqltypes/dialect"
 )
 
-// DefaultTable is the SQL lease table of [NewSQLLease].
-const DefaultTable = "idkit_node_leases"
+// defaultTable is the SQL lease table of a store whose
+// [SQLStoreOptions].Table is empty.
+const defaultTable = "idkit_node_leases"
 
 // SQLStoreOptions configures [NewSQLStore].
 type SQLStoreOptions struct {
-	// Table is the lease table, a plain identifier. Default [DefaultTable].
+	// Table is the lease table, a plain identifier. Default "idkit_node_leases".
 	Table string
 	// Dialect is [dialect.Postgres], [dialect.MySQL] or [dialect.SQLite];
 	// the zero value detects it from the driver.
 	Dialect dialect.Dialect
 }
 
-// NewSQLLease is [NewLease] on [NewSQLStore] of db with the default
+// NewSQLLease is [NewLease] on [NewSQLStore] of db with the default store
 // options. It returns an error wrapping [ErrInvalidConfig] for bad options,
 // a nil db or an undetectable dialect, [ErrExhausted] when every node ID is
-// held, and the database error otherwise.
-func NewSQLLease(ctx context.Context, db *sql.DB, opts LeaseOptions) (*Lease, error) {
+// held, and the database error otherwise; bad options change nothing in
+// db.
+func NewSQLLease(ctx context.Context, db *sql.DB, opts LeaseOptions, gen ...generator.SnowflakeOption) (*Lease, error) {
 	if _, err := opts.withDefaults(); err != nil {
+		return nil, err
+	}
+	if _, err := settings(gen); err != nil {
 		return nil, err
 	}
 	s, err := NewSQLStore(ctx, db, SQLStoreOptions{})
 	if err != nil {
 		return nil, err
 	}
-	return NewLease(ctx, s, opts)
+	return NewLease(ctx, s, opts, gen...)
 }
 
 // NewSQLStore returns the [Store] of the lease table opts.Table in db,
@@ -52,7 +58,7 @@ func NewSQLStore(ctx context.Context, db *sql.DB, opts SQLStoreOptions) (Store, 
 		return nil, fmt.Errorf("%w: nil *sql.DB", ErrInvalidConfig)
 	}
 	if opts.Table == "" {
-		opts.Table = DefaultTable
+		opts.Table = defaultTable
 	}
 	if !sqldialect.ValidIdent(opts.Table) {
 		return nil, fmt.Errorf("%w: table name %q is not a plain identifier", ErrInvalidConfig, opts.Table)

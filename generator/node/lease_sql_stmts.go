@@ -27,7 +27,6 @@ type sqlStmts struct {
 	marker  string                    // (identity, mark, horizon): record a loss (see lease_sql_identity.go)
 	horizon string                    // (horizon, horizon): raise the stored horizon
 	take    string                    // (owner, ttl, bound, node)
-	renew   string                    // (ttl, bound, node, owner)
 	proven  string                    // (ttl, bound, node, owner, version, identity): renew if continuity is proven; -> version
 	probe   string                    // (node): owner, version, expired, identity row owner, identity now
 	release string                    // (hwm, node, owner)
@@ -80,7 +79,6 @@ FROM c WHERE ` + t + `.node = c.node RETURNING c.node, c.hwm_ns, ` + t + `.versi
 		s.marker = `INSERT INTO ` + t + ` (node, owner, expires_at, hwm_ns, version) VALUES (-1, $1, to_timestamp(0), $2, $3)
 ON CONFLICT (node) DO UPDATE SET owner = EXCLUDED.owner, hwm_ns = GREATEST(` + t + `.hwm_ns, EXCLUDED.hwm_ns), version = GREATEST(` + t + `.version, EXCLUDED.version)`
 		s.horizon = `UPDATE ` + t + ` SET version = $1 WHERE node = -1 AND version < $2`
-		s.renew = `UPDATE ` + t + ` SET expires_at = ` + fmt.Sprintf(exp, 1) + `, hwm_ns = GREATEST(hwm_ns, $2), version = version + 1 WHERE node = $3 AND owner = $4`
 		s.proven = `UPDATE ` + t + ` SET expires_at = ` + fmt.Sprintf(exp, 1) + `, hwm_ns = GREATEST(hwm_ns, $2), version = version + 1
 WHERE node = $3 AND ` + proof("$4", "$6", "$5", now) + ` AND (SELECT owner FROM ` + t + ` WHERE node = -1) = $6 RETURNING version`
 		s.probe = `SELECT (SELECT owner FROM ` + t + ` WHERE node = $1), (SELECT version FROM ` + t + ` WHERE node = $1), (SELECT expires_at < ` + now + ` FROM ` + t + ` WHERE node = $1), (SELECT owner FROM ` + t + ` WHERE node = -1), ` + ident
@@ -107,7 +105,6 @@ WHERE node = $3 AND ` + proof("$4", "$6", "$5", now) + ` AND (SELECT owner FROM 
 ON DUPLICATE KEY UPDATE owner = VALUES(owner), hwm_ns = GREATEST(hwm_ns, VALUES(hwm_ns)), version = GREATEST(version, VALUES(version))`
 		s.horizon = `UPDATE ` + t + ` SET version = ? WHERE node = -1 AND version < ?`
 		s.take = `UPDATE ` + t + ` SET owner = ?, expires_at = ` + exp + `, hwm_ns = GREATEST(hwm_ns, ?), version = version + 1 WHERE node = ?`
-		s.renew = `UPDATE ` + t + ` SET expires_at = ` + exp + `, hwm_ns = GREATEST(hwm_ns, ?), version = version + 1 WHERE node = ? AND owner = ?`
 		// MySQL cannot read the updated table in a subquery: the identity
 		// row joins; LAST_INSERT_ID(expr) returns the new version.
 		s.proven = `UPDATE ` + t + ` r JOIN ` + t + ` i ON i.node = -1 SET r.expires_at = ` + exp + `, r.hwm_ns = GREATEST(r.hwm_ns, ?), r.version = LAST_INSERT_ID(r.version + 1)
@@ -136,7 +133,6 @@ WHERE r.node = ? AND r.owner = ? AND r.expires_at >= ` + now + ` AND r.version >
 ON CONFLICT (node) DO UPDATE SET owner = excluded.owner, hwm_ns = MAX(hwm_ns, excluded.hwm_ns), version = MAX(version, excluded.version)`
 		s.horizon = `UPDATE ` + t + ` SET version = ? WHERE node = -1 AND version < ?`
 		s.take = `UPDATE ` + t + ` SET owner = ?, expires_at = ` + exp + `, hwm_ns = MAX(hwm_ns, ?), version = version + 1 WHERE node = ?`
-		s.renew = `UPDATE ` + t + ` SET expires_at = ` + exp + `, hwm_ns = MAX(hwm_ns, ?), version = version + 1 WHERE node = ? AND owner = ?`
 		s.proven = `UPDATE ` + t + ` SET expires_at = ` + exp + `, hwm_ns = MAX(hwm_ns, ?), version = version + 1
 WHERE node = ? AND ` + proof("?", "?", "?", now) + ` AND (SELECT owner FROM ` + t + ` WHERE node = -1) = ` + ident + ` RETURNING version`
 		s.probe = `SELECT (SELECT owner FROM ` + t + ` WHERE node = ?), (SELECT version FROM ` + t + ` WHERE node = ?), (SELECT expires_at < ` + now + ` FROM ` + t + ` WHERE node = ?), (SELECT owner FROM ` + t + ` WHERE node = -1), ` + ident

@@ -43,6 +43,8 @@ func (s LeaseState) String() string {
 type LeaseStats struct {
 	// Node is the node ID held, or held last while the lease heals.
 	Node int64
+	// Owner is the owner string recorded with the lease.
+	Owner string
 	// State is where the lease stands.
 	State LeaseState
 	// LastRenewal is the clock when the last successful renewal started.
@@ -69,6 +71,7 @@ type leaseCounters struct {
 func (l *Lease) Stats() LeaseStats {
 	s := LeaseStats{
 		Node:        l.node.Load(),
+		Owner:       l.o.Owner,
 		State:       LeaseState(l.st.state.Load()),
 		LastRenewal: time.Unix(0, l.st.lastOK.Load()),
 		Renewals:    l.st.renewals.Load(),
@@ -78,7 +81,7 @@ func (l *Lease) Stats() LeaseStats {
 	}
 	if l.check() == nil {
 		left := time.Duration(l.deadline.Load()) - time.Since(l.base)
-		byClock := time.Duration(l.limit.Load() - l.o.Clock.Now().UnixNano())
+		byClock := time.Duration(l.limit.Load() - l.clock().Now().UnixNano())
 		s.FenceIn = max(min(left, byClock), 0)
 	} else if s.State == LeaseHeld || s.State == LeaseFailing {
 		s.State = LeaseExpired // the goroutine has not noticed yet

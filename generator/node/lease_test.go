@@ -26,13 +26,13 @@ import (
 type store struct {
 	name string
 	// lease claims with the store's shared handle.
-	lease func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error)
+	lease func(ctx context.Context, o leaseConf) (*node.Lease, error)
 	// steal makes another owner hold n; remove deletes n's record;
 	// fake writes an expired record for n with the given mark.
 	steal, remove func(t *testing.T, n int64)
 	fake          func(t *testing.T, n int64, mark time.Time)
 	// broken returns a lease whose connection the returned func closes.
-	broken func(t *testing.T, o node.LeaseOptions) (*node.Lease, func())
+	broken func(t *testing.T, o leaseConf) (*node.Lease, func())
 }
 
 func sqlStore(t *testing.T, name string, db *sql.DB, open func(t testing.TB) *sql.DB, d dialect.Dialect) store {
@@ -61,7 +61,7 @@ func sqlStore(t *testing.T, name string, db *sql.DB, open func(t testing.TB) *sq
 	}
 	return store{
 		name: name,
-		lease: func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error) {
+		lease: func(ctx context.Context, o leaseConf) (*node.Lease, error) {
 			return sqlLease(ctx, db, table, o)
 		},
 		// The thief holds the node for an hour, however slow the test.
@@ -71,14 +71,14 @@ func sqlStore(t *testing.T, name string, db *sql.DB, open func(t testing.TB) *sq
 		remove: func(t *testing.T, n int64) { exec(t, "DELETE FROM "+table+" WHERE node = "+p(1), n) },
 		fake: func(t *testing.T, n int64, mark time.Time) {
 			// Make sure the table exists, then plant a dead holder's row.
-			l, err := sqlLease(context.Background(), db, table, node.LeaseOptions{Layout: layout(t, 1)})
+			l, err := sqlLease(context.Background(), db, table, leaseConf{Layout: layout(t, 1)})
 			require.NoError(t, err)
 			require.NoError(t, l.Close(context.Background()))
 			exec(t, "DELETE FROM "+table+" WHERE node >= 0") // the identity row stays
 			exec(t, "INSERT INTO "+table+" (node, owner, expires_at, hwm_ns) VALUES ("+p(1)+", 'dead', "+past+", "+p(2)+")",
 				n, mark.UnixNano())
 		},
-		broken: func(t *testing.T, o node.LeaseOptions) (*node.Lease, func()) {
+		broken: func(t *testing.T, o leaseConf) (*node.Lease, func()) {
 			own := open(t)
 			l, err := sqlLease(context.Background(), own, table, o)
 			require.NoError(t, err)
@@ -95,7 +95,7 @@ func redisStore(t *testing.T) store {
 	ctx := context.Background()
 	return store{
 		name: "redis",
-		lease: func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error) {
+		lease: func(ctx context.Context, o leaseConf) (*node.Lease, error) {
 			return redisLease(ctx, c, key, o)
 		},
 		steal: func(t *testing.T, n int64) {
@@ -109,13 +109,13 @@ func redisStore(t *testing.T) store {
 		fake: func(t *testing.T, n int64, mark time.Time) {
 			// Make sure the hash exists with its identity (a hash without
 			// one is a lost store), then plant a dead holder's record.
-			l, err := redisLease(ctx, c, key, node.LeaseOptions{Layout: layout(t, 1)})
+			l, err := redisLease(ctx, c, key, leaseConf{Layout: layout(t, 1)})
 			require.NoError(t, err)
 			require.NoError(t, l.Close(ctx))
 			require.NoError(t, c.HSet(ctx, key, fmt.Sprint("o:", n), "dead", fmt.Sprint("e:", n), "1",
 				fmt.Sprint("h:", n), fmt.Sprint(mark.UnixMicro())).Err())
 		},
-		broken: func(t *testing.T, o node.LeaseOptions) (*node.Lease, func()) {
+		broken: func(t *testing.T, o leaseConf) (*node.Lease, func()) {
 			own := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1})
 			l, err := redisLease(context.Background(), own, key, o)
 			require.NoError(t, err)
@@ -165,8 +165,24 @@ func layout(t testing.TB, nodeBits uint8) generator.Layout {
 	return l
 }
 
-func short(t testing.TB, bits uint8) node.LeaseOptions {
-	return node.LeaseOptions{Layout: layout(t, bits), TTL: 600 * time.Millisecond, RenewEvery: 100 * time.Millisecond, Margin: 150 * time.Millisecond}
+// leaseConf is a test's lease options with its generator's layout and
+// other generator options, passed to node.NewLease.
+type leaseConf struct {
+	node.LeaseOptions
+	Layout generator.Layout // the zero Layout: the default
+	Gen    []generator.SnowflakeOption
+}
+
+// gen returns the generator options of c.
+func (c leaseConf) gen() []generator.SnowflakeOption {
+	if c.Layout.IsZero() {
+		return c.Gen
+	}
+	return append([]generator.SnowflakeOption{generator.WithLayout(c.Layout)}, c.Gen...)
+}
+
+func short(t testing.TB, bits uint8) leaseConf {
+	return leaseConf{Layout: layout(t, bits), LeaseOptions: node.LeaseOptions{TTL: 600 * time.Millisecond, RenewEvery: 100 * time.Millisecond, Margin: 150 * time.Millisecond}}
 }
 
 func TestLeaseContention(t *testing.T) {
@@ -182,7 +198,7 @@ func TestLeaseContention(t *testing.T) {
 			var wg sync.WaitGroup
 			for range n {
 				wg.Go(func() {
-					l, err := s.lease(ctx, node.LeaseOptions{Layout: layout(t, 5)})
+					l, err := s.lease(ctx, leaseConf{Layout: layout(t, 5)})
 					if !(assertNoError(t, err)) {
 						return
 					}
@@ -200,15 +216,15 @@ func TestLeaseContention(t *testing.T) {
 			require.Equal(t, want, got, "the lowest ids, each once")
 			// Fill the rest, then one more is refused.
 			for range 32 - n {
-				l, err := s.lease(ctx, node.LeaseOptions{Layout: layout(t, 5)})
+				l, err := s.lease(ctx, leaseConf{Layout: layout(t, 5)})
 				require.NoError(t, err)
 				leases = append(leases, l)
 			}
-			_, err := s.lease(ctx, node.LeaseOptions{Layout: layout(t, 5)})
+			_, err := s.lease(ctx, leaseConf{Layout: layout(t, 5)})
 			require.ErrorIs(t, err, node.ErrExhausted)
 			// Release frees an id for the next claimer at once.
 			require.NoError(t, leases[7].Close(ctx))
-			l, err := s.lease(ctx, node.LeaseOptions{Layout: layout(t, 5)})
+			l, err := s.lease(ctx, leaseConf{Layout: layout(t, 5)})
 			require.NoError(t, err)
 			require.Equal(t, leases[7].Node(), l.Node())
 			for _, l := range append(leases, l) {
@@ -238,7 +254,7 @@ func TestLeaseTakeoverHonoursMark(t *testing.T) {
 			mark := time.Now().Add(300 * time.Millisecond)
 			s.fake(t, 0, mark)
 			o := short(t, 4)
-			o.Clock = testclock.Offset{D: -200 * time.Millisecond}
+			o.Gen = append(o.Gen, generator.WithClock(testclock.Offset{D: -200 * time.Millisecond}))
 			l, err := s.lease(ctx, o)
 			require.NoError(t, err)
 			defer l.Close(ctx)
@@ -263,7 +279,7 @@ func TestLeaseReleaseRecordsExactMark(t *testing.T) {
 			ctx := context.Background()
 			// A long TTL makes the renewal bound (about now + TTL) easy to
 			// tell from the exact mark Close records.
-			o := node.LeaseOptions{Layout: layout(t, 4), TTL: 5 * time.Second, RenewEvery: 100 * time.Millisecond}
+			o := leaseConf{Layout: layout(t, 4), LeaseOptions: node.LeaseOptions{TTL: 5 * time.Second, RenewEvery: 100 * time.Millisecond}}
 			a, err := s.lease(ctx, o)
 			require.NoError(t, err)
 			ga, err := node.NewSnowflake(ctx, a)
@@ -272,7 +288,7 @@ func TestLeaseReleaseRecordsExactMark(t *testing.T) {
 			for range 1000 {
 				id, err := ga.Next()
 				require.NoError(t, err)
-				last, _ = a.Options().Layout.Decompose(id)
+				last, _ = o.Layout.Decompose(id)
 			}
 			require.NoError(t, a.Close(ctx))
 			_, err = ga.Next()
@@ -289,7 +305,7 @@ func TestLeaseReleaseRecordsExactMark(t *testing.T) {
 			require.NoError(t, err)
 			id, err := gb.Next()
 			require.NoError(t, err)
-			p, _ := b.Options().Layout.Decompose(id)
+			p, _ := o.Layout.Decompose(id)
 			require.Greater(t, p.Tick, last.Tick)
 		})
 	}
@@ -423,7 +439,6 @@ func TestLeaseOptionsInvalid(t *testing.T) {
 		{TTL: time.Millisecond},
 		{TTL: time.Second, Margin: time.Second},
 		{TTL: time.Second, Margin: 100 * time.Millisecond, RenewEvery: 950 * time.Millisecond},
-		{BorrowAhead: -1},
 	}
 	for i, o := range cases {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
@@ -431,7 +446,20 @@ func TestLeaseOptionsInvalid(t *testing.T) {
 			require.ErrorIs(t, err, node.ErrInvalidConfig)
 		})
 	}
-	_, err := node.NewSQLLease(context.Background(), nil, node.LeaseOptions{})
+	// Bad generator options fail as generator.NewSnowflake fails, before
+	// anything is written.
+	for _, gen := range []generator.SnowflakeOption{
+		generator.WithBorrowAhead(-1), generator.WithPerCPUBlocks(0), generator.WithClock(nil), generator.WithBackwardTolerance(-1),
+	} {
+		_, err := node.NewSQLLease(context.Background(), db, node.LeaseOptions{}, gen)
+		require.ErrorIs(t, err, generator.ErrInvalidConfig)
+	}
+	_, err := node.NewSQLLease(context.Background(), db, node.LeaseOptions{}, generator.WithLayout(generator.Layout{}))
+	require.ErrorIs(t, err, generator.ErrInvalidLayout)
+	var tables int
+	require.NoError(t, db.QueryRow("SELECT count(*) FROM sqlite_master WHERE name = 'idkit_node_leases'").Scan(&tables))
+	require.Zero(t, tables, "no lease table made for bad options")
+	_, err = node.NewSQLLease(context.Background(), nil, node.LeaseOptions{})
 	require.True(t, errors.Is(err, node.ErrInvalidConfig))
 	_, err = node.NewSQLStore(context.Background(), db, node.SQLStoreOptions{Table: "bad name; DROP TABLE x"})
 	require.ErrorIs(t, err, node.ErrInvalidConfig)
@@ -440,17 +468,17 @@ func TestLeaseOptionsInvalid(t *testing.T) {
 }
 
 // sqlLease is a lease in db's lease table table.
-func sqlLease(ctx context.Context, db *sql.DB, table string, o node.LeaseOptions) (*node.Lease, error) {
+func sqlLease(ctx context.Context, db *sql.DB, table string, o leaseConf) (*node.Lease, error) {
 	s, err := node.NewSQLStore(ctx, db, node.SQLStoreOptions{Table: table})
 	if err != nil {
 		return nil, err
 	}
-	return node.NewLease(ctx, s, o)
+	return node.NewLease(ctx, s, o.LeaseOptions, o.gen()...)
 }
 
 // redisLease is a lease in the Redis hash key.
-func redisLease(ctx context.Context, c *redis.Client, key string, o node.LeaseOptions) (*node.Lease, error) {
-	return node.NewLease(ctx, redislease.NewStore(c, redislease.StoreOptions{Key: key}), o)
+func redisLease(ctx context.Context, c *redis.Client, key string, o leaseConf) (*node.Lease, error) {
+	return node.NewLease(ctx, redislease.NewStore(c, redislease.StoreOptions{Key: key}), o.LeaseOptions, o.gen()...)
 }
 
 // nextID returns g's next ID, retrying while the lease is fenced (a busy

@@ -28,8 +28,8 @@ import (
 type proxied struct {
 	name   string
 	proxy  *tcpproxy.Proxy
-	viaFn  func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error)
-	direct func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error)
+	viaFn  func(ctx context.Context, o leaseConf) (*node.Lease, error)
+	direct func(ctx context.Context, o leaseConf) (*node.Lease, error)
 }
 
 func proxiedPostgres(t *testing.T) proxied {
@@ -62,10 +62,10 @@ func sqlProxied(t *testing.T, name string, p *tcpproxy.Proxy, db, via *sql.DB) p
 	return proxied{
 		name:  name,
 		proxy: p,
-		viaFn: func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error) {
+		viaFn: func(ctx context.Context, o leaseConf) (*node.Lease, error) {
 			return sqlLease(ctx, via, table, o)
 		},
-		direct: func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error) {
+		direct: func(ctx context.Context, o leaseConf) (*node.Lease, error) {
 			return sqlLease(ctx, db, table, o)
 		},
 	}
@@ -81,10 +81,10 @@ func proxiedRedis(t *testing.T) proxied {
 	return proxied{
 		name:  "redis",
 		proxy: p,
-		viaFn: func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error) {
+		viaFn: func(ctx context.Context, o leaseConf) (*node.Lease, error) {
 			return redisLease(ctx, via, key, o)
 		},
-		direct: func(ctx context.Context, o node.LeaseOptions) (*node.Lease, error) {
+		direct: func(ctx context.Context, o leaseConf) (*node.Lease, error) {
 			return redisLease(ctx, direct, key, o)
 		},
 	}
@@ -102,8 +102,8 @@ func proxiedStores() []struct {
 
 // partitionOptions: one node ID (so the successor must wait for it), a
 // short TTL.
-func partitionOptions(t *testing.T) node.LeaseOptions {
-	return node.LeaseOptions{Layout: layout(t, 0), TTL: 600 * time.Millisecond, RenewEvery: 100 * time.Millisecond, Margin: 150 * time.Millisecond}
+func partitionOptions(t *testing.T) leaseConf {
+	return leaseConf{Layout: layout(t, 0), LeaseOptions: node.LeaseOptions{TTL: 600 * time.Millisecond, RenewEvery: 100 * time.Millisecond, Margin: 150 * time.Millisecond}}
 }
 
 // TestLeasePartition cuts the holder's link to the store mid-run (a
@@ -250,7 +250,7 @@ func TestLeaseCloseUnreachable(t *testing.T) {
 			t.Parallel()
 			ps := s.make(t)
 			ctx := context.Background()
-			o := node.LeaseOptions{Layout: layout(t, 2), TTL: 3 * time.Second}
+			o := leaseConf{Layout: layout(t, 2), LeaseOptions: node.LeaseOptions{TTL: 3 * time.Second}}
 			l, err := ps.viaFn(ctx, o)
 			require.NoError(t, err)
 			g, err := node.NewSnowflake(ctx, l)

@@ -16,7 +16,7 @@ import (
 // address's host part (outside its netmask) does not fit NodeBits, and
 // [ErrNoNodeID] without a private address or node bits. A non-nil check is
 // called with the ID (hosts of different subnets may collide); its error
-// is returned wrapped in [ErrRejected].
+// is returned wrapped, with [ErrNoNodeID].
 func FromPrivateIP(layout generator.Layout, check func(ctx context.Context, id int64) error) generator.NodeSource {
 	return sourceFunc(func(ctx context.Context) (int64, error) {
 		addrs, err := interfaceAddrs()
@@ -29,7 +29,7 @@ func FromPrivateIP(layout generator.Layout, check func(ctx context.Context, id i
 		}
 		if check != nil {
 			if err := check(ctx, id); err != nil {
-				return 0, fmt.Errorf("%w: %d: %w", ErrRejected, id, err)
+				return 0, fmt.Errorf("%w: %d rejected: %w", ErrNoNodeID, id, err)
 			}
 		}
 		return id, nil

@@ -3,28 +3,27 @@ package node
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/idkit-go/idkit/generator"
-	"github.com/idkit-go/idkit/generator/internal/hook"
+	"github.com/idkit-go/idkit/generator/internal/wiring"
 )
 
 // NewSnowflake returns the generator of the lease's node ID, the only
-// generator that may issue on it. It takes its layout, clock, borrow-ahead
-// and per-CPU blocks from [LeaseOptions] and the default backward
-// tolerance and sequence start. Its Next fails with an error wrapping
-// [generator.ErrFenced] and the lease's error while [Lease.Fence] fails; it
-// never issues at or before the node's high-water mark, and it moves to a
-// new node when the lease heals on one.
+// generator that may issue on it, made with the generator options given to
+// [NewLease]. Its Next fails with an error wrapping [generator.ErrFenced]
+// and the lease's error while [Lease.Fence] fails; it never issues at or
+// before the node's high-water mark, and it moves to a new node when the
+// lease heals on one.
 //
 // It waits for the clock to pass the high-water mark, or returns an error
 // wrapping ctx.Err() when ctx ends first, or [ErrLeaseLost] if the lease
 // was lost and stopped healing before a generator existed; other errors
 // are those of [generator.NewSnowflake]. A lease lost during the wait heals
-// and the wait follows the new claim. One lease serves one generator; close the lease
-// when done.
+// and the wait follows the new claim. One lease serves one generator; close
+// the lease when done.
 func NewSnowflake(ctx context.Context, l *Lease) (*generator.Snowflake, error) {
-	o := l.o
 	// While it waits, a lease lost meanwhile heals (it has a generator to
 	// move: this one), and the wait follows the floor of the new claim.
 	l.genMu.Lock()
@@ -39,8 +38,9 @@ func NewSnowflake(ctx context.Context, l *Lease) (*generator.Snowflake, error) {
 		l.waiting--
 		l.genMu.Unlock()
 	}()
+	clock := l.clock()
 	for {
-		floor, now := l.notBefore(), o.Clock.Now()
+		floor, now := l.notBefore(), clock.Now()
 		if now.After(floor) {
 			break
 		}
@@ -48,7 +48,7 @@ func NewSnowflake(ctx context.Context, l *Lease) (*generator.Snowflake, error) {
 			return nil, fmt.Errorf("node: waiting for the clock to pass the high-water mark %s: %w",
 				floor.UTC().Format(time.RFC3339Nano), err)
 		}
-		o.Clock.Sleep(min(floor.Sub(now)+o.Layout.Spec().Unit, 50*time.Millisecond))
+		clock.Sleep(min(floor.Sub(now)+l.set.Unit, 50*time.Millisecond))
 	}
 	// The node and floor are read, and the generator joins those a heal
 	// moves, under genMu, so that a heal moves it too or happened before.
@@ -59,18 +59,12 @@ func NewSnowflake(ctx context.Context, l *Lease) (*generator.Snowflake, error) {
 	if l.gone {
 		return nil, fmt.Errorf("%w: node %d: the lease stopped healing", ErrLeaseLost, l.Node())
 	}
-	g, err := generator.NewSnowflake(l.Node(),
-		generator.WithLayout(o.Layout),
-		generator.WithClock(o.Clock),
-		generator.WithBorrowAhead(o.BorrowAhead),
-		generator.WithPerCPUBlocks(o.PerCPUBlocks),
-		hook.WithNotBefore(l.notBefore()).(generator.SnowflakeOption),
-		hook.WithFence(l.fence).(generator.SnowflakeOption), // Fence, one call shallower
-	)
+	w := &wiring.Lease{Fence: l.fence, NotBefore: l.notBefore()} // Fence, one call shallower
+	g, err := generator.NewSnowflake(l.Node(), append(slices.Clip(l.gen), w)...)
 	if err != nil {
 		return nil, err
 	}
-	l.gens = append(l.gens, g)
-	l.track(func() time.Time { return hook.LastTime(g) })
+	l.gens = append(l.gens, w)
+	l.track(w.LastTime)
 	return g, nil
 }

@@ -12,9 +12,10 @@ import (
 	"github.com/idkit-go/idkit/generator/node"
 )
 
-// TestNewSnowflakeTakesLeaseOptions: the generator's layout, clock,
-// borrow-ahead and per-CPU blocks come from the lease's options.
-func TestNewSnowflakeTakesLeaseOptions(t *testing.T) {
+// TestNewSnowflakeTakesGeneratorOptions: the generator options given to
+// NewLease make the generator: its layout, clock, borrow-ahead, backward
+// tolerance and per-CPU blocks.
+func TestNewSnowflakeTakesGeneratorOptions(t *testing.T) {
 	t.Parallel()
 	for _, sm := range stores() {
 		t.Run(sm.name, func(t *testing.T) {
@@ -23,10 +24,11 @@ func TestNewSnowflakeTakesLeaseOptions(t *testing.T) {
 			ctx := context.Background()
 			start := time.Now().Add(time.Hour) // ahead of any recorded mark
 			clk := generatortest.NewFakeClock(start)
-			l, err := s.lease(ctx, node.LeaseOptions{Layout: layout(t, 4), Clock: clk, BorrowAhead: 2 * time.Millisecond})
+			lo := leaseConf{Layout: layout(t, 4), Gen: []generator.SnowflakeOption{
+				generator.WithClock(clk), generator.WithBorrowAhead(2 * time.Millisecond), generator.WithBackwardTolerance(time.Hour)}}
+			l, err := s.lease(ctx, lo)
 			require.NoError(t, err)
 			defer l.Close(ctx)
-			lo := l.Options()
 
 			g, err := node.NewSnowflake(ctx, l)
 			require.NoError(t, err)
@@ -50,12 +52,17 @@ func TestNewSnowflakeTakesLeaseOptions(t *testing.T) {
 			_, err = g.Next()
 			require.NoError(t, err)
 			require.EqualValues(t, 1, g.Stats().TickWaits)
+			// The backward tolerance: a clock set back a minute, within
+			// the hour allowed (the default, 10 ms, would fail at once).
+			clk.Add(-time.Minute)
+			_, err = g.Next() // waits, on the fake clock's sleep
+
+			require.NoError(t, err)
 
 			// PerCPUBlocks: the first Next reserves a block of 4.
-			l4, err := s.lease(ctx, node.LeaseOptions{Layout: layout(t, 4), PerCPUBlocks: 4})
+			l4, err := s.lease(ctx, leaseConf{Layout: layout(t, 4), Gen: []generator.SnowflakeOption{generator.WithPerCPUBlocks(4)}})
 			require.NoError(t, err)
 			defer l4.Close(ctx)
-			require.Equal(t, 4, l4.Options().PerCPUBlocks)
 			g4, err := node.NewSnowflake(ctx, l4)
 			require.NoError(t, err)
 			_, err = g4.Next()
@@ -65,13 +72,13 @@ func TestNewSnowflakeTakesLeaseOptions(t *testing.T) {
 	}
 }
 
-// TestNewSnowflakeRefusesBadPerCPUBlocks: PerCPUBlocks is checked when the
-// lease is made, as generator.WithPerCPUBlocks is.
+// TestNewSnowflakeRefusesBadPerCPUBlocks: the generator options are
+// checked when the lease is made, as generator.NewSnowflake checks them.
 func TestNewSnowflakeRefusesBadPerCPUBlocks(t *testing.T) {
 	t.Parallel()
 	s := stores()[0].make(t)
-	for _, n := range []int{-1, generator.MaxPerCPUBlock + 1} {
-		_, err := s.lease(context.Background(), node.LeaseOptions{Layout: layout(t, 4), PerCPUBlocks: n})
+	for _, n := range []int{-1, 1<<16 + 1} {
+		_, err := s.lease(context.Background(), leaseConf{Layout: layout(t, 4), Gen: []generator.SnowflakeOption{generator.WithPerCPUBlocks(n)}})
 		require.ErrorIs(t, err, node.ErrInvalidConfig, "PerCPUBlocks %d", n)
 	}
 }
@@ -85,7 +92,7 @@ func TestNewSnowflakeFencedByLease(t *testing.T) {
 			t.Parallel()
 			s := sm.make(t)
 			ctx := context.Background()
-			l, err := s.lease(ctx, node.LeaseOptions{Layout: layout(t, 4)})
+			l, err := s.lease(ctx, leaseConf{Layout: layout(t, 4)})
 			require.NoError(t, err)
 			defer l.Close(ctx)
 
@@ -93,7 +100,7 @@ func TestNewSnowflakeFencedByLease(t *testing.T) {
 			require.NoError(t, err)
 			id, err := g.Next()
 			require.NoError(t, err)
-			p, err := l.Options().Layout.Decompose(id)
+			p, err := layout(t, 4).Decompose(id)
 			require.NoError(t, err)
 			require.Equal(t, l.Node(), p.Node)
 
@@ -114,7 +121,7 @@ func TestNewSnowflakeLeaseFloorWins(t *testing.T) {
 			t.Parallel()
 			s := sm.make(t)
 			ctx := context.Background()
-			o := node.LeaseOptions{Layout: layout(t, 1)}
+			o := leaseConf{Layout: layout(t, 1)}
 			a, err := s.lease(ctx, o)
 			require.NoError(t, err)
 			other, err := s.lease(ctx, o) // holds the other node, so b gets a's

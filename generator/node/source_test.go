@@ -125,7 +125,7 @@ func TestFromPrivateIPCheckHook(t *testing.T) {
 	var checked int64 = -1
 	src := node.FromPrivateIP(generator.Sonyflake(), func(ctx context.Context, id int64) error { checked = id; return refuse })
 	_, err := src.NodeID(ctx)
-	require.ErrorIs(t, err, node.ErrRejected)
+	require.ErrorIs(t, err, node.ErrNoNodeID)
 	require.ErrorIs(t, err, refuse)
 	require.Equal(t, int64(0x0203), checked, "the hook sees the derived id")
 

@@ -2,6 +2,7 @@ package importcheck
 
 import (
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,6 +15,12 @@ const module = repo.Module
 // its standard output.
 func goList(t *testing.T, args ...string) string {
 	t.Helper()
+	return goListIn(t, ".", args...)
+}
+
+// goListIn is goList in the directory dir of the repository.
+func goListIn(t *testing.T, dir string, args ...string) string {
+	t.Helper()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command in PATH")
@@ -23,7 +30,7 @@ func goList(t *testing.T, args ...string) string {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(goTool, append([]string{"list"}, args...)...)
-	cmd.Dir = root
+	cmd.Dir = filepath.Join(root, dir)
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
@@ -151,5 +158,32 @@ func TestImportRules(t *testing.T) {
 	notStd := func(p string) bool { return strings.Contains(strings.SplitN(p, "/", 2)[0], ".") }
 	if bad := found(t, all, "sqltypes/dialect", notStd); len(bad) > 0 {
 		t.Errorf("sqltypes/dialect imports more than the standard library: %v", bad)
+	}
+}
+
+// TestNestedModulesImportNoRootInternal: the packages of a published module
+// other than the root (etcdlease) import no internal package of the root
+// module, whose next release may change it; they reach the root only
+// through its public API (and compile its internal packages only through
+// that). Test files may use the root's test helpers.
+func TestNestedModulesImportNoRootInternal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	for _, dir := range []string{"generator/node/etcdlease"} {
+		out := goListIn(t, dir, "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, "./...")
+		n := 0
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			f := strings.Fields(line)
+			n++
+			for _, p := range f[1:] {
+				if strings.HasPrefix(p, module+"/") && isInternal(p) {
+					t.Errorf("%s imports %s, an internal package of the root module", f[0], p)
+				}
+			}
+		}
+		if n == 0 {
+			t.Fatalf("%s: no package listed", dir)
+		}
 	}
 }

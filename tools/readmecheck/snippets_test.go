@@ -84,6 +84,11 @@ func lease1(ctx context.Context, db *sql.DB) {
 	_, _ = id, err
 }
 
+func leaseGen(ctx context.Context, db *sql.DB) {
+	lease, err := node.NewSQLLease(ctx, db, node.LeaseOptions{}, generator.WithLayout(generator.Sonyflake()), generator.WithBorrowAhead(time.Second))
+	_, _ = lease, err
+}
+
 func lease2(ctx context.Context, gormDB *gorm.DB, orders []Order) {
 	sqlDB, err := gormDB.DB()
 	lease, err := node.NewSQLLease(ctx, sqlDB, node.LeaseOptions{})
@@ -95,9 +100,10 @@ func lease2(ctx context.Context, gormDB *gorm.DB, orders []Order) {
 }
 
 func lease3(ctx context.Context, redisClient *redis.Client) {
-	lease, err := redislease.NewLease(ctx, redisClient, node.LeaseOptions{TTL: 10 * time.Second})
+	store := redislease.NewStore(redisClient, redislease.StoreOptions{})
+	lease, err := node.NewLease(ctx, store, node.LeaseOptions{TTL: 10 * time.Second})
 	_, _ = lease, err
-	store := redislease.NewStore(redisClient, redislease.StoreOptions{Key: "myapp:node_leases"})
+	store = redislease.NewStore(redisClient, redislease.StoreOptions{Key: "myapp:node_leases"})
 	lease, err = node.NewLease(ctx, store, node.LeaseOptions{})
 	_, _ = lease, err
 }

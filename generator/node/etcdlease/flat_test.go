@@ -24,9 +24,9 @@ var narrow = func() generator.Layout {
 }()
 
 // faultOptions are the lease options of the fault tests: TTL 2 s (renewed
-// every 667 ms, trusted for 1.5 s), the narrow layout.
+// every 667 ms, trusted for 1.5 s); issue adds the narrow layout.
 func faultOptions() node.LeaseOptions {
-	return node.LeaseOptions{TTL: 2 * time.Second, Layout: narrow}
+	return node.LeaseOptions{TTL: 2 * time.Second}
 }
 
 // flat is a lease and its generator issuing IDs flat out.
@@ -40,13 +40,14 @@ type flat struct {
 }
 
 // issue starts a holder in the background: it claims, makes the
-// generator (which waits for the floor) and issues until halted.
-func issue(s node.Store, o node.LeaseOptions) *flat {
+// generator (the narrow layout, then gen; it waits for the floor) and
+// issues until halted.
+func issue(s node.Store, o node.LeaseOptions, gen ...generator.SnowflakeOption) *flat {
 	f := &flat{stop: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(f.done)
 		ctx := context.Background()
-		l, err := node.NewLease(ctx, s, o)
+		l, err := node.NewLease(ctx, s, o, append([]generator.SnowflakeOption{generator.WithLayout(narrow)}, gen...)...)
 		if err != nil {
 			f.mu.Lock()
 			f.err = err

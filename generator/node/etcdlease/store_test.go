@@ -64,7 +64,7 @@ func TestNewLease(t *testing.T) {
 	r, err := c.Get(ctx, p+"o/0")
 	require.NoError(t, err)
 	require.Len(t, r.Kvs, 1)
-	require.Equal(t, l.Owner(), string(r.Kvs[0].Value))
+	require.Equal(t, l.Stats().Owner, string(r.Kvs[0].Value))
 	ttl, err := c.TimeToLive(ctx, clientv3.LeaseID(r.Kvs[0].Lease))
 	require.NoError(t, err)
 	require.Equal(t, int64(5), ttl.GrantedTTL, "the claim's etcd lease has the lease's TTL")

@@ -17,7 +17,8 @@ func Example() {
 	client := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
 	defer client.Close()
 
-	lease, err := redislease.NewLease(ctx, client, node.LeaseOptions{TTL: 10 * time.Second})
+	store := redislease.NewStore(client, redislease.StoreOptions{})
+	lease, err := node.NewLease(ctx, store, node.LeaseOptions{TTL: 10 * time.Second})
 	if err != nil {
 		log.Fatal(err)
 	}

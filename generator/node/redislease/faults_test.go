@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
+	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/generator/node/redislease"
 	"github.com/idkit-go/idkit/internal/tcpproxy"
@@ -165,7 +166,7 @@ func TestSplitBrainOldMaster(t *testing.T) {
 	}
 }
 
-// TestEvictingPolicyRefused: NewLease refuses a server whose
+// TestEvictingPolicyRefused: a claim refuses a server whose
 // maxmemory-policy may evict the lease hash, naming the setting, also
 // with CONFIG renamed; a volatile-* policy is refused once a lease key
 // has a TTL.
@@ -177,7 +178,7 @@ func TestEvictingPolicyRefused(t *testing.T) {
 	r := testservers.StartRedis(t, "--maxmemory-policy", "allkeys-lru", "--rename-command", "CONFIG", "")
 	c := redis.NewClient(&redis.Options{Addr: r.Addr()})
 	defer c.Close()
-	_, err := redislease.NewLease(ctx, c, node.LeaseOptions{})
+	_, err := node.NewLease(ctx, redislease.NewStore(c, redislease.StoreOptions{}), node.LeaseOptions{})
 	require.ErrorIs(t, err, node.ErrInvalidConfig)
 	require.ErrorContains(t, err, "maxmemory-policy is allkeys-lru")
 	require.ErrorContains(t, err, "noeviction")
@@ -185,13 +186,13 @@ func TestEvictingPolicyRefused(t *testing.T) {
 	v := testservers.StartRedis(t, "--maxmemory-policy", "volatile-lru")
 	cv := redis.NewClient(&redis.Options{Addr: v.Addr()})
 	defer cv.Close()
-	l, err := redislease.NewLease(ctx, cv, node.LeaseOptions{})
+	l, err := node.NewLease(ctx, redislease.NewStore(cv, redislease.StoreOptions{}), node.LeaseOptions{})
 	require.NoError(t, err, "volatile-lru without a TTL on the lease keys")
 	require.NoError(t, l.Close(ctx))
-	require.NoError(t, cv.Expire(ctx, redislease.DefaultKey, time.Hour).Err())
-	_, err = redislease.NewLease(ctx, cv, node.LeaseOptions{})
+	require.NoError(t, cv.Expire(ctx, defaultKey, time.Hour).Err())
+	_, err = node.NewLease(ctx, redislease.NewStore(cv, redislease.StoreOptions{}), node.LeaseOptions{})
 	require.ErrorIs(t, err, node.ErrInvalidConfig)
-	require.ErrorContains(t, err, "volatile-lru with a TTL on "+redislease.DefaultKey)
+	require.ErrorContains(t, err, "volatile-lru with a TTL on "+defaultKey)
 }
 
 // TestRestartWindowCountsBorrowAhead: a server without persistence
@@ -205,9 +206,9 @@ func TestRestartWindowCountsBorrowAhead(t *testing.T) {
 	}
 	r := testservers.StartRedis(t)
 	o := faultOptions()
-	o.BorrowAhead = 3 * time.Second
+	borrow := generator.WithBorrowAhead(3 * time.Second)
 	pa := via(t, r.Addr())
-	a := issue(storeVia(t, pa.Addr(), "leases", redislease.StoreOptions{}), o)
+	a := issue(storeVia(t, pa.Addr(), "leases", redislease.StoreOptions{}), o, borrow)
 	a.started(t, 10*time.Second)
 	time.Sleep(o.TTL / 2)
 	pa.Cut()
@@ -223,7 +224,7 @@ func TestRestartWindowCountsBorrowAhead(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	b := issue(storeVia(t, r.Addr(), "leases", redislease.StoreOptions{}), o)
+	b := issue(storeVia(t, r.Addr(), "leases", redislease.StoreOptions{}), o, borrow)
 	b.started(t, 10*time.Second)
 	time.Sleep(o.TTL / 2)
 	report(t, a, b)
@@ -342,7 +343,7 @@ func TestWarningsWithoutLogger(t *testing.T) {
 	c := redis.NewClient(&redis.Options{Addr: r.Addr()})
 	defer c.Close()
 	ctx := context.Background()
-	l, err := redislease.NewLease(ctx, c, node.LeaseOptions{})
+	l, err := node.NewLease(ctx, redislease.NewStore(c, redislease.StoreOptions{}), node.LeaseOptions{})
 	require.NoError(t, err)
 	defer l.Close(ctx)
 	mu.Lock()

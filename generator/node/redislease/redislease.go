@@ -1,11 +1,11 @@
-// Package redislease keeps [node.Lease] records in one Redis hash:
-// [NewLease] returns a lease to use with [node.NewSnowflake] as an SQL
-// lease is. It lives apart from package node so that only its users compile
-// go-redis. A Redis failover or restart that loses writes gives the master
+// Package redislease keeps [node.Lease] records in one Redis hash: pass
+// [NewStore] to [node.NewLease] for a lease to use with
+// [node.NewSnowflake] as an SQL lease is. It lives apart from package node
+// so that only its users compile go-redis. A Redis failover or restart that loses writes gives the master
 // a new replication ID; a claim that finds it changed, or a renewal that
 // finds it or the hash's version not what the lease saw, waits out the
 // longest horizon of the hash's holders (see
-// [node.LeaseOptions].MaxClockOffset). [NewLease] refuses an evicting
+// [node.LeaseOptions].MaxClockOffset). A claim refuses an evicting
 // maxmemory-policy, and claims and renewals wait (WAIT) for every replica
 // the store has had by default (see [StoreOptions].Replicas).
 // See https://github.com/idkit-go/idkit/blob/main/docs/leases.md
@@ -25,8 +25,9 @@ import (
 	"github.com/idkit-go/idkit/generator/node"
 )
 
-// DefaultKey is the Redis hash of [NewLease].
-const DefaultKey = "idkit:node_leases"
+// defaultKey is the Redis hash of a store whose [StoreOptions].Key is
+// empty.
+const defaultKey = "idkit:node_leases"
 
 // ErrNotReplicated reports a claim or renewal that fewer than
 // [StoreOptions].Replicas replicas acknowledged in time; it fails.
@@ -68,21 +69,10 @@ redis.call('ZADD', F, n, n)
 return 1
 `)
 
-// NewLease is [node.NewLease] on [NewStore] of client with the default
-// options. It returns an error wrapping [node.ErrInvalidConfig] for bad
-// options or a nil client, [node.ErrExhausted] when every node ID is held,
-// and the Redis error otherwise.
-func NewLease(ctx context.Context, client redis.Scripter, opts node.LeaseOptions) (*node.Lease, error) {
-	if client == nil {
-		return nil, fmt.Errorf("%w: nil redis client", node.ErrInvalidConfig)
-	}
-	return node.NewLease(ctx, NewStore(client, StoreOptions{}), opts)
-}
-
 // StoreOptions configures [NewStore].
 type StoreOptions struct {
 	// Key is the Redis hash of the leases, also the cluster slot of its
-	// two index sets. Default [DefaultKey]. Never delete it.
+	// two index sets. Default "idkit:node_leases". Never delete it.
 	Key string
 	// Replicas is how many replicas must acknowledge (WAIT, up to
 	// ReplicaTimeout: default TTL/4, the default Margin, at least 1 ms)
@@ -110,7 +100,7 @@ type StoreOptions struct {
 // server's clock.
 func NewStore(client redis.Scripter, opts StoreOptions) node.Store {
 	if opts.Key == "" {
-		opts.Key = DefaultKey
+		opts.Key = defaultKey
 	}
 	return &store{c: client, keys: []string{opts.Key, indexKey(opts.Key, "held"), indexKey(opts.Key, "free")}, o: opts}
 }
@@ -284,6 +274,9 @@ func replyTail(r []any) seen {
 func micros(ns int64) int64 { return (ns + 999) / 1000 }
 
 func (b *store) Release(ctx context.Context, n int64, owner string, hwm int64, exact bool) error {
+	if b.c == nil {
+		return fmt.Errorf("%w: nil redis client", node.ErrInvalidConfig)
+	}
 	ex := 0
 	if exact {
 		ex = 1

@@ -16,7 +16,7 @@ import (
 
 func TestNewNilClient(t *testing.T) {
 	t.Parallel()
-	_, err := redislease.NewLease(context.Background(), nil, node.LeaseOptions{})
+	_, err := node.NewLease(context.Background(), redislease.NewStore(nil, redislease.StoreOptions{}), node.LeaseOptions{})
 	require.ErrorIs(t, err, node.ErrInvalidConfig)
 }
 
@@ -35,7 +35,7 @@ func TestNewLease(t *testing.T) {
 	require.Equal(t, int64(0), l.Node())
 	owner, err := c.HGet(ctx, key, "o:0").Result()
 	require.NoError(t, err)
-	require.Equal(t, l.Owner(), owner)
+	require.Equal(t, l.Stats().Owner, owner)
 
 	g, err := node.NewSnowflake(ctx, l)
 	require.NoError(t, err)
@@ -54,21 +54,24 @@ func TestNewLease(t *testing.T) {
 	require.GreaterOrEqual(t, mark, p.Time.UnixMicro(), "the mark covers the last ID")
 }
 
-// TestNewDefaultKey: an empty Key means DefaultKey.
+// defaultKey is the documented default of StoreOptions.Key.
+const defaultKey = "idkit:node_leases"
+
+// TestNewDefaultKey: an empty Key means the default key.
 func TestNewDefaultKey(t *testing.T) {
-	// Not parallel with anything else using DefaultKey; this package has
-	// no other such test.
+	// Not parallel with anything else using the default key; this package
+	// has no other such test.
 	c := redis.NewClient(&redis.Options{Addr: testdb.RequireRedis(t)})
 	defer c.Close()
 	ctx := context.Background()
-	l, err := redislease.NewLease(ctx, c, node.LeaseOptions{Layout: generator.Twitter()})
+	l, err := node.NewLease(ctx, redislease.NewStore(c, redislease.StoreOptions{}), node.LeaseOptions{}, generator.WithLayout(generator.Twitter()))
 	require.NoError(t, err)
 	defer l.Close(ctx)
 	n := itoa(l.Node())
-	t.Cleanup(func() { c.HDel(context.Background(), redislease.DefaultKey, "o:"+n, "e:"+n, "h:"+n) })
-	owner, err := c.HGet(ctx, redislease.DefaultKey, "o:"+n).Result()
+	t.Cleanup(func() { c.HDel(context.Background(), defaultKey, "o:"+n, "e:"+n, "h:"+n) })
+	owner, err := c.HGet(ctx, defaultKey, "o:"+n).Result()
 	require.NoError(t, err)
-	require.Equal(t, l.Owner(), owner)
+	require.Equal(t, l.Stats().Owner, owner)
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -75,16 +75,14 @@ func run(ctx context.Context, c config) error {
 	if err != nil {
 		return err
 	}
-	opts := node.LeaseOptions{
-		Layout: layout, TTL: c.ttl, RenewEvery: c.ttl / 5, Margin: c.ttl / 4,
-		Clock: testclock.Offset{D: c.offset},
-	}
+	opts := node.LeaseOptions{TTL: c.ttl, RenewEvery: c.ttl / 5, Margin: c.ttl / 4}
+	gen := []generator.SnowflakeOption{generator.WithLayout(layout), generator.WithClock(testclock.Offset{D: c.offset})}
 	store, err := node.NewSQLStore(ctx, db, node.SQLStoreOptions{Table: c.leases})
 	if err != nil {
 		return err
 	}
 	for ctx.Err() == nil {
-		lease, err := node.NewLease(ctx, store, opts)
+		lease, err := node.NewLease(ctx, store, opts, gen...)
 		if errors.Is(err, node.ErrExhausted) {
 			sleep(ctx, 50*time.Millisecond)
 			continue
@@ -117,7 +115,7 @@ func hold(ctx context.Context, c config, db *sql.DB, lease *node.Lease) error {
 	var holder int64
 	err := db.QueryRowContext(ctx, fmt.Sprintf(
 		`INSERT INTO %s (seq, node, owner, pid, offset_ms) VALUES (nextval('%s'), $1, $2, $3, $4) RETURNING seq`,
-		c.holders, c.seq), lease.Node(), lease.Owner(), os.Getpid(), c.offset.Milliseconds()).Scan(&holder)
+		c.holders, c.seq), lease.Node(), lease.Stats().Owner, os.Getpid(), c.offset.Milliseconds()).Scan(&holder)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil
@@ -255,7 +253,7 @@ func holdHealing(ctx context.Context, c config, db *sql.DB, lease *node.Lease, g
 			hctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			err := db.QueryRowContext(hctx, fmt.Sprintf(
 				`INSERT INTO %s (seq, node, owner, pid, offset_ms) VALUES (nextval('%s'), $1, $2, $3, $4) RETURNING seq`,
-				c.holders, c.seq), lease.Node(), lease.Owner(), os.Getpid(), c.offset.Milliseconds()).Scan(&holder)
+				c.holders, c.seq), lease.Node(), lease.Stats().Owner, os.Getpid(), c.offset.Milliseconds()).Scan(&holder)
 			cancel()
 			if err != nil {
 				return fmt.Errorf("record holder: %w", err)
