@@ -17,7 +17,7 @@ import (
 
 // TestCorruptHashFields: a field of the whole hash that is not an integer
 // within 2^53 (a mark beyond int64 once in nanoseconds, words) fails the
-// claim with ErrCorrupt naming the field, and the claim writes nothing.
+// claim with node.ErrCorrupt naming the field, and the claim writes nothing.
 func TestCorruptHashFields(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts servers")
@@ -43,7 +43,7 @@ func TestCorruptHashFields(t *testing.T) {
 			before, err := c.HGetAll(ctx, key).Result()
 			require.NoError(t, err)
 			_, err = node.NewLease(ctx, redislease.NewStore(c, redislease.StoreOptions{Key: key}), node.LeaseOptions{})
-			require.ErrorIs(t, err, redislease.ErrCorrupt)
+			require.ErrorIs(t, err, node.ErrCorrupt)
 			require.ErrorContains(t, err, "field "+tc.field+" holds")
 			after, err := c.HGetAll(ctx, key).Result()
 			require.NoError(t, err)

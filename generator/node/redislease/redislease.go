@@ -33,13 +33,6 @@ const defaultKey = "idkit:node_leases"
 // [StoreOptions].Replicas replicas acknowledged in time; it fails.
 var ErrNotReplicated = errors.New("redislease: not acknowledged by enough replicas")
 
-// ErrCorrupt reports a field of the lease hash that is not what the store
-// wrote (not an integer, or beyond 2^53 in magnitude); the error names the
-// field. A claim rewrites its own node's corrupt fields and waits out the
-// horizon; a corrupt field of the whole hash (mark, hz, rs, v, seeded)
-// fails every claim and renewal until it is repaired.
-var ErrCorrupt = errors.New("redislease: corrupt lease hash field")
-
 // The Redis lease lives in one hash: fields o:N (owner), e:N (expiry, Unix
 // ms of the Redis server's TIME), h:N (high-water mark, Unix µs, rounded
 // up) and "seeded" (the highest node indexed). Two sorted sets index it so
@@ -232,15 +225,16 @@ func (b *store) runOnce(ctx context.Context, s *redis.Script, ttl time.Duration,
 	return r, acked, nil
 }
 
-// corrupt returns err, wrapping [ErrCorrupt] with the field a script
-// named if a script found one corrupt.
+// corrupt returns err, wrapping [node.ErrCorrupt] with the field a script
+// named if a script found one corrupt (not an integer within 2^53 in
+// magnitude, so that every time fits int64 nanoseconds).
 func corrupt(err error) error {
 	msg, ok := strings.CutPrefix(err.Error(), "IDKIT_CORRUPT ")
 	if !ok {
 		return err
 	}
 	msg, _, _ = strings.Cut(msg, " script:")
-	return fmt.Errorf("%w: %s", ErrCorrupt, msg)
+	return fmt.Errorf("%w: %s", node.ErrCorrupt, msg)
 }
 
 // seen is what a lease saw of the master: its replication ID and how many

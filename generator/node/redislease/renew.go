@@ -81,7 +81,7 @@ type renewArgs struct {
 // renew extends the lease if the hash proves it holds what the lease saw
 // last, and the replicas the lease saw acknowledge it; it returns what the
 // renewal saw, or an error wrapping [node.ErrForgot] (with
-// [ErrCorrupt] for a corrupt field of the node) or [node.ErrLeaseLost]
+// [node.ErrCorrupt] for a corrupt field of the node) or [node.ErrLeaseLost]
 // (with [node.ErrLapsed] if the record still named owner but had
 // expired).
 func (b *store) renew(ctx context.Context, a renewArgs) (seen, int64, error) {
@@ -103,7 +103,7 @@ func (b *store) renew(ctx context.Context, a renewArgs) (seen, int64, error) {
 	case -2:
 		return seen{}, 0, fmt.Errorf("%w: %w: node %d of %s expired before the renewal arrived", node.ErrLeaseLost, node.ErrLapsed, a.node, a.owner)
 	case -5:
-		return seen{}, 0, fmt.Errorf("redislease: renew node %d: %w: %w: field %s is not an integer within 2^53", a.node, node.ErrForgot, ErrCorrupt, detail)
+		return seen{}, 0, fmt.Errorf("redislease: renew node %d: %w: %w: field %s is not an integer within 2^53", a.node, node.ErrForgot, node.ErrCorrupt, detail)
 	default:
 		return seen{}, 0, fmt.Errorf("redislease: renew node %d: %w: %s", a.node, node.ErrForgot, detail)
 	}
