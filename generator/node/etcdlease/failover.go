@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"go.etcd.io/etcd/api/v3/mvccpb"
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"github.com/idkit-go/idkit/generator/node"
@@ -34,8 +35,11 @@ type meta struct {
 	pre, post int64 // the node's mark before and after the claim
 	mark, hz  int64 // the store-wide mark and horizon (ns) before the claim
 	restored  int64 // the mod revision of the restored key, 0 if none
-	cluster   uint64
-	rev       int64
+	// badOwn is the node's mark key if its value is not a mark; bad the
+	// store-wide mark or horizon key if its value is not one.
+	badOwn, bad *mvccpb.KeyValue
+	cluster     uint64
+	rev         int64
 }
 
 // claimOps are the operations of a transaction that claims node n: the
@@ -56,19 +60,37 @@ func (s *store) claimOps(n int64, owner string, id clientv3.LeaseID, bound int64
 
 // read returns what the successful transaction of claimOps read.
 func (s *store) read(r *clientv3.TxnResponse, bound int64) *meta {
-	pre := parseMark(kvs(r.Responses[1]))
+	pre, ok := parseMark(kvs(r.Responses[1]))
 	m := &meta{
 		pre:     pre,
 		post:    max(pre, bound),
-		mark:    parseMark(kvs(r.Responses[3])),
-		hz:      parseMark(kvs(r.Responses[4])),
 		cluster: r.Header.ClusterId,
 		rev:     r.Header.Revision,
+	}
+	if !ok {
+		m.badOwn = kvs(r.Responses[1])[0]
+	}
+	var okMark, okHz bool
+	m.mark, okMark = parseMark(kvs(r.Responses[3]))
+	m.hz, okHz = parseMark(kvs(r.Responses[4]))
+	if !okMark {
+		m.bad = kvs(r.Responses[3])[0]
+	} else if !okHz {
+		m.bad = kvs(r.Responses[4])[0]
 	}
 	if kv := kvs(r.Responses[6]); len(kv) > 0 {
 		m.restored = kv[0].ModRevision
 	}
 	return m
+}
+
+// corruptErr is the error for key kv, whose value is not a mark.
+func corruptErr(kv *mvccpb.KeyValue) error {
+	v := string(kv.Value)
+	if len(v) > 40 {
+		v = v[:40]
+	}
+	return fmt.Errorf("%w: key %s holds %q, not a mark (19 decimal digits)", node.ErrCorrupt, kv.Key, v)
 }
 
 // before returns what the store's requests saw so far.
@@ -103,8 +125,30 @@ func (s *store) Claim(ctx context.Context, c node.Claim) (node.Claimed, error) {
 	}
 	arrived := time.Now()
 	back := s.observe(cluster, rev, m.cluster, m.rev)
+	log := c.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	if m.bad != nil {
+		// Without the store-wide mark or horizon the claim cannot know
+		// its floor: give the node back.
+		_ = s.Release(context.WithoutCancel(ctx), n, c.Owner, m.post, false)
+		return node.Claimed{}, fmt.Errorf("etcdlease: claim node %d: %w", n, corruptErr(m.bad))
+	}
 	out := node.Claimed{Node: n, Floor: max(m.pre, m.mark), Seen: node.Seen{Ident: ident(m.cluster), Version: m.post}}
 	hz := max(m.hz, c.Horizon.Nanoseconds())
+	if kv := m.badOwn; kv != nil {
+		// The node's mark is unknown: this claim waits the horizon, and
+		// replaces the value, which raise cannot.
+		hk := s.key(s.marks, n)
+		_, err := s.c.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision(hk), "=", kv.ModRevision)).
+			Then(clientv3.OpPut(hk, mark(m.post))).Commit()
+		if err != nil {
+			return node.Claimed{}, fmt.Errorf("etcdlease: claim node %d: replace the corrupt mark: %w", n, err)
+		}
+		out.Floor = max(out.Floor, arrived.UnixNano()+hz)
+		log.Warn("lease store: corrupt mark replaced by a claim, which waits out earlier holders", "error", corruptErr(kv), "floor", time.Unix(0, out.Floor))
+	}
 	if c.Lost || back || m.restored != 0 {
 		// The mark counts from when the answer arrived, which is no
 		// earlier than when the claim reached etcd.
@@ -116,10 +160,6 @@ func (s *store) Claim(ctx context.Context, c node.Claim) (node.Claimed, error) {
 			return node.Claimed{}, fmt.Errorf("etcdlease: claim node %d: record the mark: %w", n, err)
 		}
 		out.Floor, out.Forgot = max(out.Floor, mark), true
-		log := c.Log
-		if log == nil {
-			log = slog.Default()
-		}
 		log.Warn("lease store forgot writes (a restore): waiting out earlier holders", "prefix", s.owners, "floor", time.Unix(0, mark))
 	}
 	if c.Lapsed {
@@ -164,7 +204,10 @@ func (s *store) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 	if s.observe(cluster, rev, res.Header.ClusterId, res.Header.Revision) {
 		return node.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w: the revision %d is below %d, which the store saw", n, node.ErrForgot, res.Header.Revision, rev)
 	}
-	pre := parseMark(kvs(res.Responses[1]))
+	pre, valid := parseMark(kvs(res.Responses[1]))
+	if !valid {
+		return node.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w: %w", n, node.ErrForgot, corruptErr(kvs(res.Responses[1])[0]))
+	}
 	if pre < r.Seen.Version {
 		return node.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w: its mark %d is below %d, which the lease saw", n, node.ErrForgot, pre, r.Seen.Version)
 	}
