@@ -55,8 +55,10 @@ import (
 // claim must be acknowledged by, and count, what the lease waits for from
 // now on, are fixed if set, otherwise the most of: the replicas online,
 // those the lease saw (unless this master was promoted from the one it
-// saw) and "rs", the most replicas the hash's requests saw (reset when a
-// claim finds the master promoted from the one that wrote the hash).
+// saw) and "rs", the most replicas the hash's requests saw (reset to 0
+// by a claim that finds the master promoted from the one that wrote the
+// hash: the replicas online then may include the old master, rejoining
+// for a moment).
 // Nothing is written if fewer than need replicas are online (-4), or if
 // the WAIT would count another number (-3: want below need, or above the
 // replicas online).
@@ -98,7 +100,7 @@ if ident == '' then
 elseif stored ~= ident then
   if exists then
     base = nowus
-    if stored and promoted(stored) then rs = 0 end
+    if stored and promoted(stored) then rs = -1 end
   else
     local server = redis.pcall('INFO', 'server')
     local up = type(server) == 'string' and tonumber(string.match(server, 'uptime_in_seconds:(%d+)') or '') or 0
@@ -123,7 +125,8 @@ if base and not off then
   mark = math.max(mark, base + hz)
   flags = flags + 1
 end
-redis.call('HSET', H, 'mark', string.format('%.0f', mark), 'hz', string.format('%.0f', hz), 'rs', math.max(rs, online))
+if rs < 0 then rs = 0 else rs = math.max(rs, online) end
+redis.call('HSET', H, 'mark', string.format('%.0f', mark), 'hz', string.format('%.0f', hz), 'rs', rs)
 local floor = mark
 if lapsed and not off then floor = math.max(floor, nowus + hz) end
 local v = redis.call('HINCRBY', H, 'v', 1)
