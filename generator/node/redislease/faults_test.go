@@ -36,7 +36,22 @@ func startPair(t *testing.T) pair {
 	_, port, _ := strings.Cut(link.Addr(), ":")
 	replica := testservers.StartRedis(t, "--replicaof", "127.0.0.1", port)
 	primary.WaitSynced(t, replica)
+	waitOnline(t, primary, 1)
 	return pair{primary, replica, link}
+}
+
+// waitOnline waits until the master lists n replicas as online: after a
+// full sync the replica's link is up a moment before the master takes it
+// online (at its first acknowledgement), and only online replicas count.
+func waitOnline(t *testing.T, master *testservers.Redis, n int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for strings.Count(master.Do(t, "INFO", "replication"), "state=online") != n {
+		if time.Now().After(deadline) {
+			t.Fatalf("the master does not list %d replicas online", n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // detach cuts the replica off and waits until the master no longer

@@ -50,7 +50,7 @@ func TestSplitBrainSecondReplica(t *testing.T) {
 	_, port, _ := strings.Cut(p.primary.Addr(), ":")
 	second := testservers.StartRedis(t, "--replicaof", "127.0.0.1", port)
 	p.primary.WaitSynced(t, second)
-	p.primary.WaitSynced(t, p.replica)
+	waitOnline(t, p.primary, 2)
 	splitBrain(t, p, func() {}, func() {})
 }
 
