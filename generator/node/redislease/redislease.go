@@ -138,8 +138,9 @@ type clusterClient interface {
 // needs, and refuses (code -3, writing nothing) if that is not want: the
 // request then runs again with want set to it. short is the error for
 // fewer than needed replicas acknowledging the script's writes (what names
-// the request); a script that found fewer online (code -4) wrote nothing
-// and fails with err. On a cluster client, any error reloads the slot map.
+// the request); a script that found fewer online (code -4) wrote nothing:
+// it runs again (without WAIT) until the replicas' timeout, then fails
+// with err. On a cluster client, any error reloads the slot map.
 func (b *store) run(ctx context.Context, s *redis.Script, what string, ttl time.Duration, want int64, args ...any) (reply []any, short, err error) {
 	if b.c == nil {
 		return nil, nil, fmt.Errorf("%w: nil redis client", node.ErrInvalidConfig)
@@ -154,6 +155,10 @@ func (b *store) run(ctx context.Context, s *redis.Script, what string, ttl time.
 	if b.o.Replicas != 0 {
 		want = int64(max(b.o.Replicas, 0))
 	}
+	// A replica may be a moment from online (after a sync, a reconnection):
+	// a request finding too few online runs again until ReplicaTimeout,
+	// as long as WAIT would have waited.
+	deadline := time.Now().Add(b.timeout(ttl))
 	for attempt := 0; ; attempt++ {
 		var acked int64
 		reply, acked, err = b.runOnce(ctx, s, ttl, want, args)
@@ -172,6 +177,11 @@ func (b *store) run(ctx context.Context, s *redis.Script, what string, ttl time.
 			continue
 		case code == -3:
 			return nil, nil, fmt.Errorf("%w: %s: the replicas online keep changing (%d now)", ErrNotReplicated, what, online)
+		case code == -4 && ctx.Err() == nil && time.Until(deadline) > 0:
+			// Poll without WAIT, which would block for nothing.
+			attempt, want = -1, 0
+			time.Sleep(min(20*time.Millisecond, time.Until(deadline)))
+			continue
 		case code == -4:
 			return nil, nil, fmt.Errorf("%w: %s acknowledged by 0 of %d replicas: the master has %d online", ErrNotReplicated, what, need, online)
 		case acked < need:
@@ -203,10 +213,7 @@ func (b *store) runOnce(ctx context.Context, s *redis.Script, ttl time.Duration,
 		}
 		p = m
 	}
-	timeout := b.o.ReplicaTimeout
-	if timeout <= 0 {
-		timeout = max(ttl/4, time.Millisecond)
-	}
+	timeout := b.timeout(ttl)
 	var cmd, wait *redis.Cmd
 	_, _ = p.Pipelined(ctx, func(pipe redis.Pipeliner) error {
 		cmd = s.Eval(ctx, pipe, b.keys, args...)
@@ -223,6 +230,15 @@ func (b *store) runOnce(ctx context.Context, s *redis.Script, ttl time.Duration,
 		return nil, 0, fmt.Errorf("wait for replicas: %w", err)
 	}
 	return r, acked, nil
+}
+
+// timeout is how long a request waits for its replicas: ReplicaTimeout,
+// by default TTL/4, at least 1 ms.
+func (b *store) timeout(ttl time.Duration) time.Duration {
+	if b.o.ReplicaTimeout > 0 {
+		return b.o.ReplicaTimeout
+	}
+	return max(ttl/4, time.Millisecond)
 }
 
 // corrupt returns err, wrapping [node.ErrCorrupt] with the field a script
