@@ -39,4 +39,11 @@ var (
 	// it in writes since lost. The lease heals by a claim that waits the
 	// horizon ([Claim].Lapsed).
 	ErrLapsed = errors.New("node: lease lapsed before the renewal reached the store")
+	// ErrCorrupt is wrapped by a [Store]'s error when a stored value is
+	// not what a store writes (hand-edited or damaged); the error names
+	// it. A renewal whose node's own values are corrupt also wraps
+	// [ErrForgot], and the lease's claim after it rewrites them and waits
+	// the horizon; a corrupt value of the whole store fails claims until
+	// it is repaired.
+	ErrCorrupt = errors.New("node: corrupt lease store value")
 )

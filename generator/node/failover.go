@@ -35,7 +35,7 @@ func (l *Lease) warnLog() *slog.Logger {
 func (l *Lease) claim(ctx context.Context, prefer int64, c0 time.Time, lost, lapsed bool) (node, floor int64, err error) {
 	r, err := l.b.Claim(ctx, Claim{
 		Owner: l.o.Owner, TTL: l.o.TTL, MaxNode: l.set.MaxNode, Prefer: prefer,
-		Bound: l.bound(c0), Horizon: l.horizon(), Lost: lost, Lapsed: lapsed, Log: l.warnLog(),
+		Bound: l.bound(c0), Horizon: l.horizon(), Lost: lost, Lapsed: lapsed, Seen: l.seen, Log: l.warnLog(),
 	})
 	if err != nil {
 		return 0, 0, err

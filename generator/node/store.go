@@ -66,6 +66,10 @@ type Claim struct {
 	// claim alone waits out the horizon ([Claimed].Floor at least the
 	// store's clock + the horizon), with no store-wide mark.
 	Lapsed bool
+	// Seen is what the lease's last successful request returned (zero for
+	// a lease's first claim). A claim after a loss must prove no less
+	// than a renewal would: Redis's waits for the replicas the lease saw.
+	Seen Seen
 	// Log receives the store's warnings; nil for [slog.Default].
 	Log *slog.Logger
 }

@@ -294,12 +294,20 @@ func kvs(r *etcdserverpb.ResponseOp) []*mvccpb.KeyValue {
 	return nil
 }
 
-func parseMark(kvs []*mvccpb.KeyValue) int64 {
+// parseMark returns the mark a key holds (0 if none), and false if its
+// value is not one that mark writes (19 decimal digits): a hand-edited or
+// damaged value, which raise never replaces, as etcd compares values byte
+// by byte.
+func parseMark(kvs []*mvccpb.KeyValue) (int64, bool) {
 	if len(kvs) == 0 {
-		return 0
+		return 0, true
 	}
-	n, _ := strconv.ParseInt(string(kvs[0].Value), 10, 64)
-	return n
+	v := string(kvs[0].Value)
+	if len(v) != 19 || strings.Trim(v, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	return n, err == nil
 }
 
 // listing is the set of held nodes at a revision.

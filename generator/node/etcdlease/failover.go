@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"go.etcd.io/etcd/api/v3/mvccpb"
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"github.com/idkit-go/idkit/generator/node"
@@ -17,8 +18,9 @@ import (
 // keeps every acknowledged write through a leader failover, but a
 // snapshot restore rewinds the keys. A lease remembers the cluster ID and
 // its node's mark after its last request (the mark only rises while the
-// lease holds the node); a renewal that finds another cluster ID or a
-// lower mark fails with node.ErrForgot. A store also remembers the
+// lease holds the node); a renewal that finds another cluster ID, a lower
+// mark (read also when the owner key is gone) or a revision below one its
+// store saw fails with node.ErrForgot. A store also remembers the
 // cluster ID and the highest revision its requests saw: a claim answered
 // with another cluster ID, or with a revision below one seen before the
 // claim was sent, found a loss. So does a claim that finds the key
@@ -33,8 +35,11 @@ type meta struct {
 	pre, post int64 // the node's mark before and after the claim
 	mark, hz  int64 // the store-wide mark and horizon (ns) before the claim
 	restored  int64 // the mod revision of the restored key, 0 if none
-	cluster   uint64
-	rev       int64
+	// badOwn is the node's mark key if its value is not a mark; bad the
+	// store-wide mark or horizon key if its value is not one.
+	badOwn, bad *mvccpb.KeyValue
+	cluster     uint64
+	rev         int64
 }
 
 // claimOps are the operations of a transaction that claims node n: the
@@ -55,19 +60,37 @@ func (s *store) claimOps(n int64, owner string, id clientv3.LeaseID, bound int64
 
 // read returns what the successful transaction of claimOps read.
 func (s *store) read(r *clientv3.TxnResponse, bound int64) *meta {
-	pre := parseMark(kvs(r.Responses[1]))
+	pre, ok := parseMark(kvs(r.Responses[1]))
 	m := &meta{
 		pre:     pre,
 		post:    max(pre, bound),
-		mark:    parseMark(kvs(r.Responses[3])),
-		hz:      parseMark(kvs(r.Responses[4])),
 		cluster: r.Header.ClusterId,
 		rev:     r.Header.Revision,
+	}
+	if !ok {
+		m.badOwn = kvs(r.Responses[1])[0]
+	}
+	var okMark, okHz bool
+	m.mark, okMark = parseMark(kvs(r.Responses[3]))
+	m.hz, okHz = parseMark(kvs(r.Responses[4]))
+	if !okMark {
+		m.bad = kvs(r.Responses[3])[0]
+	} else if !okHz {
+		m.bad = kvs(r.Responses[4])[0]
 	}
 	if kv := kvs(r.Responses[6]); len(kv) > 0 {
 		m.restored = kv[0].ModRevision
 	}
 	return m
+}
+
+// corruptErr is the error for key kv, whose value is not a mark.
+func corruptErr(kv *mvccpb.KeyValue) error {
+	v := string(kv.Value)
+	if len(v) > 40 {
+		v = v[:40]
+	}
+	return fmt.Errorf("%w: key %s holds %q, not a mark (19 decimal digits)", node.ErrCorrupt, kv.Key, v)
 }
 
 // before returns what the store's requests saw so far.
@@ -102,8 +125,30 @@ func (s *store) Claim(ctx context.Context, c node.Claim) (node.Claimed, error) {
 	}
 	arrived := time.Now()
 	back := s.observe(cluster, rev, m.cluster, m.rev)
+	log := c.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	if m.bad != nil {
+		// Without the store-wide mark or horizon the claim cannot know
+		// its floor: give the node back.
+		_ = s.Release(context.WithoutCancel(ctx), n, c.Owner, m.post, false)
+		return node.Claimed{}, fmt.Errorf("etcdlease: claim node %d: %w", n, corruptErr(m.bad))
+	}
 	out := node.Claimed{Node: n, Floor: max(m.pre, m.mark), Seen: node.Seen{Ident: ident(m.cluster), Version: m.post}}
 	hz := max(m.hz, c.Horizon.Nanoseconds())
+	if kv := m.badOwn; kv != nil {
+		// The node's mark is unknown: this claim waits the horizon, and
+		// replaces the value, which raise cannot.
+		hk := s.key(s.marks, n)
+		_, err := s.c.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision(hk), "=", kv.ModRevision)).
+			Then(clientv3.OpPut(hk, mark(m.post))).Commit()
+		if err != nil {
+			return node.Claimed{}, fmt.Errorf("etcdlease: claim node %d: replace the corrupt mark: %w", n, err)
+		}
+		out.Floor = max(out.Floor, arrived.UnixNano()+hz)
+		log.Warn("lease store: corrupt mark replaced by a claim, which waits out earlier holders", "error", corruptErr(kv), "floor", time.Unix(0, out.Floor))
+	}
 	if c.Lost || back || m.restored != 0 {
 		// The mark counts from when the answer arrived, which is no
 		// earlier than when the claim reached etcd.
@@ -115,10 +160,6 @@ func (s *store) Claim(ctx context.Context, c node.Claim) (node.Claimed, error) {
 			return node.Claimed{}, fmt.Errorf("etcdlease: claim node %d: record the mark: %w", n, err)
 		}
 		out.Floor, out.Forgot = max(out.Floor, mark), true
-		log := c.Log
-		if log == nil {
-			log = slog.Default()
-		}
 		log.Warn("lease store forgot writes (a restore): waiting out earlier holders", "prefix", s.owners, "floor", time.Unix(0, mark))
 	}
 	if c.Lapsed {
@@ -127,13 +168,19 @@ func (s *store) Claim(ctx context.Context, c node.Claim) (node.Claimed, error) {
 	return out, nil
 }
 
-// Renew renews a node if the keys prove they hold what the lease saw.
+// Renew renews a node if the keys prove they hold what the lease saw. The
+// node's mark is read whether or not the owner key
+// still names the lease, so that a restore that dropped the owner key
+// (and rewound the mark) is a loss, not a node taken by another holder;
+// so is an answer with a revision below one the store saw before the
+// request (a snapshot restored without --bump-revision).
 func (s *store) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 	if err := s.check(r.TTL); err != nil {
 		return node.Seen{}, err
 	}
 	n, owner, ttl := r.Node, r.Owner, r.TTL
 	ok, hk := s.key(s.owners, n), s.key(s.marks, n)
+	cluster, rev := s.before()
 	res, err := retry(ctx, ttl, func(ctx context.Context) (*clientv3.TxnResponse, error) {
 		return s.c.Txn(ctx).If(
 			clientv3.Compare(clientv3.Value(ok), "=", owner),
@@ -142,6 +189,9 @@ func (s *store) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 			clientv3.OpGet(hk),
 			raise(hk, r.Bound),
 			raise(s.hzKey, r.Horizon.Nanoseconds()),
+		).Else(
+			clientv3.OpGet(ok),
+			clientv3.OpGet(hk),
 		).Commit()
 	})
 	if err != nil {
@@ -151,12 +201,18 @@ func (s *store) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 	if r.Seen.Ident != "" && r.Seen.Ident != id {
 		return node.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w: the cluster ID is %s, the lease saw %s", n, node.ErrForgot, id, r.Seen.Ident)
 	}
-	if !res.Succeeded || len(kvs(res.Responses[0])) == 0 {
-		return node.Seen{}, fmt.Errorf("%w: node %d is no longer held by %s", node.ErrLeaseLost, n, owner)
+	if s.observe(cluster, rev, res.Header.ClusterId, res.Header.Revision) {
+		return node.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w: the revision %d is below %d, which the store saw", n, node.ErrForgot, res.Header.Revision, rev)
 	}
-	pre := parseMark(kvs(res.Responses[1]))
+	pre, valid := parseMark(kvs(res.Responses[1]))
+	if !valid {
+		return node.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w: %w", n, node.ErrForgot, corruptErr(kvs(res.Responses[1])[0]))
+	}
 	if pre < r.Seen.Version {
 		return node.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w: its mark %d is below %d, which the lease saw", n, node.ErrForgot, pre, r.Seen.Version)
+	}
+	if !res.Succeeded || len(kvs(res.Responses[0])) == 0 {
+		return node.Seen{}, fmt.Errorf("%w: node %d is no longer held by %s", node.ErrLeaseLost, n, owner)
 	}
 	seen := node.Seen{Ident: id, Version: max(pre, r.Bound)}
 	return seen, s.keepAlive(ctx, n, owner, ttl, clientv3.LeaseID(kvs(res.Responses[0])[0].Lease))

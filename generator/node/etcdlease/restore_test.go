@@ -206,3 +206,48 @@ func (p *path) move(target string) {
 	}
 	p.conns = nil
 }
+
+// TestRestoreLiveHoldersWait: a holder with TTL 6 s used the prefix (the
+// horizon key records its horizon) and the keys are backed up; A (TTL 2 s)
+// and C (TTL 6 s) claim nodes 0 and 1 and issue; the backup is restored,
+// which drops their owner keys and rewinds their marks, and keeps the
+// cluster ID. A's renewal finds no owner key: it must still read its
+// node's mark, take the restore for a loss and heal by a claim that waits
+// out the horizon and records the store-wide mark. B, started once A
+// healed (without the operator step), then waits out C, which trusts
+// node 1 until its next renewal.
+func TestRestoreLiveHoldersWait(t *testing.T) {
+	t.Parallel()
+	cl := shared(t)
+	c := cl.client(t)
+	p := prefix(t)
+	ctx := context.Background()
+	long := faultOptions()
+	long.TTL = 6 * time.Second
+	w, err := node.NewLease(ctx, etcdlease.NewStore(c, etcdlease.StoreOptions{Prefix: p}), long)
+	require.NoError(t, err)
+	require.NoError(t, w.Close(ctx))
+	snap := keyBackup(t, c, p)
+	a := issue(etcdlease.NewStore(cl.client(t), etcdlease.StoreOptions{Prefix: p}), faultOptions())
+	a.started(t, 2*long.TTL)
+	hc := issue(etcdlease.NewStore(cl.client(t), etcdlease.StoreOptions{Prefix: p}), long)
+	hc.started(t, 2*long.TTL)
+	renewedSince(t, hc, long) // C's next renewal is RenewEvery (2 s) away
+	putBack(t, c, p, snap)
+	deadline := time.Now().Add(4 * long.TTL)
+	for a.l.Stats().Reclaims == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("A did not heal after the restore: %+v", a.l.Stats())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	b := issue(etcdlease.NewStore(cl.client(t), etcdlease.StoreOptions{Prefix: p}), faultOptions())
+	b.started(t, 2*long.TTL)
+	time.Sleep(long.TTL / 2)
+	ia, ib, ic := a.halt(), b.halt(), hc.halt()
+	ab, bc, ac := both(ia, ib), both(ib, ic), both(ia, ic)
+	t.Logf("%d IDs from A, %d from B, %d from C; returned twice: A and B %d, B and C %d, A and C %d", len(ia), len(ib), len(ic), ab, bc, ac)
+	if ab+bc+ac != 0 {
+		t.Errorf("%d IDs returned by two holders", ab+bc+ac)
+	}
+}

@@ -113,9 +113,9 @@ func (g *gate) open() {
 	}
 }
 
-// clusterStore returns a store of the hash "leases" on a ClusterClient
-// of the cluster whose network is g, closed when t ends.
-func (s shard) clusterStore(t *testing.T, g *gate) node.Store {
+// clusterStore returns a store of the hash "leases" with opts on a
+// ClusterClient of the cluster whose network is g, closed when t ends.
+func (s shard) clusterStore(t *testing.T, g *gate, opts redislease.StoreOptions) node.Store {
 	var addrs []string
 	for _, n := range s.cluster.Nodes {
 		addrs = append(addrs, n.Addr())
@@ -124,7 +124,8 @@ func (s shard) clusterStore(t *testing.T, g *gate) node.Store {
 		DialTimeout: time.Second, ReadTimeout: time.Second, WriteTimeout: time.Second})
 	t.Cleanup(func() { c.Close() })
 	g.client = c
-	return redislease.NewStore(c, redislease.StoreOptions{Key: "leases"})
+	opts.Key = "leases"
+	return redislease.NewStore(c, opts)
 }
 
 // TestClusterWaitsForSlotReplica: through a ClusterClient, renewals wait
@@ -134,7 +135,7 @@ func (s shard) clusterStore(t *testing.T, g *gate) node.Store {
 func TestClusterWaitsForSlotReplica(t *testing.T) {
 	s := startShard(t)
 	o := faultOptions()
-	a := issue(s.clusterStore(t, &gate{}), o)
+	a := issue(s.clusterStore(t, &gate{}, redislease.StoreOptions{}), o)
 	a.started(t, 10*time.Second)
 	s.replica.Pause(t)
 	deadline := time.Now().Add(3 * o.TTL)
@@ -175,7 +176,7 @@ func TestClusterLapsedRenewalAfterTakeover(t *testing.T) {
 	s := startShard(t)
 	o := faultOptions()
 	ga, gc := &gate{}, &gate{}
-	a := issue(s.clusterStore(t, ga), o)
+	a := issue(s.clusterStore(t, ga, redislease.StoreOptions{}), o)
 	a.started(t, 10*time.Second)
 	s.master.WaitSynced(t, s.replica) // the replica has A's claim
 	time.Sleep(o.TTL / 4)
@@ -184,7 +185,9 @@ func TestClusterLapsedRenewalAfterTakeover(t *testing.T) {
 	s.detach(t)
 	oc := o
 	oc.Margin = 50 * time.Millisecond // C trusts its lease until 50 ms before expiry
-	c := issue(s.clusterStore(t, gc), oc)
+	// C waits for no replica: with the defaults its claim on a master
+	// whose replica is stopped is refused.
+	c := issue(s.clusterStore(t, gc, redislease.StoreOptions{Replicas: -1}), oc)
 	c.started(t, 10*time.Second)
 	time.Sleep(o.TTL / 4)
 	s.takeover(t)
@@ -199,7 +202,12 @@ func TestClusterLapsedRenewalAfterTakeover(t *testing.T) {
 func TestClusterMixedOptionsTakeover(t *testing.T) {
 	s := startShard(t)
 	mixedOptions(t, topology{
-		store:      func(bool) node.Store { return s.clusterStore(t, &gate{}) },
+		store: func(promoted bool) node.Store {
+			if promoted {
+				return s.clusterStore(t, &gate{}, redislease.StoreOptions{})
+			}
+			return s.clusterStore(t, &gate{}, redislease.StoreOptions{Replicas: -1})
+		},
 		synced:     func() { s.master.WaitSynced(t, s.replica) },
 		detach:     func() { s.detach(t) },
 		promote:    func() { s.takeover(t) },
@@ -212,7 +220,7 @@ func TestClusterMixedOptionsTakeover(t *testing.T) {
 func TestClusterEvictingPolicyRefused(t *testing.T) {
 	s := startShard(t)
 	s.master.Do(t, "CONFIG", "SET", "maxmemory-policy", "allkeys-lfu")
-	_, err := node.NewLease(context.Background(), s.clusterStore(t, &gate{}), node.LeaseOptions{})
+	_, err := node.NewLease(context.Background(), s.clusterStore(t, &gate{}, redislease.StoreOptions{}), node.LeaseOptions{})
 	require.ErrorIs(t, err, node.ErrInvalidConfig)
 	require.ErrorContains(t, err, "maxmemory-policy is allkeys-lfu")
 }

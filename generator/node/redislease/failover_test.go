@@ -18,11 +18,14 @@ import (
 )
 
 // failoverStore is a store on the Redis server at addr, its client closed
-// when t ends.
+// when t ends. It waits for no replica (Replicas -1): with the defaults
+// holder A's claim on a master its replica has left is refused, and the
+// scenario checks that a claim lost in a failover is noticed and waited
+// out.
 func failoverStore(t *testing.T, addr string) node.Store {
 	c := redis.NewClient(&redis.Options{Addr: addr, DialTimeout: time.Second, ReadTimeout: time.Second, WriteTimeout: time.Second, MaxRetries: -1})
 	t.Cleanup(func() { c.Close() })
-	return redislease.NewStore(c, redislease.StoreOptions{Key: "leases"})
+	return redislease.NewStore(c, redislease.StoreOptions{Key: "leases", Replicas: -1})
 }
 
 // TestFailoverRedis: a Redis master without persistence and a replica

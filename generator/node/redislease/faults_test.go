@@ -36,7 +36,22 @@ func startPair(t *testing.T) pair {
 	_, port, _ := strings.Cut(link.Addr(), ":")
 	replica := testservers.StartRedis(t, "--replicaof", "127.0.0.1", port)
 	primary.WaitSynced(t, replica)
+	waitOnline(t, primary, 1)
 	return pair{primary, replica, link}
+}
+
+// waitOnline waits until the master lists n replicas as online: after a
+// full sync the replica's link is up a moment before the master takes it
+// online (at its first acknowledgement), and only online replicas count.
+func waitOnline(t *testing.T, master *testservers.Redis, n int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for strings.Count(master.Do(t, "INFO", "replication"), "state=online") != n {
+		if time.Now().After(deadline) {
+			t.Fatalf("the master does not list %d replicas online", n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // detach cuts the replica off and waits until the master no longer
@@ -69,7 +84,9 @@ func TestLapsedRenewalOnPromotedReplica(t *testing.T) {
 	pa.Cut()
 	time.Sleep(o.TTL + o.TTL/4) // A lapses
 	p.detach(t)
-	c := issue(storeVia(t, pc.Addr(), "leases", redislease.StoreOptions{}), o)
+	// C waits for no replica: with the defaults its claim on a master
+	// its replica has left is refused.
+	c := issue(storeVia(t, pc.Addr(), "leases", redislease.StoreOptions{Replicas: -1}), o)
 	c.started(t, 5*time.Second)
 	time.Sleep(o.TTL / 4)
 	// The failover: the replica is promoted, the master dies; A's path
@@ -94,7 +111,7 @@ func TestMixedOptionsFailover(t *testing.T) {
 			if promoted {
 				return storeVia(t, p.replica.Addr(), "leases", redislease.StoreOptions{})
 			}
-			return storeVia(t, p.primary.Addr(), "leases", redislease.StoreOptions{})
+			return storeVia(t, p.primary.Addr(), "leases", redislease.StoreOptions{Replicas: -1})
 		},
 		synced: func() { p.primary.WaitSynced(t, p.replica) },
 		detach: func() { p.detach(t) },
@@ -107,7 +124,9 @@ func TestMixedOptionsFailover(t *testing.T) {
 }
 
 // topology is how a fault test reaches and fails over a master and its
-// replica: store reaches the master (once promoted, the replica); synced
+// replica: store reaches the master (once promoted, the replica; before,
+// waiting for no replica, as the defaults refuse a claim on a master its
+// replica has left); synced
 // waits until the replica has every write; detach cuts the replica off;
 // promote makes it the master and kills the old one. A holder started
 // after the promotion has startAfter times the long TTL to issue.

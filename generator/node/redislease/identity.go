@@ -17,12 +17,15 @@ import (
 // the hash keeps "ident", the master replication ID of the server that
 // wrote it; "v", a version that every claim, renewal and release raises;
 // "hz", the longest horizon (TTL + BorrowAhead + unit + MaxClockOffset, in
-// µs) of any holder that claimed or renewed in it; and "mark", the floor
-// (Unix µs) that claims after the last detected loss start from. The first
-// claim writes them all when it creates the hash, in the same script.
+// µs) of any holder that claimed or renewed in it; "mark", the floor
+// (Unix µs) that claims after the last detected loss start from; and "rs",
+// the most replicas online that a claim or renewal saw, which every later
+// one waits for (see [StoreOptions].Replicas). The first claim writes them
+// all when it creates the hash, in the same script.
 //
 // The scripts read the replication ID with INFO, in the script, so a claim
-// still costs one round trip. A promotion and a restart (also one that
+// still costs one round trip (two when the replicas to wait for changed
+// since the store's last claim). A promotion and a restart (also one that
 // loads a stale RDB file: the master then keeps the file's ID only as
 // master_replid2) give the master a new replication ID. A claim that finds
 // the stored ID differs (or missing from an existing hash, which is how an
@@ -36,27 +39,40 @@ import (
 // replication ID, its node's mark (which only rises while the lease holds
 // the node) not lower, same owner.
 
-// claimScript: KEYS hash, held, free; ARGV owner, ttl ms, max node,
-// prefer, bound µs, horizon µs, lost (1: the caller knows the store lost
-// writes), off (1: record no mark), lapsed (1: this claim alone waits the
-// horizon from now), probe (1: refuse if the master has
-// replicas that nothing waits for). Returns {node, floor µs, flags,
-// the node's mark after the claim (µs), detail, ident, online replicas}: node -1 when every node is
-// held, -2 for an evicting maxmemory-policy (detail: the policy), -3 for
-// replicas nothing waits for; flags 1: a loss mark was recorded, 2: the
-// replication ID could not be read.
-var claimScript = redis.NewScript(`
-local H, E, F = KEYS[1], KEYS[2], KEYS[3]
+// claimScript (after prelude): KEYS hash, held, free; ARGV owner, ttl
+// ms, max node, prefer, bound µs, horizon µs, lost (1: the caller knows
+// the store lost writes), off (1: record no mark), lapsed (1: this claim
+// alone waits the horizon from now), the replication ID and replica count
+// the lease saw (empty and 0: none), want (the replicas the WAIT after the
+// script waits for), fixed ([StoreOptions].Replicas). Returns {node, floor
+// µs, flags, the node's mark after the claim (µs), detail, ident, online
+// replicas, count, need}: node -1 when every node is held, -2 for an
+// evicting maxmemory-policy (detail: the policy), -3 when need is not
+// want (run again with want = need), -4 when fewer than need replicas are
+// online; flags 1: a loss mark was recorded, 2: the replication ID could
+// not be read, 4: the node's own fields were corrupt (detail: which) and
+// are rewritten, the claim waiting the horizon. need, the replicas the
+// claim must be acknowledged by, and count, what the lease waits for from
+// now on, are fixed if set, otherwise the most of: the replicas online,
+// those the lease saw (unless this master was promoted from the one it
+// saw) and "rs", the most replicas the hash's requests saw (reset to 0
+// by a claim that finds the master promoted from the one that wrote the
+// hash: the replicas online then may include the old master, rejoining
+// for a moment).
+// Nothing is written if fewer than need replicas are online (-4), or if
+// the WAIT would count another number (-3: want below need, or above the
+// replicas online).
+var claimScript = redis.NewScript(prelude + `
+local E, F = KEYS[2], KEYS[3]
 local owner, ttl, maxn, prefer, bound = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
-local hz, lost, off, lapsed, probe = tonumber(ARGV[6]), ARGV[7] == '1', ARGV[8] == '1', ARGV[9] == '1', ARGV[10] == '1'
-local info = redis.pcall('INFO', 'replication')
-if type(info) ~= 'string' then info = nil end
-local ident = info and string.match(info, 'master_replid:(%w+)')
-local online = 0
-if info then for _ in string.gmatch(info, 'state=online') do online = online + 1 end end
+local hz, lost, off, lapsed = tonumber(ARGV[6]), ARGV[7] == '1', ARGV[8] == '1', ARGV[9] == '1'
+local want, fixed = tonumber(ARGV[12]), tonumber(ARGV[13])
+local count, need = 0, 0
 local function reply(t)
-  t[#t + 1] = ident or ''
+  t[#t + 1] = ident
   t[#t + 1] = online
+  t[#t + 1] = count
+  t[#t + 1] = need
   return t
 end
 local mem = redis.pcall('INFO', 'memory')
@@ -67,50 +83,65 @@ if string.sub(policy, 1, 9) == 'volatile-' then
     if redis.call('PTTL', k) >= 0 then return reply({-2, '0', 0, 0, policy .. ' with a TTL on ' .. k}) end
   end
 end
-if probe and online > 0 and not string.match(info, 'min_slaves_good_slaves:') then return reply({-3, '0', 0, 0, ''}) end
 local t = redis.call('TIME')
 local nowus = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local now = math.floor(nowus / 1000)
 local exists = redis.call('EXISTS', H) == 1
-local mark = tonumber(redis.call('HGET', H, 'mark') or '0')
-hz = math.max(hz, tonumber(redis.call('HGET', H, 'hz') or '0'))
+local mark = num('mark', 0)
+local stored_hz = num('hz', 0)
+local rs = num('rs', 0)
+local seeded = num('seeded', -1)
+num('v', 0)
+hz = math.max(hz, stored_hz)
 local flags, base = 0, nil
-if not ident then
+local stored = redis.call('HGET', H, 'ident')
+if ident == '' then
   flags = 2
-else
-  local stored = redis.call('HGET', H, 'ident')
-  if stored ~= ident then
-    if exists then
+elseif stored ~= ident then
+  if exists then
+    base = nowus
+    if stored and promoted(stored) then rs = -1 end
+  else
+    local server = redis.pcall('INFO', 'server')
+    local up = type(server) == 'string' and tonumber(string.match(server, 'uptime_in_seconds:(%d+)') or '') or 0
+    if prev ~= '' and not string.match(prev, '^0+$') then
       base = nowus
-    else
-      local prev = string.match(info, 'master_replid2:(%w+)')
-      local server = redis.pcall('INFO', 'server')
-      local up = type(server) == 'string' and tonumber(string.match(server, 'uptime_in_seconds:(%d+)') or '') or 0
-      if prev and not string.match(prev, '^0+$') then
-        base = nowus
-      elseif up * 1000000 < hz then
-        base = nowus - up * 1000000
-      end
+    elseif up * 1000000 < hz then
+      base = nowus - up * 1000000
     end
-    redis.call('HSET', H, 'ident', ident)
   end
 end
+if fixed ~= 0 then
+  count = math.max(fixed, 0)
+else
+  count = math.max(replicas(ARGV[10], tonumber(ARGV[11])), rs)
+end
+need = count
+if online < need then return reply({-4, '0', flags, 0, ''}) end
+if need ~= want and (need > want or online < want) then return reply({-3, '0', flags, 0, ''}) end
+if ident ~= '' and stored ~= ident then redis.call('HSET', H, 'ident', ident) end
 if lost then base = nowus end
 if base and not off then
   mark = math.max(mark, base + hz)
   flags = flags + 1
 end
-redis.call('HSET', H, 'mark', string.format('%.0f', mark), 'hz', string.format('%.0f', hz))
+if rs < 0 then rs = 0 else rs = math.max(rs, online) end
+redis.call('HSET', H, 'mark', string.format('%.0f', mark), 'hz', string.format('%.0f', hz), 'rs', rs)
 local floor = mark
 if lapsed and not off then floor = math.max(floor, nowus + hz) end
 local v = redis.call('HINCRBY', H, 'v', 1)
-local seeded = tonumber(redis.call('HGET', H, 'seeded') or '-1')
 if seeded >= 0 and redis.call('EXISTS', E) == 0 and redis.call('EXISTS', F) == 0 then seeded = -1 end
 if seeded < 0 then redis.call('DEL', E, F) end
 if seeded < maxn then
   for n = seeded + 1, maxn do
-    local e = tonumber(redis.call('HGET', H, 'e:' .. n) or '0')
-    if e < now then redis.call('ZADD', F, n, n) else redis.call('ZADD', E, e, n) end
+    local e = own('e:' .. n, 0)
+    if not e then
+      redis.call('ZADD', E, string.format('%.0f', now + math.ceil(hz / 1000)), n)
+    elseif e < now then
+      redis.call('ZADD', F, n, n)
+    else
+      redis.call('ZADD', E, e, n)
+    end
   end
   redis.call('HSET', H, 'seeded', maxn)
 end
@@ -120,16 +151,24 @@ for _, m in ipairs(gone) do
   redis.call('ZADD', F, m, m)
 end
 local function take(n)
-  local h = tonumber(redis.call('HGET', H, 'h:' .. n) or '0')
-  local e = string.format('%.0f', now + ttl)
-  redis.call('HSET', H, 'o:' .. n, owner, 'e:' .. n, e, 'h:' .. n, string.format('%.0f', math.max(h, bound)))
+  local h, e, detail = own('h:' .. n, 0), own('e:' .. n, 0), ''
+  local fl = floor
+  if not h or not e then
+    if not h then detail = 'h:' .. n else detail = 'e:' .. n end
+    h = 0
+    flags = flags + 4
+    if not off then fl = math.max(fl, nowus + hz) end
+  end
+  local x = string.format('%.0f', now + ttl)
+  redis.call('HSET', H, 'o:' .. n, owner, 'e:' .. n, x, 'h:' .. n, string.format('%.0f', math.max(h, bound)))
   redis.call('ZREM', F, n)
-  redis.call('ZADD', E, e, n)
-  return reply({n, string.format('%.0f', math.max(h, floor)), flags, math.max(h, bound), ''})
+  redis.call('ZADD', E, x, n)
+  return reply({n, string.format('%.0f', math.max(h, fl)), flags, math.max(h, bound), detail})
 end
 if prefer >= 0 and prefer <= maxn then
-  local e = redis.call('HGET', H, 'e:' .. prefer)
-  if not e or tonumber(e) < now or redis.call('HGET', H, 'o:' .. prefer) == owner then
+  local raw = redis.call('HGET', H, 'e:' .. prefer)
+  local e = own('e:' .. prefer, 0)
+  if not raw or redis.call('HGET', H, 'o:' .. prefer) == owner or (e and e < now) then
     return take(prefer)
   end
 end
@@ -147,13 +186,14 @@ type claimArgs struct {
 	horizon         time.Duration // this holder's; the hash keeps the longest
 	lost            bool          // the caller knows the store lost writes
 	lapsed          bool          // the caller's lease lapsed: this claim waits the horizon
+	seen            seen          // what the lease saw of the master
 	log             *slog.Logger  // nil: slog.Default()
 }
 
 // claimed is what a claim learned.
 type claimed struct {
 	node, floor int64 // floor in Unix ns
-	ident       string
+	seen        seen
 	version     int64
 	forgot      bool // the claim recorded a loss mark
 }
@@ -165,27 +205,26 @@ func (b *store) claim(ctx context.Context, c claimArgs) (claimed, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	r, short, err := b.run(ctx, claimScript, "claim", c.ttl, c.owner, c.ttl.Milliseconds(), c.maxNode, c.prefer, micros(c.bound),
-		micros(c.horizon.Nanoseconds()), flag(c.lost), flag(failover.Off.Load()), flag(c.lapsed))
+	v, short, err := b.run(ctx, claimScript, "claim", c.ttl, max(c.seen.count, b.hint.Load()), c.owner, c.ttl.Milliseconds(), c.maxNode, c.prefer, micros(c.bound),
+		micros(c.horizon.Nanoseconds()), flag(c.lost), flag(failover.Off.Load()), flag(c.lapsed), c.seen.ident, c.seen.count)
 	if err != nil {
 		return claimed{}, fmt.Errorf("redislease: claim: %w", err)
 	}
-	v, _ := r.([]any)
-	if len(v) != 7 {
-		return claimed{}, fmt.Errorf("redislease: claim: unexpected reply %v", r)
+	if len(v) != 9 {
+		return claimed{}, fmt.Errorf("redislease: claim: unexpected reply %v", v)
 	}
 	n, _ := v[0].(int64)
 	detail, _ := v[4].(string)
 	if n == -2 {
 		return claimed{}, fmt.Errorf("%w: the Redis server's maxmemory-policy is %s, which may evict the lease hash %s and repeat IDs: set maxmemory-policy noeviction (or a volatile-* policy, with no TTL on the lease keys)", node.ErrInvalidConfig, detail, b.keys[0])
 	}
-	out := claimed{node: n}
+	out := claimed{node: n, seen: replyTail(v)}
+	b.hint.Store(out.seen.count)
 	if s, ok := v[1].(string); ok {
 		out.floor, _ = strconv.ParseInt(s, 10, 64)
 		out.floor *= 1000
 	}
 	out.version, _ = v[3].(int64)
-	out.ident, _ = v[5].(string)
 	flags, _ := v[2].(int64)
 	if flags&1 != 0 {
 		out.forgot = true
@@ -193,6 +232,9 @@ func (b *store) claim(ctx context.Context, c claimArgs) (claimed, error) {
 	}
 	if flags&2 != 0 {
 		failover.Warn(&b.blind, log, "lease store cannot read the Redis master replication ID (INFO replication): a failover or restart that loses writes goes unnoticed and may repeat IDs; allow INFO in scripts", "key", b.keys[0])
+	}
+	if flags&4 != 0 {
+		log.Warn("lease store: corrupt field rewritten by a claim, which waits out earlier holders", "key", b.keys[0], "field", detail, "floor", time.Unix(0, out.floor))
 	}
 	if n < 0 {
 		return claimed{}, fmt.Errorf("%w: all %d node ids are leased", node.ErrExhausted, c.maxNode+1)
@@ -213,12 +255,13 @@ func flag(b bool) int {
 }
 
 // Claim claims a node, waiting out the holders a failover, restart or
-// restore made Redis forget.
+// restore made Redis forget, and waiting for the replicas the lease saw
+// (see [StoreOptions].Replicas).
 func (b *store) Claim(ctx context.Context, c node.Claim) (node.Claimed, error) {
 	r, err := b.claim(ctx, claimArgs{owner: c.Owner, ttl: c.TTL, maxNode: c.MaxNode, prefer: c.Prefer, bound: c.Bound,
-		horizon: c.Horizon, lost: c.Lost, lapsed: c.Lapsed, log: c.Log})
+		horizon: c.Horizon, lost: c.Lost, lapsed: c.Lapsed, seen: parseSeen(c.Seen.Ident), log: c.Log})
 	if err != nil {
 		return node.Claimed{}, err
 	}
-	return node.Claimed{Node: r.node, Floor: r.floor, Seen: node.Seen{Ident: r.ident, Version: r.version}, Forgot: r.forgot}, nil
+	return node.Claimed{Node: r.node, Floor: r.floor, Seen: node.Seen{Ident: r.seen.String(), Version: r.version}, Forgot: r.forgot}, nil
 }

@@ -6,8 +6,8 @@
 // finds it or the hash's version not what the lease saw, waits out the
 // longest horizon of the hash's holders (see
 // [node.LeaseOptions].MaxClockOffset). A claim refuses an evicting
-// maxmemory-policy, and with replicas claims and renewals wait (WAIT) for
-// one by default (see [StoreOptions].Replicas).
+// maxmemory-policy, and claims and renewals wait (WAIT) for every replica
+// the store has had by default (see [StoreOptions].Replicas).
 // See https://github.com/idkit-go/idkit/blob/main/docs/leases.md
 package redislease
 
@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -44,12 +45,16 @@ var ErrNotReplicated = errors.New("redislease: not acknowledged by enough replic
 // client.
 
 // releaseScript: KEYS hash, held, free; ARGV node, owner, mark µs, exact
-// (1/0). Returns 1, or 0 if the node is not held by owner.
+// (1/0). Returns 1, or 0 if the node is not held by owner. A corrupt mark
+// of the node is replaced by the given one.
 var releaseScript = redis.NewScript(`
 local H, E, F, n = KEYS[1], KEYS[2], KEYS[3], ARGV[1]
 if redis.call('HGET', H, 'o:' .. n) ~= ARGV[2] then return 0 end
 local h = tonumber(ARGV[3])
-if ARGV[4] ~= '1' then h = math.max(h, tonumber(redis.call('HGET', H, 'h:' .. n) or '0')) end
+if ARGV[4] ~= '1' then
+  local o = tonumber(redis.call('HGET', H, 'h:' .. n) or '0')
+  if o and o == o and math.abs(o) <= 9007199254740992 then h = math.max(h, o) end
+end
 redis.call('HSET', H, 'o:' .. n, '', 'e:' .. n, '0', 'h:' .. n, string.format('%.0f', h))
 redis.call('HINCRBY', H, 'v', 1)
 redis.call('ZREM', E, n)
@@ -62,14 +67,22 @@ type StoreOptions struct {
 	// Key is the Redis hash of the leases, also the cluster slot of its
 	// two index sets. Default "idkit:node_leases". Never delete it.
 	Key string
-	// Replicas, if positive, makes each claim and renewal wait (WAIT) for
-	// that many replicas, up to ReplicaTimeout (default TTL/4, the default
-	// Margin; at least 1 ms), and fail with [ErrNotReplicated] if fewer acknowledge. Zero
-	// waits for one replica once the master has any, unless the server
-	// sets min-replicas-to-write: a master cut off from its replicas (an
-	// old master after a promotion) then cannot keep renewing leases. With
-	// a negative value, or replicas to wait for and a client that cannot
-	// pipeline, claims and renewals fail with [node.ErrInvalidConfig].
+	// Replicas is how many replicas must acknowledge (WAIT, up to
+	// ReplicaTimeout: default TTL/4, the default Margin, at least 1 ms)
+	// each claim and renewal, which otherwise fails with
+	// [ErrNotReplicated]. Zero, the default, waits for every replica the
+	// store has had: the most replicas online that any request of the
+	// hash saw (field "rs", reset when a claim finds the master promoted
+	// from the one that wrote the hash), and at least the most the lease
+	// itself saw, so that a master that lost a replica (an old master
+	// after a promotion: split brain) or restarted without its data
+	// fences its holders; a request finding fewer replicas online writes
+	// nothing. A positive value waits for exactly that many. A negative
+	// value waits for none: an old master cut off by a promotion then
+	// keeps renewing its holders' leases, which repeats IDs, and a
+	// failover may lose claims, which the store detects and waits out.
+	// With replicas to wait for and a client that cannot pipeline,
+	// claims and renewals fail with [node.ErrInvalidConfig].
 	Replicas       int
 	ReplicaTimeout time.Duration
 }
@@ -103,8 +116,8 @@ type store struct {
 	keys []string
 	o    StoreOptions
 
-	blind atomic.Bool            // warned that the master's identity cannot be read
-	auto  atomic.Pointer[string] // with Replicas 0: the replication ID of the master seen with replicas
+	blind atomic.Bool  // warned that the master's identity cannot be read
+	hint  atomic.Int64 // the replicas the last claim needed: the next one's first guess
 }
 
 // pipeliner is what waiting for replicas needs of a client: a pipeline
@@ -119,102 +132,152 @@ type clusterClient interface {
 	ReloadState(ctx context.Context)
 }
 
-// run runs s with args and a last argument, probe, then WAIT on the same
-// connection if there are replicas to wait for. short is the error for
-// fewer replicas acknowledging than waited for (what names the request).
-// With Replicas 0 the store waits for one replica once a script saw the
-// master has any: with none known, probe asks the script to refuse
-// (reply {-3, ...}) if it has, and the request runs again, waiting. A
-// master with another replication ID and no replica (a promoted one)
-// ends the wait.
-func (b *store) run(ctx context.Context, s *redis.Script, what string, ttl time.Duration, args ...any) (v any, short, err error) {
+// run runs s with args and the last arguments want and Replicas, then,
+// if want is positive, WAIT for want replicas on the same connection. The
+// script reports (its last reply value) how many replicas the request
+// needs, and refuses (code -3, writing nothing) if that is not want: the
+// request then runs again with want set to it. short is the error for
+// fewer than needed replicas acknowledging the script's writes (what names
+// the request); a script that found fewer online (code -4) wrote nothing:
+// it runs again (without WAIT) until the replicas' timeout, then fails
+// with err. On a cluster client, any error reloads the slot map.
+func (b *store) run(ctx context.Context, s *redis.Script, what string, ttl time.Duration, want int64, args ...any) (reply []any, short, err error) {
 	if b.c == nil {
 		return nil, nil, fmt.Errorf("%w: nil redis client", node.ErrInvalidConfig)
 	}
-	if b.o.Replicas < 0 {
-		return nil, nil, fmt.Errorf("%w: Replicas %d", node.ErrInvalidConfig, b.o.Replicas)
+	if cc, ok := b.c.(clusterClient); ok {
+		defer func() {
+			if err != nil || short != nil {
+				cc.ReloadState(ctx) // the slot may have moved, its master died
+			}
+		}()
 	}
-	want, learned := int64(b.o.Replicas), ""
-	if want == 0 {
-		if p := b.auto.Load(); p != nil {
-			want, learned = 1, *p
-		}
+	if b.o.Replicas != 0 {
+		want = int64(max(b.o.Replicas, 0))
 	}
-	if want == 0 {
-		v, err = s.Run(ctx, b.c, b.keys, append(args, 1)...).Result()
-		if err != nil || !refused(v) {
-			return v, nil, err
+	// A replica may be a moment from online (after a sync, a reconnection):
+	// a request finding too few online runs again until ReplicaTimeout,
+	// as long as WAIT would have waited.
+	deadline := time.Now().Add(b.timeout(ttl))
+	for attempt := 0; ; attempt++ {
+		var acked int64
+		reply, acked, err = b.runOnce(ctx, s, ttl, want, args)
+		if err != nil {
+			return nil, nil, corrupt(err)
 		}
-		learned, _ = master(v)
-		b.auto.Store(&learned)
-		want = 1
+		if len(reply) < 5 {
+			return nil, nil, fmt.Errorf("unexpected reply %v", reply)
+		}
+		code, _ := reply[0].(int64)
+		online, _ := reply[len(reply)-3].(int64)
+		need, _ := reply[len(reply)-1].(int64)
+		switch {
+		case code == -3 && attempt < 2:
+			want = need
+			continue
+		case code == -3:
+			return nil, nil, fmt.Errorf("%w: %s: the replicas online keep changing (%d now)", ErrNotReplicated, what, online)
+		case code == -4 && ctx.Err() == nil && time.Until(deadline) > 0:
+			// Poll without WAIT, which would block for nothing.
+			attempt, want = -1, 0
+			time.Sleep(min(20*time.Millisecond, time.Until(deadline)))
+			continue
+		case code == -4:
+			return nil, nil, fmt.Errorf("%w: %s acknowledged by 0 of %d replicas: the master has %d online", ErrNotReplicated, what, need, online)
+		case acked < need:
+			return reply, fmt.Errorf("%w: %s acknowledged by %d of %d replicas", ErrNotReplicated, what, acked, need), nil
+		}
+		return reply, nil, nil
+	}
+}
+
+// runOnce runs s once, pipelined with WAIT want if want is positive, and
+// returns its reply and the replicas that acknowledged.
+func (b *store) runOnce(ctx context.Context, s *redis.Script, ttl time.Duration, want int64, args []any) ([]any, int64, error) {
+	args = append(args[:len(args):len(args)], want, b.o.Replicas)
+	if want == 0 {
+		v, err := s.Run(ctx, b.c, b.keys, args...).Result()
+		r, _ := v.([]any)
+		return r, 0, err
 	}
 	p, ok := b.c.(pipeliner)
 	if !ok {
-		return nil, nil, fmt.Errorf("%w: the Redis master has replicas, and a %T client cannot pipeline WAIT after a script: use one that pipelines, or set min-replicas-to-write on the server", node.ErrInvalidConfig, b.c)
+		return nil, 0, fmt.Errorf("%w: the Redis master has replicas, and a %T client cannot pipeline WAIT after a script: use one that pipelines", node.ErrInvalidConfig, b.c)
 	}
 	if c, ok := b.c.(clusterClient); ok {
 		// A cluster client sends a command without keys, as WAIT, to any
 		// master: pipeline on the master of the hash's slot instead.
 		m, err := c.MasterForKey(ctx, b.keys[0])
 		if err != nil {
-			return nil, nil, err
+			return nil, 0, err
 		}
-		defer func() {
-			if err != nil || short != nil {
-				c.ReloadState(ctx) // the slot may have moved
-			}
-		}()
 		p = m
 	}
-	timeout := b.o.ReplicaTimeout
-	if timeout <= 0 {
-		timeout = max(ttl/4, time.Millisecond)
-	}
-	var cmd *redis.Cmd
-	var wait *redis.Cmd
+	timeout := b.timeout(ttl)
+	var cmd, wait *redis.Cmd
 	_, _ = p.Pipelined(ctx, func(pipe redis.Pipeliner) error {
-		cmd = s.Eval(ctx, pipe, b.keys, append(args, 0)...)
+		cmd = s.Eval(ctx, pipe, b.keys, args...)
 		wait = pipe.Do(ctx, "WAIT", want, max(timeout.Milliseconds(), 1))
 		return nil
 	})
-	if v, err = cmd.Result(); err != nil {
-		return nil, nil, err
+	v, err := cmd.Result()
+	if err != nil {
+		return nil, 0, err
 	}
+	r, _ := v.([]any)
 	acked, err := wait.Int64()
 	if err != nil {
-		return v, nil, fmt.Errorf("wait for replicas: %w", err)
+		return nil, 0, fmt.Errorf("wait for replicas: %w", err)
 	}
-	if acked >= want {
-		return v, nil, nil
-	}
-	if ident, online := master(v); b.o.Replicas == 0 && online == 0 && ident != "" && ident != learned {
-		b.auto.Store(nil)
-		return v, nil, nil
-	}
-	return v, fmt.Errorf("%w: %s acknowledged by %d of %d replicas", ErrNotReplicated, what, acked, want), nil
+	return r, acked, nil
 }
 
-// refused reports whether a script refused for replicas nothing waits for.
-func refused(v any) bool {
-	r, _ := v.([]any)
-	if len(r) == 0 {
-		return false
+// timeout is how long a request waits for its replicas: ReplicaTimeout,
+// by default TTL/4, at least 1 ms.
+func (b *store) timeout(ttl time.Duration) time.Duration {
+	if b.o.ReplicaTimeout > 0 {
+		return b.o.ReplicaTimeout
 	}
-	code, _ := r[0].(int64)
-	return code == -3
+	return max(ttl/4, time.Millisecond)
 }
 
-// master returns the replication ID and the number of online replicas
-// that end every script's reply.
-func master(v any) (ident string, online int64) {
-	r, _ := v.([]any)
-	if len(r) < 2 {
-		return "", 0
+// corrupt returns err, wrapping [node.ErrCorrupt] with the field a script
+// named if a script found one corrupt (not an integer within 2^53 in
+// magnitude, so that every time fits int64 nanoseconds).
+func corrupt(err error) error {
+	msg, ok := strings.CutPrefix(err.Error(), "IDKIT_CORRUPT ")
+	if !ok {
+		return err
 	}
-	ident, _ = r[len(r)-2].(string)
-	online, _ = r[len(r)-1].(int64)
-	return ident, online
+	msg, _, _ = strings.Cut(msg, " script:")
+	return fmt.Errorf("%w: %s", node.ErrCorrupt, msg)
+}
+
+// seen is what a lease saw of the master: its replication ID and how many
+// replicas the lease waits for. It travels as [node.Seen].Ident, as
+// "ID/count".
+type seen struct {
+	ident string
+	count int64
+}
+
+func parseSeen(s string) seen {
+	id, n, _ := strings.Cut(s, "/")
+	c, _ := strconv.ParseInt(n, 10, 64)
+	return seen{id, max(c, 0)}
+}
+
+func (s seen) String() string { return s.ident + "/" + strconv.FormatInt(s.count, 10) }
+
+// replyTail returns what ends every script's reply: the replication ID,
+// and the replicas the lease waits for from now on.
+func replyTail(r []any) seen {
+	if len(r) < 4 {
+		return seen{}
+	}
+	id, _ := r[len(r)-4].(string)
+	c, _ := r[len(r)-2].(int64)
+	return seen{id, c}
 }
 
 // micros rounds a Unix-nanosecond mark up to microseconds.

@@ -10,22 +10,24 @@ import (
 	"github.com/idkit-go/idkit/generator/node"
 )
 
-// renewScript: KEYS hash, held, free; ARGV node, owner, ttl ms, bound µs,
-// horizon µs, the replication ID and node mark (µs) the lease saw last (empty and 0:
-// none), probe (see claimScript). Returns {code, version, detail, ident,
-// online replicas}; version is the node's mark after the request; code 1 renewed, 0 the node is not held by owner, -1
-// the hash is not the one the lease saw (detail: why), -2 owner's record
-// had expired, -3 replicas nothing waits for.
-var renewScript = redis.NewScript(`
-local H, E, F, n = KEYS[1], KEYS[2], KEYS[3], ARGV[1]
-local info = redis.pcall('INFO', 'replication')
-if type(info) ~= 'string' then info = nil end
-local ident = info and string.match(info, 'master_replid:(%w+)') or ''
-local online = 0
-if info then for _ in string.gmatch(info, 'state=online') do online = online + 1 end end
+// renewScript (after prelude): KEYS hash, held, free; ARGV node, owner,
+// ttl ms, bound µs, horizon µs, the replication ID, node mark (µs) and
+// replica count the lease saw last (empty, 0, 0: none), want and fixed (see
+// claimScript). Returns {code, version, detail, ident, online replicas,
+// count, need}; version is the node's mark after the request; code 1
+// renewed, 0 the node is not held by owner, -1 the hash is not the one the
+// lease saw (detail: why), -2 owner's record had expired, -3 and -4 as in
+// claimScript, -5 a field of the node is corrupt (detail: which). count
+// and need are as in claimScript.
+var renewScript = redis.NewScript(prelude + `
+local E, F, n = KEYS[2], KEYS[3], ARGV[1]
+local want, fixed = tonumber(ARGV[9]), tonumber(ARGV[10])
+local count, need = 0, 0
 local function reply(t)
   t[#t + 1] = ident
   t[#t + 1] = online
+  t[#t + 1] = count
+  t[#t + 1] = need
   return t
 end
 if redis.call('EXISTS', H) == 0 then return reply({-1, 0, 'the lease hash is gone'}) end
@@ -36,21 +38,32 @@ end
 if ident ~= '' and ARGV[6] ~= '' and ARGV[6] ~= ident then
   return reply({-1, 0, 'the lease saw replication ID ' .. ARGV[6] .. ', the master is ' .. ident})
 end
-local v = tonumber(redis.call('HGET', H, 'h:' .. n) or '0')
+local v = own('h:' .. n, 0)
+if not v then return reply({-5, 0, 'h:' .. n}) end
 if v < tonumber(ARGV[7]) then return reply({-1, v, 'the mark of node ' .. n .. ' (' .. string.format('%.0f', v) .. ') is below ' .. ARGV[7] .. ', which the lease saw'}) end
 if redis.call('HGET', H, 'o:' .. n) ~= ARGV[2] then return reply({0, v, ''}) end
+local e = own('e:' .. n, 0)
+if not e then return reply({-5, v, 'e:' .. n}) end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-if tonumber(redis.call('HGET', H, 'e:' .. n) or '0') < now then return reply({-2, v, ''}) end
-if ARGV[8] == '1' and online > 0 and not string.match(info, 'min_slaves_good_slaves:') then return reply({-3, v, ''}) end
-local h = tonumber(redis.call('HGET', H, 'h:' .. n) or '0')
-local hz = math.max(tonumber(ARGV[5]), tonumber(redis.call('HGET', H, 'hz') or '0'))
-local e = string.format('%.0f', now + tonumber(ARGV[3]))
-v = math.max(h, tonumber(ARGV[4]))
-redis.call('HSET', H, 'e:' .. n, e, 'h:' .. n, string.format('%.0f', v), 'hz', string.format('%.0f', hz))
+if e < now then return reply({-2, v, ''}) end
+local stored_hz, rs = num('hz', 0), num('rs', 0)
+num('v', 0)
+local hz = math.max(tonumber(ARGV[5]), stored_hz)
+if fixed ~= 0 then
+  count = math.max(fixed, 0)
+else
+  count = math.max(replicas(ARGV[6], tonumber(ARGV[8])), rs)
+end
+need = count
+if online < need then return reply({-4, v, ''}) end
+if need ~= want and (need > want or online < want) then return reply({-3, v, ''}) end
+local x = string.format('%.0f', now + tonumber(ARGV[3]))
+v = math.max(v, tonumber(ARGV[4]))
+redis.call('HSET', H, 'e:' .. n, x, 'h:' .. n, string.format('%.0f', v), 'hz', string.format('%.0f', hz), 'rs', math.max(rs, online))
 redis.call('HINCRBY', H, 'v', 1)
 redis.call('ZREM', F, n)
-redis.call('ZADD', E, e, n)
+redis.call('ZADD', E, x, n)
 return reply({1, v, ''})
 `)
 
@@ -61,46 +74,49 @@ type renewArgs struct {
 	ttl     time.Duration
 	bound   int64 // Unix ns
 	horizon time.Duration
-	ident   string // what the lease saw last
+	seen    seen // what the lease saw last of the master
 	version int64
 }
 
 // renew extends the lease if the hash proves it holds what the lease saw
-// last; it returns the replication ID and version the renewal saw, or an
-// error wrapping [node.ErrForgot] or [node.ErrLeaseLost] (with
-// [node.ErrLapsed] if the record still named owner but had expired).
-func (b *store) renew(ctx context.Context, a renewArgs) (string, int64, error) {
-	r, short, err := b.run(ctx, renewScript, fmt.Sprintf("renewal of node %d", a.node), a.ttl, a.node, a.owner, a.ttl.Milliseconds(), micros(a.bound),
-		micros(a.horizon.Nanoseconds()), a.ident, a.version)
+// last, and the replicas the lease saw acknowledge it; it returns what the
+// renewal saw, or an error wrapping [node.ErrForgot] (with
+// [node.ErrCorrupt] for a corrupt field of the node) or [node.ErrLeaseLost]
+// (with [node.ErrLapsed] if the record still named owner but had
+// expired).
+func (b *store) renew(ctx context.Context, a renewArgs) (seen, int64, error) {
+	v, short, err := b.run(ctx, renewScript, fmt.Sprintf("renewal of node %d", a.node), a.ttl, a.seen.count, a.node, a.owner, a.ttl.Milliseconds(), micros(a.bound),
+		micros(a.horizon.Nanoseconds()), a.seen.ident, a.version, a.seen.count)
 	if err != nil {
-		return "", 0, fmt.Errorf("redislease: renew node %d: %w", a.node, err)
+		return seen{}, 0, fmt.Errorf("redislease: renew node %d: %w", a.node, err)
 	}
-	v, _ := r.([]any)
-	if len(v) != 5 {
-		return "", 0, fmt.Errorf("redislease: renew node %d: unexpected reply %v", a.node, r)
+	if len(v) != 7 {
+		return seen{}, 0, fmt.Errorf("redislease: renew node %d: unexpected reply %v", a.node, v)
 	}
 	code, _ := v[0].(int64)
 	version, _ := v[1].(int64)
 	detail, _ := v[2].(string)
-	ident, _ := v[3].(string)
 	switch code {
 	case 1:
 	case 0:
-		return "", 0, fmt.Errorf("%w: node %d is no longer held by %s", node.ErrLeaseLost, a.node, a.owner)
+		return seen{}, 0, fmt.Errorf("%w: node %d is no longer held by %s", node.ErrLeaseLost, a.node, a.owner)
 	case -2:
-		return "", 0, fmt.Errorf("%w: %w: node %d of %s expired before the renewal arrived", node.ErrLeaseLost, node.ErrLapsed, a.node, a.owner)
+		return seen{}, 0, fmt.Errorf("%w: %w: node %d of %s expired before the renewal arrived", node.ErrLeaseLost, node.ErrLapsed, a.node, a.owner)
+	case -5:
+		return seen{}, 0, fmt.Errorf("redislease: renew node %d: %w: %w: field %s is not an integer within 2^53", a.node, node.ErrForgot, node.ErrCorrupt, detail)
 	default:
-		return "", 0, fmt.Errorf("redislease: renew node %d: %w: %s", a.node, node.ErrForgot, detail)
+		return seen{}, 0, fmt.Errorf("redislease: renew node %d: %w: %s", a.node, node.ErrForgot, detail)
 	}
 	if short != nil {
-		return "", 0, short
+		return seen{}, 0, short
 	}
-	return ident, version, nil
+	return replyTail(v), version, nil
 }
 
-// Renew renews a node if the hash proves it holds what the lease saw.
+// Renew renews a node if the hash proves it holds what the lease saw,
+// and the replicas the lease saw acknowledge it.
 func (b *store) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
-	ident, v, err := b.renew(ctx, renewArgs{node: r.Node, owner: r.Owner, ttl: r.TTL, bound: r.Bound, horizon: r.Horizon,
-		ident: r.Seen.Ident, version: r.Seen.Version})
-	return node.Seen{Ident: ident, Version: v}, err
+	s, v, err := b.renew(ctx, renewArgs{node: r.Node, owner: r.Owner, ttl: r.TTL, bound: r.Bound, horizon: r.Horizon,
+		seen: parseSeen(r.Seen.Ident), version: r.Seen.Version})
+	return node.Seen{Ident: s.String(), Version: v}, err
 }

@@ -18,7 +18,7 @@ import (
 )
 
 // TestReplicasNone: on a server without replicas, Replicas 1 fails the
-// claim with ErrNotReplicated and gives the node back; Replicas 0 claims.
+// claim with ErrNotReplicated, writing nothing; Replicas 0 and -1 claim.
 func TestReplicasNone(t *testing.T) {
 	t.Parallel()
 	c := redis.NewClient(&redis.Options{Addr: testdb.RequireRedis(t)})
@@ -34,17 +34,18 @@ func TestReplicasNone(t *testing.T) {
 	_, err := node.NewLease(ctx, s, node.LeaseOptions{})
 	require.ErrorIs(t, err, redislease.ErrNotReplicated)
 	require.ErrorContains(t, err, "acknowledged by 0 of 1 replicas")
-	owner, err := c.HGet(ctx, key, "o:0").Result()
+	n, err := c.Exists(ctx, key).Result()
 	require.NoError(t, err)
-	require.Empty(t, owner, "the unreplicated claim was given back")
+	require.Zero(t, n, "the claim that could not be replicated wrote nothing")
 
 	l, err := node.NewLease(ctx, redislease.NewStore(c, redislease.StoreOptions{Key: key}), node.LeaseOptions{})
 	require.NoError(t, err)
 	require.Equal(t, int64(0), l.Node())
 	require.NoError(t, l.Close(ctx))
 
-	_, err = node.NewLease(ctx, redislease.NewStore(c, redislease.StoreOptions{Key: key, Replicas: -1}), node.LeaseOptions{})
-	require.ErrorIs(t, err, node.ErrInvalidConfig)
+	l, err = node.NewLease(ctx, redislease.NewStore(c, redislease.StoreOptions{Key: key, Replicas: -1}), node.LeaseOptions{})
+	require.NoError(t, err, "Replicas -1 waits for none")
+	require.NoError(t, l.Close(ctx))
 }
 
 // TestReplicasOne runs a primary and a replica of its own (never the
