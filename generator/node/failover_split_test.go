@@ -142,9 +142,10 @@ func TestSplitBrain(t *testing.T) {
 			p.promote(t)
 			split := time.Now()
 			time.Sleep(o.TTL + o.TTL/4) // A's row expires on the new primary
-			if c.name != "postgres-sync" { // there a commit waits for the standby
-				// A new process on the old primary never saw the replica:
-				// the table's record refuses it.
+			// A new process on the old primary never saw the replica: the
+			// table's record refuses it. (With a synchronous standby its
+			// commit waits for the standby instead.)
+			if c.name != "postgres-sync" {
 				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 				l, err := node.NewLease(ctx, p.store(t, p.primary), o.LeaseOptions, o.gen()...)
 				cancel()
