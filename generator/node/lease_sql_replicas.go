@@ -24,15 +24,16 @@ import (
 // many semi-synchronous replicas connected), as it falls back to
 // asynchronous after rpl_semi_sync_master_timeout. A replica that left the
 // primary fails every renewal of the leases that saw it, without a heal:
-// their generators stay fenced. A later lease (a new process) learns the
-// replicas streaming when it claims.
+// their generators stay fenced.
 //
-// The horizon raised by a claim must survive a failover too, or a later
-// claimer waits a shorter one: the table records, in row -2 (owner: the
+// A later lease (a new process) never saw the replicas that left, and the
+// horizon raised by a claim must survive a failover too, or a later
+// claimer waits a shorter one: so the table records, in row -2 (owner: the
 // server's identity, version: a count), the most replicas any claim saw
 // streaming from the server, and every claim waits for that many, even
-// one that sees fewer streaming: a replica that left may have been
-// promoted.
+// one that sees fewer streaming (a replica that left may have been
+// promoted). A promoted replica has an identity of its own, and so a
+// record of its own.
 
 // pgStreaming selects, in pg_stat_replication, the physical replicas that
 // stream: those a failover could promote. A logical replication or change
