@@ -156,6 +156,10 @@ func (b *sqlBackend) Renew(ctx context.Context, r Renewal) (Seen, error) {
 		return seen, nil
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
+		if b.tableGone(ctx) {
+			// The row went with the table: the store forgot the lease.
+			return r.Seen, fmt.Errorf("node: renew node %d: %w: the lease table is gone (%v)", r.Node, ErrForgot, err)
+		}
 		return r.Seen, fmt.Errorf("node: renew node %d: %w", r.Node, err)
 	}
 	return r.Seen, b.unproven(ctx, r)
