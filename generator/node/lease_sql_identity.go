@@ -156,9 +156,16 @@ func (b *sqlBackend) Renew(ctx context.Context, r Renewal) (Seen, error) {
 		return seen, nil
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
-		if b.tableGone(ctx) {
+		switch {
+		case !b.tableGone(ctx):
+		case need == 0:
 			// The row went with the table: the store forgot the lease.
 			return r.Seen, fmt.Errorf("node: renew node %d: %w: the lease table is gone (%v)", r.Node, ErrForgot, err)
+		default:
+			// The server lost its data, and the replicas the lease saw
+			// with it: one may have been promoted (split brain). The lease
+			// stays fenced, as when a replica it saw left.
+			return r.Seen, fmt.Errorf("node: renew node %d: the lease table is gone from a primary that had %d replicas (restarted without its data after a replica was promoted?): %w", r.Node, need, err)
 		}
 		return r.Seen, fmt.Errorf("node: renew node %d: %w", r.Node, err)
 	}
