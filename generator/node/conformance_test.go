@@ -102,8 +102,6 @@ func (h *sqlHarness) harness() nodetest.Harness {
 		Forget: func(t *testing.T) { h.s.exec(t, "DELETE FROM "+leaseTable+" WHERE node = -1") },
 		Unsupported: map[string]string{
 			"Corrupt": "the columns' types admit only values the store could write",
-			// docs/leases.md, What the rule cannot cover.
-			"SplitBrain/alone-new-holder": "a process that first claims on an old primary its replicas already left sees no replica to wait for",
 		},
 	}
 }

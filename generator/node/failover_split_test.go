@@ -142,6 +142,22 @@ func TestSplitBrain(t *testing.T) {
 			p.promote(t)
 			split := time.Now()
 			time.Sleep(o.TTL + o.TTL/4) // A's row expires on the new primary
+			// A new process on the old primary never saw the replica: the
+			// table's record refuses it. (With a synchronous standby its
+			// commit waits for the standby instead.)
+			if c.name != "postgres-sync" {
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				l, err := node.NewLease(ctx, p.store(t, p.primary), o.LeaseOptions, o.gen()...)
+				cancel()
+				if err == nil {
+					_ = l.Close(context.Background())
+					t.Error("a new lease on the old primary was not refused")
+				} else if !strings.Contains(err.Error(), "records 1 replicas") || !strings.Contains(err.Error(), "node -2") {
+					t.Errorf("the new lease's error names neither the recorded replicas nor row -2: %v", err)
+				} else {
+					t.Logf("a new lease on the old primary: %v", err)
+				}
+			}
 			b := issue(t, lease(t, p.store(t, p.replica), o))
 			if b.lease.Node() != a.lease.Node() {
 				t.Fatalf("B claimed node %d, A held %d", b.lease.Node(), a.lease.Node())

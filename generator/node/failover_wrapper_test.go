@@ -49,7 +49,8 @@ func (s tracing) Release(ctx context.Context, n int64, owner string, hwm int64, 
 }
 
 // TestFailoverThroughWrapper: the PostgreSQL failover of
-// TestFailoverPostgres (the moved variant, default protection), with every
+// TestFailoverPostgres (the moved variant, default protection, with
+// AllowSplitBrain as there), with every
 // holder's store wrapped in a forwarding wrapper. The wrapper sees the
 // promoted server's claim record the loss and the old holder's renewal
 // fail with ErrForgot, and no ID repeats: a wrapper keeps every guarantee.
@@ -63,7 +64,7 @@ func TestFailoverThroughWrapper(t *testing.T) {
 	n := &traced{}
 	r := failovertest.Run(t, failovertest.Setup{
 		Store: func(t *testing.T, addr string) node.Store {
-			return tracing{failoverStore(t, "pgx", testservers.PostgresDSN(addr)), n}
+			return tracing{failoverStoreWith(t, "pgx", testservers.PostgresDSN(addr), node.SQLStoreOptions{AllowSplitBrain: true}), n}
 		},
 		Primary:  primary.Addr(),
 		Replica:  replica.Addr(),

@@ -78,7 +78,7 @@ func NewSQLStore(ctx context.Context, db *sql.DB, opts SQLStoreOptions) (Store, 
 	if !ok {
 		return nil, fmt.Errorf("%w: cannot tell the SQL dialect of driver %T; set Dialect", ErrInvalidConfig, db.Driver())
 	}
-	b := &sqlBackend{db: db, d: d, split: opts.AllowSplitBrain}
+	b := &sqlBackend{db: db, d: d, table: opts.Table, split: opts.AllowSplitBrain}
 	v, _ := tables.LoadOrStore(tableKey{weak.Make(db), opts.Table}, &tableState{claiming: make(chan struct{}, claimsAtOnce)})
 	b.t = v.(*tableState)
 	b.t.mu.Lock()
@@ -117,6 +117,7 @@ type tableState struct {
 	created  bool
 	claiming chan struct{} // a slot per claim running (claimsAtOnce)
 	seeded   atomic.Int64  // rows [0, seeded] are known to exist
+	gone     atomic.Bool   // a request found the table missing: the next claim creates it
 	guard    *sqlGuard     // failover detection (lease_sql_identity.go)
 }
 
@@ -142,6 +143,7 @@ type sqlBackend struct {
 	db    *sql.DB
 	d     dialect.Dialect
 	s     sqlStmts
+	table string
 	split bool // AllowSplitBrain
 
 	t *tableState
@@ -193,10 +195,24 @@ func (b *sqlBackend) seed(ctx context.Context, maxNode int64, force bool) error 
 }
 
 // Claim claims a node, waiting out the holders the database forgot
-// (lease_sql_identity.go).
+// (lease_sql_identity.go). A claim that fails on a table found missing has
+// the next one create it again.
 func (b *sqlBackend) Claim(ctx context.Context, c Claim) (Claimed, error) {
-	maxNode, prefer := c.MaxNode, c.Prefer
 	b.t.guard.warn(c.Log, b.split)
+	if b.t.gone.Load() {
+		if err := b.recreate(ctx); err != nil {
+			return Claimed{}, fmt.Errorf("node: claim: %w", err)
+		}
+	}
+	r, err := b.claim(ctx, c)
+	if err != nil && !errors.Is(err, ErrExhausted) && ctx.Err() == nil {
+		b.tableGone(ctx)
+	}
+	return r, err
+}
+
+func (b *sqlBackend) claim(ctx context.Context, c Claim) (Claimed, error) {
+	maxNode, prefer := c.MaxNode, c.Prefer
 	if b.t.seeded.Load() < maxNode {
 		if err := b.retry(ctx, func() error { return b.seed(ctx, maxNode, false) }); err != nil {
 			return Claimed{}, fmt.Errorf("node: claim: add lease rows: %w", err)
@@ -242,6 +258,34 @@ func (b *sqlBackend) Claim(ctx context.Context, c Claim) (Claimed, error) {
 		}
 	}
 	return Claimed{}, fmt.Errorf("%w: all %d node ids are leased", ErrExhausted, maxNode+1)
+}
+
+// tableGone reports whether the server answers that the lease table does
+// not exist (dropped, or a server restarted without its data), and if so
+// has the next claim create it again.
+func (b *sqlBackend) tableGone(ctx context.Context) bool {
+	var n int64
+	if err := b.db.QueryRowContext(ctx, b.s.exists).Scan(&n); err != nil || n != 0 {
+		return false
+	}
+	b.t.gone.Store(true)
+	return true
+}
+
+// recreate creates the lease table again, with its identity row, after a
+// request found it missing; its rows are added again as claims need them.
+func (b *sqlBackend) recreate(ctx context.Context) error {
+	b.t.mu.Lock()
+	defer b.t.mu.Unlock()
+	if !b.t.gone.Load() {
+		return nil
+	}
+	if err := createLeaseTable(ctx, b.db, b.d, b.s, b.table); err != nil {
+		return err
+	}
+	b.t.seeded.Store(-1)
+	b.t.gone.Store(false)
+	return nil
 }
 
 // missing reports whether node's row is known to be missing.

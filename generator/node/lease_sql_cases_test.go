@@ -10,6 +10,7 @@ import (
 	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/internal/testdb"
+	"github.com/idkit-go/idkit/internal/testservers"
 )
 
 // TestSQLiteConcurrentFirstClaims: 32 handles on one new SQLite file,
@@ -98,5 +99,70 @@ func TestHorizonFollowsTheTable(t *testing.T) {
 	_ = l.Close(ctx)
 	if h := horizon(); h != raised {
 		t.Errorf("horizon %v after the next claim, want %v again", time.Duration(h), time.Duration(raised))
+	}
+}
+
+// TestRestartEmptyAlone: the server restarts without its data under a
+// lone holder, with no other process to create the lease table again. The
+// holder's renewal must take the missing table for a store that forgot
+// its lease (not for an outage, which would fence it for good), and its
+// heal must create the table and claim again.
+func TestRestartEmptyAlone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts servers")
+	}
+	for _, c := range []struct {
+		name, driver, node string
+		start              func(t *testing.T) (dsn string, restart func())
+	}{
+		{"postgres", "pgx", "$1", func(t *testing.T) (string, func()) {
+			p := testservers.StartPostgres(t)
+			return testservers.PostgresDSN(p.Addr()), func() { p.Restart(t, false) }
+		}},
+		{"mariadb", "mysql", "?", func(t *testing.T) (string, func()) {
+			m := testservers.StartMariaDB(t, 1)
+			return testservers.MySQLDSN(m.Addr()), func() { m.Restart(t, false) }
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dsn, restart := c.start(t)
+			db := openDB(t, c.driver, dsn)
+			s, err := node.NewSQLStore(context.Background(), db, node.SQLStoreOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := leaseConf{Layout: layout(t, 1), LeaseOptions: node.LeaseOptions{TTL: 2 * time.Second}}
+			a := issue(t, lease(t, s, o))
+			for a.count() == 0 {
+				time.Sleep(time.Millisecond)
+			}
+			restart()
+			deadline := time.Now().Add(4 * o.TTL)
+			for a.lease.Stats().Reclaims == 0 {
+				if time.Now().After(deadline) {
+					t.Fatalf("A did not heal after the restart: %+v", a.lease.Stats())
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			n := a.count()
+			for a.count() == n {
+				if time.Now().After(deadline) {
+					t.Fatalf("A issued nothing after its heal: %+v", a.lease.Stats())
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			st := a.lease.Stats()
+			a.halt()
+			t.Logf("%s: A %+v", c.name, st)
+			// The table is back, with its identity row, and the heal's claim.
+			var owner string
+			var ident int
+			if err := db.QueryRow("SELECT owner, (SELECT COUNT(*) FROM idkit_node_leases WHERE node = -1) FROM idkit_node_leases WHERE node = "+c.node, st.Node).Scan(&owner, &ident); err != nil {
+				t.Fatal(err)
+			}
+			if owner != "" && owner != st.Owner || ident != 1 {
+				t.Errorf("node %d's row: owner %q (A: %q), %d identity rows", st.Node, owner, st.Owner, ident)
+			}
+		})
 	}
 }

@@ -88,7 +88,8 @@ func (g *sqlGuard) warn(log *slog.Logger, split bool) {
 // guard completes r, a claim that read the node's floor and id: it waits
 // out a loss, records it and the claimer's horizon.
 func (b *sqlBackend) guard(ctx context.Context, c Claim, r Claimed, floor int64, id identity) (Claimed, bool, error) {
-	r.Seen.Ident = seenIdent(id.now, id.replicas)
+	need := b.need(id)
+	r.Seen.Ident = seenIdent(id.now, need)
 	horizon := max(id.horizon.Int64, int64(c.Horizon))
 	wait := id.clock + horizon // the floor after a loss
 	r.Floor = max(floor, id.mark.Int64)
@@ -109,20 +110,16 @@ func (b *sqlBackend) guard(ctx context.Context, c Claim, r Claimed, floor int64,
 		if err := b.exec(ctx, b.s.marker, id.now, mark, horizon); err != nil {
 			return r, false, fmt.Errorf("record the store's identity: %w", err)
 		}
-		// A new identity: the replicas recorded under the old one no
-		// longer serve this server.
-		id.recorded = sql.NullInt64{}
-		return r, true, b.replicated(ctx, c.TTL, id, false)
+		return r, true, b.replicated(ctx, c.TTL, id, need)
 	}
 	// The claim read the stored horizon: raise it whenever it is below
 	// this holder's, whoever lowered it (a loss) or raised it last.
-	raised := id.horizon.Int64 < int64(c.Horizon)
-	if raised {
+	if id.horizon.Int64 < int64(c.Horizon) {
 		if err := b.exec(ctx, b.s.horizon, int64(c.Horizon), int64(c.Horizon)); err != nil {
 			return r, false, fmt.Errorf("record the horizon: %w", err)
 		}
 	}
-	return r, true, b.replicated(ctx, c.TTL, id, raised)
+	return r, true, b.replicated(ctx, c.TTL, id, need)
 }
 
 // Renew renews r.Node if the database proves it holds what the lease saw
@@ -159,6 +156,17 @@ func (b *sqlBackend) Renew(ctx context.Context, r Renewal) (Seen, error) {
 		return seen, nil
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
+		switch {
+		case !b.tableGone(ctx):
+		case need == 0:
+			// The row went with the table: the store forgot the lease.
+			return r.Seen, fmt.Errorf("node: renew node %d: %w: the lease table is gone (%v)", r.Node, ErrForgot, err)
+		default:
+			// The server lost its data, and the replicas the lease saw
+			// with it: one may have been promoted (split brain). The lease
+			// stays fenced, as when a replica it saw left.
+			return r.Seen, fmt.Errorf("node: renew node %d: the lease table is gone from a primary that had %d replicas (restarted without its data after a replica was promoted?): %w", r.Node, need, err)
+		}
 		return r.Seen, fmt.Errorf("node: renew node %d: %w", r.Node, err)
 	}
 	return r.Seen, b.unproven(ctx, r)

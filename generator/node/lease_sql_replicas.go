@@ -24,14 +24,16 @@ import (
 // many semi-synchronous replicas connected), as it falls back to
 // asynchronous after rpl_semi_sync_master_timeout. A replica that left the
 // primary fails every renewal of the leases that saw it, without a heal:
-// their generators stay fenced. A later lease (a new process) learns the
-// replicas streaming when it claims.
+// their generators stay fenced.
 //
-// The horizon raised by a claim must survive a failover too, or a later
-// claimer waits a shorter one: the table records, in row -2 (owner: the
+// A later lease (a new process) never saw the replicas that left, and the
+// horizon raised by a claim must survive a failover too, or a later
+// claimer waits a shorter one: so the table records, in row -2 (owner: the
 // server's identity, version: a count), the most replicas any claim saw
-// streaming from the server; a claim that raises the horizon also waits
-// for that many.
+// streaming from the server, and every claim waits for that many, even
+// one that sees fewer streaming (a replica that left may have been
+// promoted). A promoted replica has an identity of its own, and so a
+// record of its own.
 
 // pgStreaming selects, in pg_stat_replication, the physical replicas that
 // stream: those a failover could promote. A logical replication or change
@@ -75,26 +77,33 @@ func (g *sqlGuard) refuse(split bool) error {
 	return errors.New(g.unsafe + ", or set SQLStoreOptions.AllowSplitBrain to accept the risk (docs/leases.md, \"Split brain\")")
 }
 
+// need is how many replicas must acknowledge a claim that read id: those
+// streaming now, and at least the most recorded under the server's
+// identity, so that a process that first claims on a primary its replicas
+// left (a replica promoted elsewhere) is refused like the holders that saw
+// them. Zero with AllowSplitBrain.
+func (b *sqlBackend) need(id identity) int64 {
+	if b.split {
+		return 0
+	}
+	return max(id.replicas, id.recorded.Int64)
+}
+
 // replicated completes a claim that read id: it records the replicas
 // streaming now under the server's identity if more than recorded, and
-// waits for them to acknowledge the claim's writes; a claim that raised
-// the horizon waits for as many as recorded.
-func (b *sqlBackend) replicated(ctx context.Context, ttl time.Duration, id identity, raised bool) error {
-	need := id.replicas
-	if raised && id.recorded.Valid {
-		need = max(need, id.recorded.Int64)
-	}
+// waits for need of them to acknowledge the claim's writes.
+func (b *sqlBackend) replicated(ctx context.Context, ttl time.Duration, id identity, need int64) error {
 	if id.replicas > 0 && id.replicas > id.recorded.Int64 && b.t.guard.ident != "''" {
 		if err := b.exec(ctx, b.s.record, id.now, id.replicas); err != nil {
 			return fmt.Errorf("record the replicas: %w", err)
 		}
 	}
-	if need == 0 || b.split {
+	if need == 0 {
 		return nil
 	}
 	if err := b.acked(ctx, need, ttl); err != nil {
-		if raised && need > id.replicas {
-			return fmt.Errorf("raise the horizon: %w (the lease table records %d replicas of this server; if a replica was removed for good, DELETE the table's row of node -2)", err, need)
+		if need > id.replicas {
+			return fmt.Errorf("%w (the lease table records %d replicas of this server, %d streamed at the claim; if a replica was removed for good, DELETE the table's row of node -2)", err, need, id.replicas)
 		}
 		return err
 	}

@@ -30,6 +30,7 @@ type sqlStmts struct {
 	proven  string                    // (ttl, bound, node, owner, version, identity): renew if continuity is proven; -> version
 	record  string                    // (identity, replicas): record the replicas seen under identity (node -2)
 	probe   string                    // (node): owner, version, expired, identity row owner, identity now
+	exists  string                    // (): 1 if the table exists, 0 if not
 	release string                    // (hwm, node, owner)
 	raise   string                    // (hwm, node, owner): release keeping a larger mark
 	ttlArg  func(time.Duration) int64
@@ -92,6 +93,7 @@ ON CONFLICT (node) DO UPDATE SET owner = EXCLUDED.owner,
 		s.probe = `SELECT (SELECT owner FROM ` + t + ` WHERE node = $1), (SELECT version FROM ` + t + ` WHERE node = $1), (SELECT expires_at < ` + now + ` FROM ` + t + ` WHERE node = $1), (SELECT owner FROM ` + t + ` WHERE node = -1), ` + ident
 		s.release = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = $1, version = version + 1 WHERE node = $2 AND owner = $3`
 		s.raise = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = GREATEST(hwm_ns, $1), version = version + 1 WHERE node = $2 AND owner = $3`
+		s.exists = `SELECT CASE WHEN to_regclass('` + t + `') IS NULL THEN 0 ELSE 1 END`
 		s.ttlArg = func(d time.Duration) int64 { return d.Microseconds() }
 	case dialect.MySQL:
 		now, exp := "UTC_TIMESTAMP(6)", "UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND"
@@ -124,6 +126,7 @@ ON DUPLICATE KEY UPDATE version = IF(owner = VALUES(owner), GREATEST(version, VA
 		s.probe = `SELECT (SELECT owner FROM ` + t + ` WHERE node = ?), (SELECT version FROM ` + t + ` WHERE node = ?), (SELECT expires_at < ` + now + ` FROM ` + t + ` WHERE node = ?), (SELECT owner FROM ` + t + ` WHERE node = -1), ` + ident
 		s.release = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = ?, version = version + 1 WHERE node = ? AND owner = ?`
 		s.raise = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = GREATEST(hwm_ns, ?), version = version + 1 WHERE node = ? AND owner = ?`
+		s.exists = `SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = '` + t + `'`
 		s.ttlArg = func(d time.Duration) int64 { return d.Microseconds() }
 	case dialect.SQLite:
 		now := "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"
@@ -153,6 +156,7 @@ ON CONFLICT (node) DO UPDATE SET owner = excluded.owner, version = CASE WHEN own
 		s.probe = `SELECT (SELECT owner FROM ` + t + ` WHERE node = ?), (SELECT version FROM ` + t + ` WHERE node = ?), (SELECT expires_at < ` + now + ` FROM ` + t + ` WHERE node = ?), (SELECT owner FROM ` + t + ` WHERE node = -1), ` + ident
 		s.release = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = ?, version = version + 1 WHERE node = ? AND owner = ?`
 		s.raise = `UPDATE ` + t + ` SET owner = '', expires_at = ` + gone + `, hwm_ns = MAX(hwm_ns, ?), version = version + 1 WHERE node = ? AND owner = ?`
+		s.exists = `SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = '` + t + `'`
 		s.ttlArg = func(d time.Duration) int64 { return d.Milliseconds() }
 	}
 	return s
