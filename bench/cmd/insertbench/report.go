@@ -11,7 +11,9 @@ import (
 // report is every run of one invocation.
 type report struct {
 	rows, batch, chunk, payload, reps int
-	prepare, perStmt                  bool
+	prepare, autocommit, perStmt      bool
+	pgxRegister                       bool
+	warmup                            int
 	versions                          []string
 	loadBefore, loadAfter             string
 	start                             time.Time
@@ -24,9 +26,19 @@ type report struct {
 func (rep *report) markdown(kinds []keyKind) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s rows of a %d-byte payload per run, %s-row INSERT statements; ", count(rep.rows), rep.payload, count(rep.batch))
-	fmt.Fprintf(&b, "GORM inserts %s rows per `CreateInBatches` call (one transaction)", count(rep.chunk*rep.batch))
+	if rep.autocommit {
+		b.WriteString("GORM inserts them all in one `CreateInBatches` call with `SkipDefaultTransaction` (each INSERT commits on its own)")
+	} else {
+		fmt.Fprintf(&b, "GORM inserts %s rows per `CreateInBatches` call (one transaction)", count(rep.chunk*rep.batch))
+	}
 	if rep.prepare {
 		b.WriteString(", with `PrepareStmt`")
+	}
+	if rep.pgxRegister {
+		b.WriteString("; on PostgreSQL every connection has `pgxtypes.Register`")
+	}
+	if rep.warmup > 0 {
+		fmt.Fprintf(&b, "; a warm-up run of %s rows per key kind first, not counted", count(rep.warmup))
 	}
 	b.WriteString("; ")
 	if rep.reps == 1 {
