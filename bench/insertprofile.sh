@@ -23,11 +23,11 @@ postgres)
 	parts='the plugint fill|gormplugin\.\(\*Plugin\)\.fill$
 GORM: field values to the INSERT|gorm/callbacks\.ConvertToCreateValues$
 GORM: the INSERT statement and its arguments|gorm\.io/gorm\.\(\*Statement\)\.Build$
-GORM: reading keys back (RETURNING)|gorm\.io/gorm\.Scan$
+GORM and pgx: reading keys back (RETURNING)|gorm\.io/gorm\.Scan$
 database/sql: arguments to the driver|database/sql\.driverArgsConnLocked$
 pgx: encoding the arguments|pgx/v5\.\(\*ExtendedQueryBuilder\)\.Build$
 pgx: of which through Value|pgtype\.\(\*encodePlanDriverValuer\)\.Encode$
-pgx: sending the statement, waiting for the result|pgconn\.\(\*PgConn\)\.ExecStatement$
+pgx: sending the statement, reading its command tag|pgconn\.\(\*PgConn\)\.ExecStatement$
 garbage collector (background)|runtime\.gcBgMarkWorker$
 garbage collector (assists)|runtime\.gcAssistAlloc$'
 	;;

@@ -119,7 +119,7 @@ func main() {
 		}()
 	}
 
-	rep := report{prepare: *prepare, autocommit: *autocom, pgxRegister: *pgxReg, warmup: *warmup, perStmt: *perStmt, rows: *rows, batch: *batch, chunk: *chunk, payload: *payload, reps: *reps, loadBefore: loadAvg(), start: time.Now()}
+	rep := report{prepare: *prepare, autocommit: *autocom, pgxRegister: *pgxReg, interpolate: strings.Contains(*myDSN, "interpolateParams=true"), warmup: *warmup, perStmt: *perStmt, rows: *rows, batch: *batch, chunk: *chunk, payload: *payload, reps: *reps, loadBefore: loadAvg(), start: time.Now()}
 	for _, name := range strings.Split(*dbs, ",") {
 		s, err := newServer(strings.TrimSpace(name), *pgDSN, *myDSN, *litePath)
 		if err != nil {

@@ -12,7 +12,7 @@ import (
 type report struct {
 	rows, batch, chunk, payload, reps int
 	prepare, autocommit, perStmt      bool
-	pgxRegister                       bool
+	pgxRegister, interpolate          bool
 	warmup                            int
 	versions                          []string
 	loadBefore, loadAfter             string
@@ -36,6 +36,9 @@ func (rep *report) markdown(kinds []keyKind) string {
 	}
 	if rep.pgxRegister {
 		b.WriteString("; on PostgreSQL every connection has `pgxtypes.Register`")
+	}
+	if rep.interpolate {
+		b.WriteString("; the MariaDB DSN sets `interpolateParams=true`")
 	}
 	if rep.warmup > 0 {
 		fmt.Fprintf(&b, "; a warm-up run of %s rows per key kind first, not counted", count(rep.warmup))

@@ -14,6 +14,7 @@ type saved struct {
 	Warmup                            int `json:",omitempty"`
 	Prepare, PerStmt                  bool
 	Autocommit, PgxRegister           bool `json:",omitempty"`
+	Interpolate                       bool `json:",omitempty"`
 	Keys, Versions                    []string
 	LoadBefore, LoadAfter             string
 	Start                             time.Time
@@ -30,7 +31,7 @@ type savedResult struct {
 }
 
 func (rep *report) save(path string, kinds []keyKind) error {
-	s := saved{Prepare: rep.prepare, Autocommit: rep.autocommit, PgxRegister: rep.pgxRegister, Warmup: rep.warmup, PerStmt: rep.perStmt, Rows: rep.rows, Batch: rep.batch, Chunk: rep.chunk, Payload: rep.payload, Reps: rep.reps,
+	s := saved{Prepare: rep.prepare, Autocommit: rep.autocommit, PgxRegister: rep.pgxRegister, Interpolate: rep.interpolate, Warmup: rep.warmup, PerStmt: rep.perStmt, Rows: rep.rows, Batch: rep.batch, Chunk: rep.chunk, Payload: rep.payload, Reps: rep.reps,
 		Versions: rep.versions, LoadBefore: rep.loadBefore, LoadAfter: rep.loadAfter, Start: rep.start, Elapsed: rep.elapsed}
 	for _, k := range kinds {
 		s.Keys = append(s.Keys, k.name)
@@ -62,10 +63,10 @@ func load(paths ...string) (*report, []keyKind, error) {
 			return nil, nil, fmt.Errorf("%s: %w", path, err)
 		}
 		if rep == nil {
-			rep = &report{prepare: s.Prepare, autocommit: s.Autocommit, pgxRegister: s.PgxRegister, warmup: s.Warmup, perStmt: s.PerStmt, rows: s.Rows, batch: s.Batch, chunk: s.Chunk, payload: s.Payload,
+			rep = &report{prepare: s.Prepare, autocommit: s.Autocommit, pgxRegister: s.PgxRegister, interpolate: s.Interpolate, warmup: s.Warmup, perStmt: s.PerStmt, rows: s.Rows, batch: s.Batch, chunk: s.Chunk, payload: s.Payload,
 				versions: s.Versions, loadBefore: s.LoadBefore, start: s.Start}
 			keys = s.Keys
-		} else if s.Rows != rep.rows || s.Batch != rep.batch || s.Chunk != rep.chunk || s.Payload != rep.payload || s.Prepare != rep.prepare || s.Autocommit != rep.autocommit || s.PgxRegister != rep.pgxRegister || s.PerStmt != rep.perStmt {
+		} else if s.Rows != rep.rows || s.Batch != rep.batch || s.Chunk != rep.chunk || s.Payload != rep.payload || s.Prepare != rep.prepare || s.Autocommit != rep.autocommit || s.PgxRegister != rep.pgxRegister || s.Interpolate != rep.interpolate || s.PerStmt != rep.perStmt {
 			return nil, nil, fmt.Errorf("%s: runs of other sizes than %s's", path, paths[0])
 		}
 		rep.loadAfter = s.LoadAfter
