@@ -14,6 +14,13 @@
 //
 //	go run ./cmd/insertbench -rows 3000000 -reps 3 -out results/insert.md
 //
+// With -autocommit, GORM runs with SkipDefaultTransaction and gets all the
+// rows in one CreateInBatches call, so that every -batch-row INSERT commits
+// on its own; -warmup runs every kind once, unmeasured, before the
+// measured runs; -pgxtypes registers idkit's types on every PostgreSQL
+// connection. The run lines on stderr also give the client's heap
+// allocations and bytes per row and its garbage collections.
+//
 // It creates and drops tables named insertbench_<kind>; it changes no
 // server setting (on PostgreSQL it runs CHECKPOINT before every run).
 package main
