@@ -73,6 +73,10 @@ func (rep *report) markdown(kinds []keyKind) string {
 		default:
 			cols = append(cols, "file", "client CPU per row")
 		}
+		heap := slices.ContainsFunc(rep.results, func(r result) bool { return r.db == g.db && r.mode == g.mode && r.mallocs > 0 })
+		if heap { // runs made before insertbench counted them have none
+			cols = append(cols, "client heap per row", "client GCs per run")
+		}
 		b.WriteString("| " + strings.Join(cols, " | ") + " |\n|---|" + strings.Repeat("---:|", len(cols)-1) + "\n")
 		for _, k := range kinds {
 			var runs []result
@@ -126,6 +130,10 @@ func (rep *report) markdown(kinds []keyKind) string {
 				row = append(row, size(func(r result) int64 { return r.pk }), client, server)
 			default:
 				row = append(row, size(func(r result) int64 { return r.total }), client)
+			}
+			if heap {
+				row = append(row, fmt.Sprintf("%.0f B", med(func(r result) float64 { return float64(r.allocB) / float64(r.rows) })),
+					fmt.Sprintf("%.0f", med(func(r result) float64 { return float64(r.gcs) })))
 			}
 			b.WriteString("| " + strings.Join(row, " | ") + " |\n")
 		}

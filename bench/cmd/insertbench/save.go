@@ -28,6 +28,8 @@ type savedResult struct {
 	Secs, LastSecs       float64
 	PK, Total, WAL       int64
 	ClientCPU, ServerCPU float64
+	Mallocs, AllocBytes  uint64 `json:",omitempty"`
+	GCs                  uint32 `json:",omitempty"`
 }
 
 func (rep *report) save(path string, kinds []keyKind) error {
@@ -38,7 +40,7 @@ func (rep *report) save(path string, kinds []keyKind) error {
 	}
 	for _, r := range rep.results {
 		s.Results = append(s.Results, savedResult{r.db, r.mode, r.key, r.rep, r.rows, r.lastRows,
-			r.secs, r.lastSecs, r.pk, r.total, r.wal, r.clientCPU, r.srvCPU})
+			r.secs, r.lastSecs, r.pk, r.total, r.wal, r.clientCPU, r.srvCPU, r.mallocs, r.allocB, r.gcs})
 	}
 	b, err := json.MarshalIndent(s, "", "\t")
 	if err != nil {
@@ -75,7 +77,7 @@ func load(paths ...string) (*report, []keyKind, error) {
 			reps[r.Rep] = true
 			rep.results = append(rep.results, result{db: r.DB, mode: r.Mode, key: r.Key, rep: r.Rep, rows: r.Rows,
 				lastRows: r.LastRows, secs: r.Secs, lastSecs: r.LastSecs, pk: r.PK, total: r.Total, wal: r.WAL,
-				clientCPU: r.ClientCPU, srvCPU: r.ServerCPU})
+				clientCPU: r.ClientCPU, srvCPU: r.ServerCPU, mallocs: r.Mallocs, allocB: r.AllocBytes, gcs: r.GCs})
 		}
 	}
 	rep.reps = len(reps)
