@@ -67,9 +67,9 @@ func (rep *report) markdown(kinds []keyKind) string {
 		}
 		switch g.db {
 		case "postgres":
-			cols = append(cols, "PK index", "table", "WAL", "client CPU per row", "backend CPU per row")
+			cols = append(cols, "PK index", "table", "WAL", "client CPU per row", "backend CPU per row", "wall − both CPUs per row")
 		case "mariadb":
-			cols = append(cols, "clustered index (PK + rows)", "client CPU per row", "server thread CPU per row")
+			cols = append(cols, "clustered index (PK + rows)", "client CPU per row", "server thread CPU per row", "wall − both CPUs per row")
 		default:
 			cols = append(cols, "file", "client CPU per row")
 		}
@@ -122,12 +122,14 @@ func (rep *report) markdown(kinds []keyKind) string {
 			}
 			client := perRow(func(r result) float64 { return r.clientCPU })
 			server := perRow(func(r result) float64 { return r.srvCPU })
+			// The time neither side was on a CPU, less the time both were.
+			rest := fmt.Sprintf("%.2f µs", med(func(r result) float64 { return (r.secs - r.clientCPU - r.srvCPU) / float64(r.rows) * 1e6 }))
 			switch g.db {
 			case "postgres":
 				row = append(row, size(func(r result) int64 { return r.pk }), size(func(r result) int64 { return r.total }),
-					size(func(r result) int64 { return r.wal }), client, server)
+					size(func(r result) int64 { return r.wal }), client, server, rest)
 			case "mariadb":
-				row = append(row, size(func(r result) int64 { return r.pk }), client, server)
+				row = append(row, size(func(r result) int64 { return r.pk }), client, server, rest)
 			default:
 				row = append(row, size(func(r result) int64 { return r.total }), client)
 			}
