@@ -49,12 +49,12 @@ func isZeroValue(v any) bool {
 // slice. This merges row i into the caller's map i and cuts the slice back,
 // so the caller keeps exactly the rows it passed.
 func (p *Plugin) keepMapRows(db *gorm.DB) {
-	n, ok := db.InstanceGet(mapRowsKey)
-	if !ok {
-		return
-	}
 	dest, ok := db.Statement.Dest.(*[]map[string]any)
 	if !ok || dest == nil {
+		return // not a *[]map create: no instance lookup (it formats a key)
+	}
+	n, ok := db.InstanceGet(mapRowsKey)
+	if !ok {
 		return
 	}
 	rows := *dest

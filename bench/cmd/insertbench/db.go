@@ -5,33 +5,36 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	_ "github.com/go-sql-driver/mysql" // registers "mysql"
-	_ "github.com/jackc/pgx/v5/stdlib" // registers "pgx"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib" // registers "pgx"
 	"gorm.io/driver/mysql"
 	"gorm.io/driver/postgres"
 	"gorm.io/driver/sqlite"
 	"gorm.io/gorm"
 	_ "modernc.org/sqlite" // registers "sqlite" (pure Go)
+
+	"github.com/idkit-go/idkit/pgxtypes"
 )
 
 // server is one database the benchmark inserts into.
 type server struct {
 	name, label string
 	driver, dsn string
+	pgxRegister bool // PostgreSQL: pgxtypes.Register on every connection
 	db          *sql.DB
 	version     string
 	backendPID  int // the process whose CPU time counts as the server's
-	backendTID  int // on MariaDB, the thread of that process serving this connection
+	backendTID  int // on MariaDB, the server thread serving this connection
 }
 
 // open connects to s with exactly one connection, so that the server
 // process serving it stays the same.
 func (s *server) open(ctx context.Context) error {
-	db, err := sql.Open(s.driver, s.dsn)
+	db, err := s.openPool()
 	if err != nil {
 		return err
 	}
@@ -54,7 +57,6 @@ func (s *server) open(ctx context.Context) error {
 		if err == nil {
 			err = db.QueryRowContext(ctx, "SELECT TID FROM information_schema.PROCESSLIST WHERE ID = CONNECTION_ID()").Scan(&s.backendTID)
 		}
-		s.backendPID = findProcess("mariadbd", "mysqld")
 	case "sqlite":
 		err = db.QueryRowContext(ctx, "SELECT sqlite_version()").Scan(&s.version)
 		s.version = "SQLite " + s.version
@@ -62,9 +64,25 @@ func (s *server) open(ctx context.Context) error {
 	return err
 }
 
+// openPool returns s's connection pool; on PostgreSQL with pgxRegister,
+// every connection has idkit's types registered with pgxtypes.Register.
+func (s *server) openPool() (*sql.DB, error) {
+	if s.name != "postgres" || !s.pgxRegister {
+		return sql.Open(s.driver, s.dsn)
+	}
+	cfg, err := pgx.ParseConfig(s.dsn)
+	if err != nil {
+		return nil, err
+	}
+	return stdlib.OpenDB(*cfg, stdlib.OptionAfterConnect(func(_ context.Context, c *pgx.Conn) error {
+		pgxtypes.Register(c.TypeMap())
+		return nil
+	})), nil
+}
+
 // gormDB returns a GORM handle on s's connection pool, with GORM's
-// PrepareStmt if prepare.
-func (s *server) gormDB(prepare bool) (*gorm.DB, error) {
+// PrepareStmt if prepare and SkipDefaultTransaction if autocommit.
+func (s *server) gormDB(prepare, autocommit bool) (*gorm.DB, error) {
 	var d gorm.Dialector
 	switch s.name {
 	case "postgres":
@@ -74,7 +92,7 @@ func (s *server) gormDB(prepare bool) (*gorm.DB, error) {
 	default:
 		d = sqlite.New(sqlite.Config{DriverName: "sqlite", Conn: s.db})
 	}
-	return gorm.Open(d, &gorm.Config{PrepareStmt: prepare})
+	return gorm.Open(d, &gorm.Config{PrepareStmt: prepare, SkipDefaultTransaction: autocommit})
 }
 
 // placeholders returns the VALUES list of a multi-row INSERT of rows rows
@@ -177,8 +195,8 @@ func (s *server) sizes(ctx context.Context, table string) (pk, total int64, err 
 // default; InnoDB's background threads are not counted).
 func (s *server) serverCPU() float64 {
 	switch {
-	case s.backendTID != 0:
-		return procCPU(fmt.Sprintf("/proc/%d/task/%d/stat", s.backendPID, s.backendTID))
+	case s.backendTID != 0: // a thread ID names its thread under /proc/<tid>/task too
+		return procCPU(fmt.Sprintf("/proc/%d/task/%d/stat", s.backendTID, s.backendTID))
 	case s.backendPID != 0:
 		return procCPU(fmt.Sprintf("/proc/%d/stat", s.backendPID))
 	}
@@ -203,24 +221,4 @@ func procCPU(path string) float64 {
 	utime, _ := strconv.ParseInt(f[11], 10, 64)
 	stime, _ := strconv.ParseInt(f[12], 10, 64)
 	return float64(utime+stime) / 100
-}
-
-// findProcess returns the ID of the first process whose command is one of
-// names, or 0.
-func findProcess(names ...string) int {
-	dirs, _ := filepath.Glob("/proc/[0-9]*/comm")
-	for _, d := range dirs {
-		b, err := os.ReadFile(d)
-		if err != nil {
-			continue
-		}
-		comm := strings.TrimSpace(string(b))
-		for _, n := range names {
-			if comm == n {
-				pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(d)))
-				return pid
-			}
-		}
-	}
-	return 0
 }

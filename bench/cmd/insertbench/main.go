@@ -14,6 +14,13 @@
 //
 //	go run ./cmd/insertbench -rows 3000000 -reps 3 -out results/insert.md
 //
+// With -autocommit, GORM runs with SkipDefaultTransaction and gets all the
+// rows in one CreateInBatches call, so that every -batch-row INSERT commits
+// on its own; -warmup runs every kind once, unmeasured, before the
+// measured runs; -pgxtypes registers idkit's types on every PostgreSQL
+// connection. The run lines on stderr also give the client's heap
+// allocations and bytes per row and its garbage collections.
+//
 // It creates and drops tables named insertbench_<kind>; it changes no
 // server setting (on PostgreSQL it runs CHECKPOINT before every run).
 package main
@@ -32,6 +39,7 @@ import (
 	"syscall"
 	"time"
 
+	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
 
 	"github.com/idkit-go/idkit/gormplugin"
@@ -46,6 +54,9 @@ func main() {
 		batch    = flag.Int("batch", 1000, "rows per INSERT statement")
 		chunk    = flag.Int("chunk", 10, "gorm mode: batches per CreateInBatches call (one transaction)")
 		prepare  = flag.Bool("prepare", false, "gorm mode: open GORM with PrepareStmt (each INSERT prepared once and kept)")
+		autocom  = flag.Bool("autocommit", false, "gorm mode: open GORM with SkipDefaultTransaction and insert all -rows rows in one CreateInBatches call, each -batch-row INSERT committed on its own (-chunk is ignored)")
+		pgxReg   = flag.Bool("pgxtypes", false, "PostgreSQL: register idkit's types on every connection with pgxtypes.Register (stdlib.OpenDB with OptionAfterConnect)")
+		warmup   = flag.Int("warmup", 0, "before the measured runs, insert this many rows once per key kind, database and mode, unmeasured (0: no warm-up)")
 		perStmt  = flag.Bool("rawprepare", false, "raw mode: prepare and close every statement, as GORM does through go-sql-driver/mysql without interpolateParams")
 		payload  = flag.Int("payload", 64, "payload bytes per row (at most 1024)")
 		reps     = flag.Int("reps", 1, "repetitions: each goes through every key kind")
@@ -55,6 +66,7 @@ func main() {
 		litePath = flag.String("sqlite", "", "SQLite database file (default: a new file in the temporary directory)")
 		out      = flag.String("out", "", "write the Markdown tables to this file")
 		cpuprof  = flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
+		memprof  = flag.String("memprofile", "", "write an allocation profile of the whole run to this file")
 		jsonOut  = flag.String("json", "", "also write every run's figures to this file, for -render")
 		render   = flag.String("render", "", "run nothing: write the tables of the runs the -json files in this comma-separated list hold")
 	)
@@ -83,7 +95,10 @@ func main() {
 		}
 		kinds = append(kinds, k)
 	}
-	cfg := config{prepare: *prepare, perStmt: *perStmt, rows: *rows, batch: *batch, chunk: *chunk * *batch, payloads: makePayloads(*chunk**batch, *payload)}
+	if *autocom {
+		*chunk = (*rows + *batch - 1) / *batch
+	}
+	cfg := config{prepare: *prepare, autocommit: *autocom, perStmt: *perStmt, rows: *rows, batch: *batch, chunk: *chunk * *batch, payloads: makePayloads(*chunk**batch, *payload)}
 	ctx := context.Background()
 
 	if *cpuprof != "" {
@@ -97,12 +112,27 @@ func main() {
 		defer pprof.StopCPUProfile()
 	}
 
-	rep := report{prepare: *prepare, perStmt: *perStmt, rows: *rows, batch: *batch, chunk: *chunk, payload: *payload, reps: *reps, loadBefore: loadAvg(), start: time.Now()}
+	if *memprof != "" {
+		runtime.MemProfileRate = 4096
+		defer func() {
+			f, err := os.Create(*memprof)
+			if err != nil {
+				log.Fatal(err)
+			}
+			defer f.Close()
+			if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+				log.Fatal(err)
+			}
+		}()
+	}
+
+	rep := report{prepare: *prepare, autocommit: *autocom, pgxRegister: *pgxReg, interpolate: strings.Contains(*myDSN, "interpolateParams=true"), warmup: *warmup, perStmt: *perStmt, rows: *rows, batch: *batch, chunk: *chunk, payload: *payload, reps: *reps, loadBefore: loadAvg(), start: time.Now()}
 	for _, name := range strings.Split(*dbs, ",") {
 		s, err := newServer(strings.TrimSpace(name), *pgDSN, *myDSN, *litePath)
 		if err != nil {
 			log.Fatal(err)
 		}
+		s.pgxRegister = *pgxReg
 		if err := s.open(ctx); err != nil {
 			log.Fatal(err)
 		}
@@ -111,6 +141,15 @@ func main() {
 			mode = strings.TrimSpace(mode)
 			if mode != "raw" && mode != "gorm" {
 				log.Fatalf("insertbench: unknown mode %q", mode)
+			}
+			if *warmup > 0 {
+				wcfg := cfg
+				wcfg.rows = max(*warmup, cfg.batch)
+				for _, k := range kinds {
+					if _, err := run(ctx, s, mode, k, wcfg); err != nil {
+						log.Fatalf("%s %s %s warm-up: %v", s.name, mode, k.name, err)
+					}
+				}
 			}
 			for r := *firstRep; r < *firstRep+*reps; r++ {
 				for i := range kinds {
@@ -184,6 +223,7 @@ func newServer(name, pg, my, lite string) (*server, error) {
 
 type config struct {
 	prepare            bool // GORM's PrepareStmt
+	autocommit         bool // GORM's SkipDefaultTransaction, one CreateInBatches call
 	perStmt            bool // raw: a prepared statement per INSERT
 	rows, batch, chunk int
 	payloads           []string // chunk payloads; row i gets payloads[i%chunk]
@@ -212,15 +252,18 @@ type result struct {
 	lastRows          int
 	pk, total, wal    int64
 	clientCPU, srvCPU float64 // seconds
+	mallocs, allocB   uint64  // the client's heap allocations and bytes
+	gcs               uint32  // the client's garbage collections
 }
 
 func (r result) rate() float64     { return float64(r.rows) / r.secs }
 func (r result) lastRate() float64 { return float64(r.lastRows) / r.lastSecs }
 
 func (r result) String() string {
-	return fmt.Sprintf("%-8s %-4s %-10s rep %d: %8.0f rows/s, last quarter %8.0f rows/s, pk %6.1f MB, total %6.1f MB, WAL %6.1f MB, client %.2f µs/row, server %.2f µs/row",
+	return fmt.Sprintf("%-8s %-4s %-10s rep %d: %8.0f rows/s, last quarter %8.0f rows/s, pk %6.1f MB, total %6.1f MB, WAL %6.1f MB, client %.2f µs/row, server %.2f µs/row, %.1f allocs/row, %.0f B/row, %d GCs",
 		r.db, r.mode, r.key, r.rep, r.rate(), r.lastRate(), mb(r.pk), mb(r.total), mb(r.wal),
-		r.clientCPU/float64(r.rows)*1e6, r.srvCPU/float64(r.rows)*1e6)
+		r.clientCPU/float64(r.rows)*1e6, r.srvCPU/float64(r.rows)*1e6,
+		float64(r.mallocs)/float64(r.rows), float64(r.allocB)/float64(r.rows), r.gcs)
 }
 
 func mb(n int64) float64 { return float64(n) / 1e6 }
@@ -234,6 +277,16 @@ func run(ctx context.Context, s *server, mode string, k keyKind, cfg config) (re
 	}
 	defer s.dropTable(context.WithoutCancel(ctx), table)
 
+	// mark notes the time when done rows are in, the start of the last
+	// quarter; GORM's statements report their rows too, so that one
+	// CreateInBatches call (-autocommit) has a last quarter.
+	var tq time.Time
+	quarter := cfg.rows - cfg.rows/4
+	mark := func(done int) {
+		if tq.IsZero() && done >= quarter {
+			tq, res.lastRows = time.Now(), cfg.rows-done
+		}
+	}
 	var insert func(from, n int) error // inserts rows [from, from+n)
 	var step int
 	switch mode {
@@ -245,7 +298,7 @@ func run(ctx context.Context, s *server, mode string, k keyKind, cfg config) (re
 		defer ins.close()
 		insert, step = ins.insert, cfg.batch
 	case "gorm":
-		gdb, err := s.gormDB(cfg.prepare)
+		gdb, err := s.gormDB(cfg.prepare, cfg.autocommit)
 		if err != nil {
 			return res, err
 		}
@@ -255,6 +308,15 @@ func run(ctx context.Context, s *server, mode string, k keyKind, cfg config) (re
 			opts = k.plugin()
 		}
 		if err := gdb.Use(gormplugin.New(opts...)); err != nil {
+			return res, err
+		}
+		var stmtRows int
+		if err := gdb.Callback().Create().After("gorm:create").Register("insertbench:progress", func(db *gorm.DB) {
+			if db.Error == nil {
+				stmtRows += int(db.RowsAffected)
+				mark(stmtRows)
+			}
+		}); err != nil {
 			return res, err
 		}
 		ins := k.gorm()
@@ -272,22 +334,22 @@ func run(ctx context.Context, s *server, mode string, k keyKind, cfg config) (re
 	if err != nil {
 		return res, err
 	}
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
 	cpu0, srv0 := clientCPU(), s.serverCPU()
 	t0 := time.Now()
-	var tq time.Time
-	quarter := cfg.rows - cfg.rows/4
 	for done := 0; done < cfg.rows; {
 		n := min(step, cfg.rows-done)
 		if err := insert(done, n); err != nil {
 			return res, err
 		}
 		done += n
-		if tq.IsZero() && done >= quarter {
-			tq, res.lastRows = time.Now(), cfg.rows-done
-		}
+		mark(done)
 	}
 	t1 := time.Now()
 	res.clientCPU, res.srvCPU = clientCPU()-cpu0, s.serverCPU()-srv0
+	runtime.ReadMemStats(&ms1)
+	res.mallocs, res.allocB, res.gcs = ms1.Mallocs-ms0.Mallocs, ms1.TotalAlloc-ms0.TotalAlloc, ms1.NumGC-ms0.NumGC
 	res.secs, res.lastSecs = t1.Sub(t0).Seconds(), t1.Sub(tq).Seconds()
 	if res.lastRows == 0 { // one step covered the last quarter
 		res.lastRows, res.lastSecs = res.rows, res.secs

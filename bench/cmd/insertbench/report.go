@@ -11,7 +11,9 @@ import (
 // report is every run of one invocation.
 type report struct {
 	rows, batch, chunk, payload, reps int
-	prepare, perStmt                  bool
+	prepare, autocommit, perStmt      bool
+	pgxRegister, interpolate          bool
+	warmup                            int
 	versions                          []string
 	loadBefore, loadAfter             string
 	start                             time.Time
@@ -24,9 +26,22 @@ type report struct {
 func (rep *report) markdown(kinds []keyKind) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s rows of a %d-byte payload per run, %s-row INSERT statements; ", count(rep.rows), rep.payload, count(rep.batch))
-	fmt.Fprintf(&b, "GORM inserts %s rows per `CreateInBatches` call (one transaction)", count(rep.chunk*rep.batch))
+	if rep.autocommit {
+		b.WriteString("GORM inserts them all in one `CreateInBatches` call with `SkipDefaultTransaction` (each INSERT commits on its own)")
+	} else {
+		fmt.Fprintf(&b, "GORM inserts %s rows per `CreateInBatches` call (one transaction)", count(rep.chunk*rep.batch))
+	}
 	if rep.prepare {
 		b.WriteString(", with `PrepareStmt`")
+	}
+	if rep.pgxRegister {
+		b.WriteString("; on PostgreSQL every connection has `pgxtypes.Register`")
+	}
+	if rep.interpolate {
+		b.WriteString("; the MariaDB DSN sets `interpolateParams=true`")
+	}
+	if rep.warmup > 0 {
+		fmt.Fprintf(&b, "; a warm-up run of %s rows per key kind first, not counted", count(rep.warmup))
 	}
 	b.WriteString("; ")
 	if rep.reps == 1 {
@@ -52,11 +67,15 @@ func (rep *report) markdown(kinds []keyKind) string {
 		}
 		switch g.db {
 		case "postgres":
-			cols = append(cols, "PK index", "table", "WAL", "client CPU per row", "backend CPU per row")
+			cols = append(cols, "PK index", "table", "WAL", "client CPU per row", "backend CPU per row", "wall − both CPUs per row")
 		case "mariadb":
-			cols = append(cols, "clustered index (PK + rows)", "client CPU per row", "server thread CPU per row")
+			cols = append(cols, "clustered index (PK + rows)", "client CPU per row", "server thread CPU per row", "wall − both CPUs per row")
 		default:
 			cols = append(cols, "file", "client CPU per row")
+		}
+		heap := slices.ContainsFunc(rep.results, func(r result) bool { return r.db == g.db && r.mode == g.mode && r.mallocs > 0 })
+		if heap { // runs made before insertbench counted them have none
+			cols = append(cols, "client heap per row", "client GCs per run")
 		}
 		b.WriteString("| " + strings.Join(cols, " | ") + " |\n|---|" + strings.Repeat("---:|", len(cols)-1) + "\n")
 		for _, k := range kinds {
@@ -103,14 +122,20 @@ func (rep *report) markdown(kinds []keyKind) string {
 			}
 			client := perRow(func(r result) float64 { return r.clientCPU })
 			server := perRow(func(r result) float64 { return r.srvCPU })
+			// The time neither side was on a CPU, less the time both were.
+			rest := fmt.Sprintf("%.2f µs", med(func(r result) float64 { return (r.secs - r.clientCPU - r.srvCPU) / float64(r.rows) * 1e6 }))
 			switch g.db {
 			case "postgres":
 				row = append(row, size(func(r result) int64 { return r.pk }), size(func(r result) int64 { return r.total }),
-					size(func(r result) int64 { return r.wal }), client, server)
+					size(func(r result) int64 { return r.wal }), client, server, rest)
 			case "mariadb":
-				row = append(row, size(func(r result) int64 { return r.pk }), client, server)
+				row = append(row, size(func(r result) int64 { return r.pk }), client, server, rest)
 			default:
 				row = append(row, size(func(r result) int64 { return r.total }), client)
+			}
+			if heap {
+				row = append(row, fmt.Sprintf("%.0f B", med(func(r result) float64 { return float64(r.allocB) / float64(r.rows) })),
+					fmt.Sprintf("%.0f", med(func(r result) float64 { return float64(r.gcs) })))
 			}
 			b.WriteString("| " + strings.Join(row, " | ") + " |\n")
 		}

@@ -11,7 +11,10 @@ import (
 // the tables can be written again without running the benchmark again.
 type saved struct {
 	Rows, Batch, Chunk, Payload, Reps int
+	Warmup                            int `json:",omitempty"`
 	Prepare, PerStmt                  bool
+	Autocommit, PgxRegister           bool `json:",omitempty"`
+	Interpolate                       bool `json:",omitempty"`
 	Keys, Versions                    []string
 	LoadBefore, LoadAfter             string
 	Start                             time.Time
@@ -25,17 +28,19 @@ type savedResult struct {
 	Secs, LastSecs       float64
 	PK, Total, WAL       int64
 	ClientCPU, ServerCPU float64
+	Mallocs, AllocBytes  uint64 `json:",omitempty"`
+	GCs                  uint32 `json:",omitempty"`
 }
 
 func (rep *report) save(path string, kinds []keyKind) error {
-	s := saved{Prepare: rep.prepare, PerStmt: rep.perStmt, Rows: rep.rows, Batch: rep.batch, Chunk: rep.chunk, Payload: rep.payload, Reps: rep.reps,
+	s := saved{Prepare: rep.prepare, Autocommit: rep.autocommit, PgxRegister: rep.pgxRegister, Interpolate: rep.interpolate, Warmup: rep.warmup, PerStmt: rep.perStmt, Rows: rep.rows, Batch: rep.batch, Chunk: rep.chunk, Payload: rep.payload, Reps: rep.reps,
 		Versions: rep.versions, LoadBefore: rep.loadBefore, LoadAfter: rep.loadAfter, Start: rep.start, Elapsed: rep.elapsed}
 	for _, k := range kinds {
 		s.Keys = append(s.Keys, k.name)
 	}
 	for _, r := range rep.results {
 		s.Results = append(s.Results, savedResult{r.db, r.mode, r.key, r.rep, r.rows, r.lastRows,
-			r.secs, r.lastSecs, r.pk, r.total, r.wal, r.clientCPU, r.srvCPU})
+			r.secs, r.lastSecs, r.pk, r.total, r.wal, r.clientCPU, r.srvCPU, r.mallocs, r.allocB, r.gcs})
 	}
 	b, err := json.MarshalIndent(s, "", "\t")
 	if err != nil {
@@ -60,10 +65,10 @@ func load(paths ...string) (*report, []keyKind, error) {
 			return nil, nil, fmt.Errorf("%s: %w", path, err)
 		}
 		if rep == nil {
-			rep = &report{prepare: s.Prepare, perStmt: s.PerStmt, rows: s.Rows, batch: s.Batch, chunk: s.Chunk, payload: s.Payload,
+			rep = &report{prepare: s.Prepare, autocommit: s.Autocommit, pgxRegister: s.PgxRegister, interpolate: s.Interpolate, warmup: s.Warmup, perStmt: s.PerStmt, rows: s.Rows, batch: s.Batch, chunk: s.Chunk, payload: s.Payload,
 				versions: s.Versions, loadBefore: s.LoadBefore, start: s.Start}
 			keys = s.Keys
-		} else if s.Rows != rep.rows || s.Batch != rep.batch || s.Chunk != rep.chunk || s.Payload != rep.payload || s.Prepare != rep.prepare || s.PerStmt != rep.perStmt {
+		} else if s.Rows != rep.rows || s.Batch != rep.batch || s.Chunk != rep.chunk || s.Payload != rep.payload || s.Prepare != rep.prepare || s.Autocommit != rep.autocommit || s.PgxRegister != rep.pgxRegister || s.Interpolate != rep.interpolate || s.PerStmt != rep.perStmt {
 			return nil, nil, fmt.Errorf("%s: runs of other sizes than %s's", path, paths[0])
 		}
 		rep.loadAfter = s.LoadAfter
@@ -72,7 +77,7 @@ func load(paths ...string) (*report, []keyKind, error) {
 			reps[r.Rep] = true
 			rep.results = append(rep.results, result{db: r.DB, mode: r.Mode, key: r.Key, rep: r.Rep, rows: r.Rows,
 				lastRows: r.LastRows, secs: r.Secs, lastSecs: r.LastSecs, pk: r.PK, total: r.Total, wal: r.WAL,
-				clientCPU: r.ClientCPU, srvCPU: r.ServerCPU})
+				clientCPU: r.ClientCPU, srvCPU: r.ServerCPU, mallocs: r.Mallocs, allocB: r.AllocBytes, gcs: r.GCs})
 		}
 	}
 	rep.reps = len(reps)
