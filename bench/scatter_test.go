@@ -12,7 +12,7 @@ import (
 // beside the ordered ID, on 1 goroutine: Snowflake generators with
 // borrow-ahead (so that the format's cap of 4096 IDs per ms is not what is
 // measured) and ObjectID generators, each with and without
-// generator.WithForm, and types.NewUUIDv7 with and without Form.UUID.
+// generator.WithForm, and types.NewUUIDv7 beside Form.NewUUID.
 // Names: Scatter/KIND/FORM, FORM being plain, reversed, shard4 or shard8.
 func BenchmarkScatter(b *testing.B) {
 	for _, f := range []struct {
@@ -56,7 +56,7 @@ func BenchmarkScatter(b *testing.B) {
 			b.ReportAllocs()
 			var acc byte
 			for b.Loop() {
-				id, err := f.form.UUID(types.NewUUIDv7())
+				id, err := f.form.NewUUID()
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -211,3 +211,42 @@ func (c *stepClock) Now() time.Time {
 }
 
 func (c *stepClock) Sleep(d time.Duration) { c.now = c.now.Add(d) }
+
+// TestFormNewUUID: NewUUID's keys are version 8, turn back to rising
+// version 7 UUIDs of the current time, and spread over the leading byte;
+// forms UUIDs do not take are refused as Form.UUID refuses them.
+func TestFormNewUUID(t *testing.T) {
+	f := types.ShardBits(8)
+	var prev types.UUID
+	lead := map[byte]bool{}
+	for i := range 4096 {
+		key, err := f.NewUUID()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if key[6]>>4 != 8 {
+			t.Fatalf("key %s is version %d", key, key[6]>>4)
+		}
+		id, err := f.OrderedUUID(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if id[6]>>4 != 7 || (i > 0 && id.Compare(prev) <= 0) {
+			t.Fatalf("ID %d %s does not follow %s", i, id, prev)
+		}
+		if d := time.Since(id.Time()); d < -time.Second || d > time.Minute {
+			t.Fatalf("ID %s reads %v", id, id.Time())
+		}
+		prev = id
+		lead[key[0]] = true
+	}
+	if len(lead) < 200 {
+		t.Fatalf("4,096 keys took %d leading bytes of 256", len(lead))
+	}
+	if id, err := (types.Form{}).NewUUID(); err != nil || id[6]>>4 != 7 {
+		t.Fatalf("ordered NewUUID: %s, %v", id, err)
+	}
+	if _, err := types.BitReversed().NewUUID(); !errors.Is(err, generator.ErrInvalidConfig) {
+		t.Fatalf("reversed NewUUID: %v", err)
+	}
+}

@@ -59,11 +59,15 @@ const versionMask = 0xf << 12
 // version 8 it makes the key of a version 7 UUID, and with version 7 it
 // turns that key back. s is in [1, MaxBits].
 func UUID(b *[16]byte, s uint, version uint64) {
-	hi := binary.BigEndian.Uint64(b[0:8])
-	lo := binary.BigEndian.Uint64(b[8:16])
+	hi := UUIDWords(binary.BigEndian.Uint64(b[0:8]), binary.BigEndian.Uint64(b[8:16]), s, version)
+	binary.BigEndian.PutUint64(b[0:8], hi)
+}
+
+// UUIDWords is UUID on a UUID's bytes 0 to 7 (hi) and 8 to 15 (lo): it
+// returns the key's bytes 0 to 7; bytes 8 to 15 stay lo.
+func UUIDWords(hi, lo uint64, s uint, version uint64) uint64 {
 	rest := hi & (1<<(64-s) - 1) &^ versionMask
 	h := ((rest ^ lo) * k1) >> (64 - s)
 	hi ^= h << (64 - s)
-	hi = hi&^versionMask | version<<12
-	binary.BigEndian.PutUint64(b[0:8], hi)
+	return hi&^versionMask | version<<12
 }

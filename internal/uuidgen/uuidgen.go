@@ -49,6 +49,7 @@ import (
 	"sync/atomic"
 
 	"github.com/idkit-go/idkit/internal/coarseclock"
+	"github.com/idkit-go/idkit/internal/scatter"
 )
 
 const (
@@ -102,7 +103,15 @@ func New(c Config) *Generator {
 }
 
 // Next returns a new version 7 UUID. It never blocks.
-func (g *Generator) Next() [16]byte {
+func (g *Generator) Next() [16]byte { return g.next(0) }
+
+// NextKey returns the key in shard form of a new version 7 UUID:
+// scatter.UUID of it with s shard bits and version 8, made from its words
+// before they are written. s is in [1, scatter.MaxBits]. It never blocks.
+func (g *Generator) NextKey(s uint) [16]byte { return g.next(s) }
+
+// next makes a version 7 UUID, or with s > 0 its key with s shard bits.
+func (g *Generator) next(s uint) [16]byte {
 	var now int64
 	if g.now == nil {
 		now = coarseclock.UnixMilli()
@@ -121,16 +130,16 @@ func (g *Generator) Next() [16]byte {
 				// while its timer waits for a busy P.
 				coarseclock.SyncMilli()
 			}
-			return build(ms, base+off, rand.Uint64())
+			return build(ms, base+off, rand.Uint64(), s)
 		}
 	}
-	return g.nextSlow(now)
+	return g.nextSlow(now, s)
 }
 
 // nextSlow makes an ID when the clock passed the window's millisecond or
 // the window is full: it opens a new window, as many goroutines may at
 // once, and takes a value in whichever window is current.
-func (g *Generator) nextSlow(now int64) [16]byte {
+func (g *Generator) nextSlow(now int64, s uint) [16]byte {
 	v := g.counter.Add(1) - 1
 	for {
 		w := g.window.Load()
@@ -147,18 +156,22 @@ func (g *Generator) nextSlow(now int64) [16]byte {
 			continue
 		}
 		if off := v - w.first; off < w.room {
-			return build(w.ms, w.base+off, rand.Uint64())
+			return build(w.ms, w.base+off, rand.Uint64(), s)
 		}
 	}
 }
 
 // build returns the UUID of millisecond ms, counter field field and random
-// bits r (the low randomBits are used).
-func build(ms int64, field, r uint64) (id [16]byte) {
+// bits r (the low randomBits are used), or with s > 0 its key with s shard
+// bits (see scatter.UUIDWords).
+func build(ms int64, field, r uint64, s uint) (id [16]byte) {
 	// ms(48) | 0111 | field's high 12 bits
 	hi := uint64(ms)<<16 | 0x7000 | field>>18
 	// 10 | field's low 18 bits | 44 random bits
 	lo := 1<<63 | (field&(1<<18-1))<<randomBits | r&(1<<randomBits-1)
+	if s != 0 {
+		hi = scatter.UUIDWords(hi, lo, s, 8)
+	}
 	binary.BigEndian.PutUint64(id[0:8], hi)
 	binary.BigEndian.PutUint64(id[8:16], lo)
 	return id
