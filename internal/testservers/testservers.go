@@ -8,6 +8,7 @@ package testservers
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -394,24 +395,76 @@ func StartRedis(t testing.TB, args ...string) *Redis {
 	t.Helper()
 	bin := need(t, "redis-server")
 	need(t, "redis-cli")
-	r := &Redis{dir: tempDir(t, "idkit-redis-", ""), Port: FreePort(t)}
-	r.args = append([]string{bin, "--port", strconv.Itoa(r.Port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-		"--dir", r.dir, "--logfile", filepath.Join(r.dir, "log"), "--repl-timeout", "5"}, args...)
-	r.start(t)
+	r := &Redis{dir: tempDir(t, "idkit-redis-", "")}
 	t.Cleanup(func() { r.Kill(t) })
-	return r
+	// A free port can be taken by another test's server before this one
+	// binds it (and a cluster node also binds port + 10000): a server that
+	// exits at once is started again on another port.
+	for attempt := 1; ; attempt++ {
+		r.Port = FreePort(t)
+		r.args = append([]string{bin, "--port", strconv.Itoa(r.Port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+			"--dir", r.dir, "--logfile", filepath.Join(r.dir, "log"), "--repl-timeout", "5"}, args...)
+		err := r.tryStart()
+		if err == nil {
+			return r
+		}
+		if !errors.Is(err, errExited) || attempt == 3 {
+			log, _ := os.ReadFile(filepath.Join(r.dir, "log"))
+			t.Fatalf("redis-server starting: %v; log: %s", err, lastLines(log, 5))
+		}
+		r.Kill(t)
+	}
 }
+
+// errExited is tryStart's error for a server process that exited.
+var errExited = errors.New("redis-server exited")
 
 func (r *Redis) start(t testing.TB) {
 	t.Helper()
+	if err := r.tryStart(); err != nil {
+		t.Fatalf("redis-server starting: %v", err)
+	}
+}
+
+// tryStart starts the server and waits up to 30 s until it answers, or
+// returns an error wrapping errExited as soon as its process has exited.
+func (r *Redis) tryStart() error {
 	r.cmd = exec.Command(r.args[0], r.args[1:]...)
 	if err := r.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, "redis-server starting", 30*time.Second, func() error {
-		_, err := r.cli("PING")
 		return err
-	})
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		_, err := r.cli("PING")
+		if err == nil {
+			return nil
+		}
+		if exited(r.cmd.Process.Pid) {
+			return fmt.Errorf("%w: %v", errExited, err)
+		}
+		if time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// exited reports whether process pid, a child not yet waited for, has
+// exited (it is a zombie, or gone).
+func exited(pid int) bool {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	// The state follows the command name, which is in parentheses.
+	i := strings.LastIndexByte(string(stat), ')')
+	return i < 0 || i+2 >= len(stat) || stat[i+2] == 'Z'
+}
+
+// lastLines returns the last n lines of b.
+func lastLines(b []byte, n int) string {
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
 
 // Restart kills the server and starts it again on the same port, without
