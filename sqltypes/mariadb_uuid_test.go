@@ -30,7 +30,7 @@ func TestMariaDBUUIDColumn(t *testing.T) {
 		t.Fatalf("insert of the text: %v", err)
 	}
 	var got types.UUID
-	if err := db.QueryRow("SELECT id FROM "+table+" WHERE n = 2").Scan(&got); err != nil || got != u {
+	if err := db.QueryRow("SELECT id FROM " + table + " WHERE n = 2").Scan(&got); err != nil || got != u {
 		t.Fatalf("scan: %v %v, want %v", err, got, u)
 	}
 	var n int
