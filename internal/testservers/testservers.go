@@ -318,6 +318,27 @@ func (m *MariaDB) ReplicateFrom(t testing.TB, via string) {
 	m.SQL(t, fmt.Sprintf("SET GLOBAL gtid_slave_pos = ''; CHANGE MASTER TO MASTER_HOST='%s', MASTER_PORT=%s, MASTER_USER='root', MASTER_USE_GTID=slave_pos, MASTER_CONNECT_RETRY=1; START SLAVE", host, port))
 }
 
+// ReplicateSemiSyncFrom makes m a semi-synchronous replica of primary
+// through via (primary's address or a proxy's), as the SQL lease store
+// demands of a primary with replicas: AFTER_SYNC, the primary falling
+// back to asynchronous replication after a second without an
+// acknowledgement. It returns once the primary counts m among its
+// semi-synchronous clients.
+func (m *MariaDB) ReplicateSemiSyncFrom(t testing.TB, primary *MariaDB, via string) {
+	t.Helper()
+	const clients = "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'RPL_SEMI_SYNC_MASTER_CLIENTS'"
+	primary.SQL(t, "SET GLOBAL rpl_semi_sync_master_enabled = ON; SET GLOBAL rpl_semi_sync_master_wait_point = AFTER_SYNC; SET GLOBAL rpl_semi_sync_master_timeout = 1000")
+	before, _ := strconv.Atoi(primary.SQL(t, clients))
+	m.SQL(t, "SET GLOBAL rpl_semi_sync_slave_enabled = ON")
+	m.ReplicateFrom(t, via)
+	waitFor(t, "the replica connecting semi-synchronously", 30*time.Second, func() error {
+		if n, err := primary.exec(clients); err != nil || n != strconv.Itoa(before+1) {
+			return fmt.Errorf("%s semi-synchronous clients, want %d (%v)", n, before+1, err)
+		}
+		return nil
+	})
+}
+
 // CaughtUp waits until replica r has applied everything m had written when
 // it was called (writes that come later may move the primary on meanwhile).
 func (m *MariaDB) CaughtUp(t testing.TB, r *MariaDB) {

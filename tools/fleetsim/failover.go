@@ -66,11 +66,11 @@ func openPrivate(ctx context.Context, a *admin, lifetime time.Duration) error {
 			p := testservers.StartMariaDB(t, 1)
 			r := testservers.StartMariaDB(t, 2)
 			link := proxy(p.Addr())
-			r.ReplicateFrom(t, link.Addr())
+			r.ReplicateSemiSyncFrom(t, p, link.Addr())
 			p.CaughtUp(t, r)
 			a.target, a.dsn = p.Addr(), testservers.MySQLDSN
 			a.plan = &failoverPlan{
-				what:    "MariaDB primary killed (SIGKILL), its asynchronous replica promoted (STOP SLAVE; RESET SLAVE ALL; read_only off)",
+				what:    "MariaDB primary killed (SIGKILL), its semi-synchronous replica promoted (STOP SLAVE; RESET SLAVE ALL; read_only off)",
 				cut:     link.Cut,
 				kill:    func() string { p.Kill(t); return p.Addr() },
 				promote: func() { r.Promote(t) },

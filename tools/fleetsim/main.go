@@ -16,10 +16,10 @@
 // checks every ID written for duplicates and writes a report.
 //
 // With -failover the coordinator fails over at the middle of the run. On
-// PostgreSQL, MariaDB and Redis the run starts a private primary and an
-// asynchronous replica (internal/testservers; a pg_basebackup -R streaming
-// replica, a GTID replica, a --replicaof replica that has a replica of its
-// own); -failover-lag (TTL/2) before the middle it cuts the replica's link
+// PostgreSQL, MariaDB and Redis the run starts a private primary and a
+// replica (internal/testservers; a pg_basebackup -R streaming replica, a
+// semi-synchronous GTID replica as the SQL store demands on MariaDB, a
+// --replicaof replica that has a replica of its own); -failover-lag (TTL/2) before the middle it cuts the replica's link
 // to the primary, so the replica misses the last writes, then kills the
 // primary, promotes the replica and moves every worker's proxy to it, as a
 // virtual IP moves. On etcd it hard-stops the leader of its cluster and
@@ -29,8 +29,10 @@
 // claim the lapsed nodes, and the replica misses those claims). The report
 // adds the failover's figures: every holder must issue again after it, and
 // no ID may repeat. fleetsim exits with status 3 if an ID repeated, and
-// with status 4 if a holder issued no ID after the failover. On Redis every claim and renewal then waits for one
-// replica (-replicas, redislease StoreOptions.Replicas).
+// with status 4 if a holder issued no ID after the failover. Every store
+// runs with its default options: on Redis every claim and renewal waits
+// for the replicas the store has seen (-replicas sets
+// redislease.StoreOptions.Replicas instead).
 //
 // It lives in the tools module; from the repository's tools directory:
 //
@@ -71,7 +73,7 @@ type config struct {
 	short    bool
 	failover bool          // a private coordinator that fails over at the middle of the run
 	lag      time.Duration // -failover: replication cut this long before the primary dies
-	replicas int           // Redis: redislease.StoreOptions.Replicas (-1: 1 with -failover, else 0)
+	replicas int           // Redis: redislease.StoreOptions.Replicas
 	keep     bool          // keep dir; every lease logs to its worker's stderr file there
 }
 
@@ -94,7 +96,7 @@ func main() {
 	flag.BoolVar(&c.short, "short", false, "a short run for CI: 30 s, 200 holders, TTL 2 s")
 	flag.BoolVar(&c.failover, "failover", false, "run on a private primary that dies at the middle of the run; its asynchronous replica, cut off -failover-lag before, is promoted (etcd: the leader of the in-process cluster is killed)")
 	flag.DurationVar(&c.lag, "failover-lag", 0, "with -failover, how long before the primary's death its replica stops receiving writes (default TTL/2)")
-	flag.IntVar(&c.replicas, "replicas", -1, "Redis: replicas every claim and renewal waits for (redislease StoreOptions.Replicas; default 1 with -failover, else 0)")
+	flag.IntVar(&c.replicas, "replicas", 0, "Redis: redislease StoreOptions.Replicas (0, the default: the replicas the store has seen)")
 	flag.BoolVar(&c.keep, "keep", false, "keep the run's directory (ID files, and each worker's stderr, where every lease logs) and print its path")
 	flag.StringVar(&table, "table", "", "print the markdown summary of the reports in this directory, and exit")
 	flag.Parse()

@@ -104,12 +104,6 @@ func run(ctx context.Context, c config, log io.Writer) (*report, error) {
 	if c.failover && c.lag == 0 {
 		c.lag = c.ttl / 2
 	}
-	if c.replicas < 0 {
-		c.replicas = 0
-		if c.failover && c.store == "redis" {
-			c.replicas = 1
-		}
-	}
 	s := &sim{c: c, log: log, self: self, name: testdb.Name("fleetsim"),
 		current: make([]*incarnation, c.workers), busy: make([]bool, c.workers),
 		pmode: make([]string, c.workers), ptarget: make([]string, c.workers)}

@@ -90,11 +90,12 @@ var cases = []testCase{
 
 // failover: holder A claims on a primary whose replica was detached, so
 // the replica never sees A's claim (a store that waits for its replicas
-// refuses A: nothing to repeat); the replica is promoted, the primary
-// dies, B claims on the new primary, and A's path comes back at once
-// (moved) or after A's lease lapsed (dead). warm: holders used the store
-// before, and the replica has their records; else only the store's
-// tables or keys. skew: A's clock reads ahead by it, B's behind.
+// refuses A: nothing to repeat); A's path is cut, the replica is
+// promoted, the primary dies, B claims on the new primary, and A's path
+// comes back at once (moved) or after A's lease lapsed (dead). warm:
+// holders used the store before, and the replica has their records; else
+// only the store's tables or keys. skew: A's clock reads ahead by it, B's
+// behind.
 func failover(warm, dead bool, skew time.Duration) func(e *env) {
 	return func(e *env) {
 		t := e.t
@@ -116,8 +117,12 @@ func failover(warm, dead bool, skew time.Duration) func(e *env) {
 		a := e.start("A", oa)
 		a.servedOrRefused(t, 4*ttl)
 		time.Sleep(ttl / 2)
-		e.h.Promote(t)
+		// A's path goes first, so that A never reaches the new primary
+		// before the old one dies: on Redis Cluster the old master is
+		// briefly a replica of the new one, and a lease that saw it
+		// there fences when it dies, as docs/leases.md says.
 		a.link.Cut()
+		e.h.Promote(t)
 		e.h.Kill(t)
 		b := e.start("B", ob)
 		if dead {

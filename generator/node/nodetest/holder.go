@@ -176,7 +176,7 @@ func (h *holder) issuingAfter(t *testing.T, since time.Time, limit time.Duration
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("holder %s issued no ID %s within %v: stats %+v, last error %v", h.name, what, limit, h.stats(), h.lastErr())
+			t.Fatalf("holder %s issued no ID %s within %v: stats %+v, last error %v\nits lease's log:\n%s", h.name, what, limit, h.stats(), h.lastErr(), h.logs)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
