@@ -536,9 +536,12 @@ func (r *Redis) Info(t testing.TB, section, field string) string {
 }
 
 // WaitSynced waits until the replica r has every write its master sent
-// (master_link_status up and the offsets equal).
+// (master_link_status up and the offsets equal) and the master lists it
+// online, which can come later: until then a request on the master counts
+// no replica, and WAIT does not wait for it.
 func (m *Redis) WaitSynced(t testing.TB, r *Redis) {
 	t.Helper()
+	online := fmt.Sprintf("port=%d,state=online", r.Port)
 	waitFor(t, "replica syncing", 30*time.Second, func() error {
 		if r.Info(t, "replication", "master_link_status") != "up" {
 			return fmt.Errorf("link down")
@@ -546,6 +549,9 @@ func (m *Redis) WaitSynced(t testing.TB, r *Redis) {
 		mo, ro := m.Info(t, "replication", "master_repl_offset"), r.Info(t, "replication", "slave_repl_offset")
 		if mo != ro {
 			return fmt.Errorf("master at %s, replica at %s", mo, ro)
+		}
+		if !strings.Contains(m.Do(t, "INFO", "replication"), online) {
+			return fmt.Errorf("the master does not list the replica online yet")
 		}
 		return nil
 	})
