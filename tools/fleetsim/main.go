@@ -19,10 +19,10 @@
 // PostgreSQL, MariaDB and Redis the run starts a private primary and a
 // replica (internal/testservers; a pg_basebackup -R streaming replica, a
 // semi-synchronous GTID replica as the SQL store demands on MariaDB, a
-// --replicaof replica that has a replica of its own); -failover-lag (TTL/2) before the middle it cuts the replica's link
-// to the primary, so the replica misses the last writes, then kills the
-// primary, promotes the replica and moves every worker's proxy to it, as a
-// virtual IP moves. On etcd it hard-stops the leader of its cluster and
+// --replicaof replica that has a replica of its own); -failover-lag
+// (TTL/2) before the middle it cuts the replica's link to the primary, so
+// the replica misses the last writes, then kills the primary, promotes the
+// replica and moves every worker's proxy to it, as a virtual IP moves. On etcd it hard-stops the leader of its cluster and
 // moves the proxies to that member. The failover brings churn of its own:
 // a worker partitioned from TTL + 0.2 s before the cut until the move (its
 // holders lapse) and one killed and restarted at the cut (its new holders
@@ -94,7 +94,7 @@ func main() {
 	flag.DurationVar(&c.every, "every", 0, "mean time between churn events (default: run time / 30)")
 	flag.StringVar(&c.out, "out", "", "directory to write the report to")
 	flag.BoolVar(&c.short, "short", false, "a short run for CI: 30 s, 200 holders, TTL 2 s")
-	flag.BoolVar(&c.failover, "failover", false, "run on a private primary that dies at the middle of the run; its asynchronous replica, cut off -failover-lag before, is promoted (etcd: the leader of the in-process cluster is killed)")
+	flag.BoolVar(&c.failover, "failover", false, "run on a private primary that dies at the middle of the run; its replica, cut off -failover-lag before, is promoted (etcd: the leader of the in-process cluster is killed)")
 	flag.DurationVar(&c.lag, "failover-lag", 0, "with -failover, how long before the primary's death its replica stops receiving writes (default TTL/2)")
 	flag.IntVar(&c.replicas, "replicas", 0, "Redis: redislease StoreOptions.Replicas (0, the default: the replicas the store has seen)")
 	flag.BoolVar(&c.keep, "keep", false, "keep the run's directory (ID files, and each worker's stderr, where every lease logs) and print its path")
