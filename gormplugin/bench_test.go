@@ -215,13 +215,7 @@ func BenchmarkFill1000(b *testing.B) {
 			return k, nil
 		}))
 	db := openDB(b, dialects[0], plugin)
-	create := db.Callback().Create()
-	for _, name := range []string{"gorm:begin_transaction", "gorm:before_create", "gorm:save_before_associations",
-		"gorm:create", "gorm:save_after_associations", "gorm:after_create", "gorm:commit_or_rollback_transaction"} {
-		if err := create.Remove(name); err != nil {
-			b.Fatal(err)
-		}
-	}
+	onlyPluginCallbacks(b, db)
 	b.Run("serial", func(b *testing.B) {
 		benchFill(b, db, func(r *fillSerial) { r.ID = 0 })
 	})
