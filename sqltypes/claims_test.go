@@ -7,9 +7,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/idkit-go/idkit/dialect"
 	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/sqltypes"
-	"github.com/idkit-go/idkit/sqltypes/dialect"
 )
 
 // NewObjectIDRange's doc: a to up to the last second an ObjectID can hold,

@@ -3,8 +3,8 @@ package sqltypes
 import (
 	"gorm.io/gorm/schema"
 
+	"github.com/idkit-go/idkit/dialect"
 	"github.com/idkit-go/idkit/internal/sqlcol"
-	"github.com/idkit-go/idkit/sqltypes/dialect"
 )
 
 // ObjectIDColumnType returns the column type for a raw 12-byte ObjectID

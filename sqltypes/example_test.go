@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/idkit-go/idkit/dialect"
 	"github.com/idkit-go/idkit/sqltypes"
-	"github.com/idkit-go/idkit/sqltypes/dialect"
 	"github.com/idkit-go/idkit/types"
 )
 

@@ -11,7 +11,7 @@ import (
 	"gorm.io/gorm"
 	"gorm.io/gorm/schema"
 
-	"github.com/idkit-go/idkit/sqltypes/dialect"
+	"github.com/idkit-go/idkit/dialect"
 	"github.com/idkit-go/idkit/types"
 )
 

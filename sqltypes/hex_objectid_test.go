@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/idkit-go/idkit/dialect"
 	"github.com/idkit-go/idkit/sqltypes"
-	"github.com/idkit-go/idkit/sqltypes/dialect"
 	"github.com/idkit-go/idkit/types"
 )
 

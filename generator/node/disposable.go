@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/idkit-go/idkit/dialect"
 	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/internal/sqldialect"
-	"github.com/idkit-go/idkit/sqltypes/dialect"
 )
 
 // DisposableOptions configures [Disposable].

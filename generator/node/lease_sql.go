@@ -10,9 +10,9 @@ import (
 	"time"
 	"weak"
 
+	"github.com/idkit-go/idkit/dialect"
 	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/internal/sqldialect"
-	"github.com/idkit-go/idkit/sqltypes/dialect"
 )
 
 // defaultTable is the SQL lease table of a store whose

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/idkit-go/idkit/sqltypes/dialect"
+	"github.com/idkit-go/idkit/dialect"
 )
 
 // createLeaseTable creates the lease table with its identity row, in one

@@ -10,8 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/idkit-go/idkit/dialect"
 	"github.com/idkit-go/idkit/generator/node/internal/failover"
-	"github.com/idkit-go/idkit/sqltypes/dialect"
 )
 
 // Failover detection on SQL (see docs/leases.md). The lease table keeps an

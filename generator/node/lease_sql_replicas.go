@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/idkit-go/idkit/sqltypes/dialect"
+	"github.com/idkit-go/idkit/dialect"
 )
 
 // Split brain on SQL (see docs/leases.md, "Split brain"). A replica

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/idkit-go/idkit/dialect"
 	"github.com/idkit-go/idkit/generator/internal/sqldialect"
-	"github.com/idkit-go/idkit/sqltypes/dialect"
 )
 
 // sqlStmts are the lease statements for one dialect and table. Expiry is

@@ -13,12 +13,12 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
+	"github.com/idkit-go/idkit/dialect"
 	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/generator/node/internal/testclock"
 	"github.com/idkit-go/idkit/generator/node/redislease"
 	"github.com/idkit-go/idkit/internal/testdb"
-	"github.com/idkit-go/idkit/sqltypes/dialect"
 	"github.com/idkit-go/idkit/types"
 )
 

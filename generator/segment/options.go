@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/idkit-go/idkit/dialect"
 	"github.com/idkit-go/idkit/generator/internal/sqldialect"
-	"github.com/idkit-go/idkit/sqltypes/dialect"
 )
 
 // Options configures [New]. Zero fields take the defaults shown.

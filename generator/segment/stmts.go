@@ -5,7 +5,7 @@ import (
 	"database/sql"
 	"errors"
 
-	"github.com/idkit-go/idkit/sqltypes/dialect"
+	"github.com/idkit-go/idkit/dialect"
 )
 
 // stmts are one dialect's statements for one table.

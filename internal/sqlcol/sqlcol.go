@@ -4,7 +4,7 @@
 // only package dialect, so that the generators compile no GORM.
 package sqlcol
 
-import "github.com/idkit-go/idkit/sqltypes/dialect"
+import "github.com/idkit-go/idkit/dialect"
 
 // Dialect is [dialect.Dialect], under a short name for this module's code.
 type Dialect = dialect.Dialect

@@ -102,7 +102,7 @@ func TestImportRules(t *testing.T) {
 	// generator/internal/...) compile no public idkit package: they serve
 	// the public ones, never the other way round. A command under
 	// internal/ would be a user of the library, not part of it. The one
-	// exception is sqltypes/dialect, a leaf of constants that imports only
+	// exception is dialect, a leaf of constants that imports only
 	// the standard library (checked below): the internal SQL code speaks the
 	// public dialect type.
 	mains := commands(t)
@@ -113,7 +113,7 @@ func TestImportRules(t *testing.T) {
 		}
 		checked++
 		for _, p := range d {
-			if strings.HasPrefix(p, module+"/") && !isInternal(p) && p != module+"/sqltypes/dialect" {
+			if strings.HasPrefix(p, module+"/") && !isInternal(p) && p != module+"/dialect" {
 				t.Errorf("%s imports the public package %s", pkg, p)
 			}
 		}
@@ -156,8 +156,8 @@ func TestImportRules(t *testing.T) {
 	}
 	// Standard-library paths have no dot in their first element.
 	notStd := func(p string) bool { return strings.Contains(strings.SplitN(p, "/", 2)[0], ".") }
-	if bad := found(t, all, "sqltypes/dialect", notStd); len(bad) > 0 {
-		t.Errorf("sqltypes/dialect imports more than the standard library: %v", bad)
+	if bad := found(t, all, "dialect", notStd); len(bad) > 0 {
+		t.Errorf("dialect imports more than the standard library: %v", bad)
 	}
 }
 

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/idkit-go/idkit/sqltypes/dialect"
+	"github.com/idkit-go/idkit/dialect"
 )
 
 // Resolve returns d, or for the zero Dialect the dialect detected from db's
