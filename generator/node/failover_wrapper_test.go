@@ -43,9 +43,9 @@ func (s tracing) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 	return seen, err
 }
 
-func (s tracing) Release(ctx context.Context, n int64, owner string, hwm int64, exact bool) error {
+func (s tracing) Release(ctx context.Context, r node.Release) error {
 	s.n.releases.Add(1)
-	return s.Store.Release(ctx, n, owner, hwm, exact)
+	return s.Store.Release(ctx, r)
 }
 
 // TestFailoverThroughWrapper: the PostgreSQL failover of

@@ -434,10 +434,10 @@ func (s *scriptedStore) Renew(ctx context.Context, r node.Renewal) (node.Seen, e
 	return r.Seen, nil
 }
 
-func (s *scriptedStore) Release(ctx context.Context, n int64, owner string, hwm int64, exact bool) error {
+func (s *scriptedStore) Release(ctx context.Context, r node.Release) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.released = append(s.released, n)
+	s.released = append(s.released, r.Node)
 	return nil
 }
 

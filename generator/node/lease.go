@@ -295,7 +295,7 @@ func (l *Lease) Close(ctx context.Context) error {
 		// The release runs apart, so that a store ignoring ctx cannot hold
 		// Close beyond its bound.
 		res := make(chan error, 1)
-		go func() { res <- l.b.Release(ctx, node, l.o.Owner, hwm, exact) }()
+		go func() { res <- l.b.Release(ctx, Release{Node: node, Owner: l.o.Owner, Mark: hwm, Exact: exact}) }()
 		select {
 		case l.closeErr = <-res:
 		case <-ctx.Done():

@@ -225,7 +225,7 @@ func (l *Lease) adopt(old, node, floor int64, t0 time.Duration, c0 time.Time, lo
 func (l *Lease) releaseUnused(node, floor int64) {
 	ctx, cancel := context.WithTimeout(context.Background(), l.closeTimeout()/2)
 	defer cancel()
-	_ = l.b.Release(ctx, node, l.o.Owner, max(floor, l.clock().Now().UnixNano()), true)
+	_ = l.b.Release(ctx, Release{Node: node, Owner: l.o.Owner, Mark: max(floor, l.clock().Now().UnixNano()), Exact: true})
 }
 
 // renewed records a successful renewal started when the clock read c0.

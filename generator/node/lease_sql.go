@@ -389,13 +389,13 @@ type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-func (b *sqlBackend) Release(ctx context.Context, node int64, owner string, hwm int64, exact bool) error {
+func (b *sqlBackend) Release(ctx context.Context, r Release) error {
 	stmt := b.s.raise
-	if exact {
+	if r.Exact {
 		stmt = b.s.release
 	}
-	if _, err := b.db.ExecContext(ctx, stmt, hwm, node, owner); err != nil {
-		return fmt.Errorf("node: release node %d: %w", node, err)
+	if _, err := b.db.ExecContext(ctx, stmt, r.Mark, r.Node, r.Owner); err != nil {
+		return fmt.Errorf("node: release node %d: %w", r.Node, err)
 	}
 	return nil
 }

@@ -22,23 +22,46 @@ import (
 // everything the lease last saw ([Seen]) is a claim after a loss, whose
 // floor is the store's clock when the request reached it plus the horizon.
 type Store interface {
-	// Claim takes for c.Owner, until c.TTL from now, node c.Prefer if it
-	// is in [0, c.MaxNode] and free, expired or c.Owner's, else any free
-	// or expired node of [0, c.MaxNode]. It raises the node's mark to
-	// c.Bound, the store's horizon to c.Horizon, and returns the node,
-	// its floor and what the claim saw, or an error wrapping
-	// [ErrExhausted] when every node is held.
+	// Claim takes a node for c.Owner. In one atomic step, in this order:
+	//
+	//  1. It picks c.Prefer if it is in [0, c.MaxNode] and free, expired
+	//     or already c.Owner's, else any free or expired node of
+	//     [0, c.MaxNode]. With none, it returns an error wrapping
+	//     [ErrExhausted] and writes nothing.
+	//  2. It writes the owner, the expiry (the store's clock + c.TTL), the
+	//     node's mark raised to c.Bound, the node's version raised, and
+	//     the store's horizon raised to c.Horizon.
+	//  3. The floor is the node's mark before the claim, raised to the
+	//     store-wide mark.
+	//  4. A claim after a loss (the store's identity changed, a record a
+	//     kept store cannot lack is missing, or c.Lost) raises the floor
+	//     to the store's clock + the horizon, records that floor as the
+	//     store-wide mark, and sets [Claimed].Forgot. A lapsed claim
+	//     (c.Lapsed) raises only its own floor to the store's clock + the
+	//     horizon.
+	//  5. It returns the node, the floor and what it saw ([Seen]).
 	Claim(ctx context.Context, c Claim) (Claimed, error)
-	// Renew extends r.Owner's lease of r.Node to r.TTL from now and raises
-	// its mark to r.Bound, only if the store proves it still holds what
-	// r.Seen names, and returns what it saw now. Otherwise it returns an
-	// error wrapping [ErrForgot] (the store lost writes), or
-	// [ErrLeaseLost] (another owner holds the node; with [ErrLapsed] too
-	// if the record still named r.Owner but had expired).
+	// Renew extends r.Owner's lease of r.Node. In one atomic step, it
+	// checks in this order and stops at the first that holds:
+	//
+	//  1. The store's identity is not r.Seen.Ident, the node's record is
+	//     missing, or its version is below r.Seen.Version: the store
+	//     forgot writes. It writes nothing and returns an error wrapping
+	//     [ErrForgot].
+	//  2. The record names another owner: an error wrapping
+	//     [ErrLeaseLost].
+	//  3. The record names r.Owner but had expired when the request
+	//     reached the store: an error wrapping [ErrLeaseLost] and
+	//     [ErrLapsed].
+	//  4. Otherwise it extends the expiry to the store's clock + r.TTL,
+	//     raises the mark to r.Bound, the version, and the horizon to
+	//     r.Horizon, and returns what it saw now.
 	Renew(ctx context.Context, r Renewal) (Seen, error)
-	// Release frees owner's node, setting its mark to hwm (exact) or
-	// raising it to hwm; it changes nothing if owner does not hold node.
-	Release(ctx context.Context, node int64, owner string, hwm int64, exact bool) error
+	// Release frees r.Node if r.Owner holds it: it clears the owner and
+	// sets the node's mark to r.Mark (r.Exact) or raises it to r.Mark. If
+	// r.Owner does not hold the node it changes nothing and returns nil.
+	// It never deletes a node's record, which keeps the mark.
+	Release(ctx context.Context, r Release) error
 }
 
 // Claim is one claim's request to a [Store].
@@ -70,7 +93,12 @@ type Claim struct {
 	// a lease's first claim). A claim after a loss must prove no less
 	// than a renewal would: Redis's waits for the replicas the lease saw.
 	Seen Seen
-	// Log receives the store's warnings; nil for [slog.Default].
+	// Log is the lease's logger ([LeaseOptions].Logger, with the owner
+	// attached), for the store's warnings about this claim (a setting
+	// that invites a loss, a wait for earlier holders); nil for
+	// [slog.Default]. It travels with the claim, not in the store's
+	// options, because one store serves many leases and each lease's
+	// warnings belong in that lease's log, where its user looks.
 	Log *slog.Logger
 }
 
@@ -87,6 +115,19 @@ type Claimed struct {
 	// Forgot is true when the claim found (or was told) that the store
 	// lost writes and recorded a store-wide mark.
 	Forgot bool
+}
+
+// Release is one release's request to a [Store].
+type Release struct {
+	Node  int64
+	Owner string
+	// Mark (Unix ns) is the node's mark after the release: no ID the
+	// holder issued reads a later time.
+	Mark int64
+	// Exact sets the mark to Mark even when it is lower than the mark
+	// recorded, which the holder's last renewal raised ahead of its
+	// clock; otherwise the mark is only raised.
+	Exact bool
 }
 
 // Renewal is one renewal's request to a [Store].

@@ -490,7 +490,8 @@ func (s *store) keepAlive(ctx context.Context, n int64, owner string, ttl time.D
 	return nil
 }
 
-func (s *store) Release(ctx context.Context, n int64, owner string, hwm int64, exact bool) error {
+func (s *store) Release(ctx context.Context, rq node.Release) error {
+	n, owner, hwm, exact := rq.Node, rq.Owner, rq.Mark, rq.Exact
 	if s.c == nil {
 		return fmt.Errorf("%w: nil etcd client", node.ErrInvalidConfig)
 	}

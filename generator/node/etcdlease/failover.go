@@ -132,7 +132,7 @@ func (s *store) Claim(ctx context.Context, c node.Claim) (node.Claimed, error) {
 	if m.bad != nil {
 		// Without the store-wide mark or horizon the claim cannot know
 		// its floor: give the node back.
-		_ = s.Release(context.WithoutCancel(ctx), n, c.Owner, m.post, false)
+		_ = s.Release(context.WithoutCancel(ctx), node.Release{Node: n, Owner: c.Owner, Mark: m.post})
 		return node.Claimed{}, fmt.Errorf("etcdlease: claim node %d: %w", n, corruptErr(m.bad))
 	}
 	out := node.Claimed{Node: n, Floor: max(m.pre, m.mark), Seen: node.Seen{Ident: ident(m.cluster), Version: m.post}}

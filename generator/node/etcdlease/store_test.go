@@ -22,7 +22,7 @@ func TestNilClient(t *testing.T) {
 	_, err := node.NewLease(ctx, s, node.LeaseOptions{})
 	require.ErrorIs(t, err, node.ErrInvalidConfig)
 	require.ErrorIs(t, renewOn(ctx, s, 0, "a", time.Second, 1), node.ErrInvalidConfig)
-	require.ErrorIs(t, s.Release(ctx, 0, "a", 1, true), node.ErrInvalidConfig)
+	require.ErrorIs(t, s.Release(ctx, node.Release{Node: 0, Owner: "a", Mark: 1, Exact: true}), node.ErrInvalidConfig)
 }
 
 // claimOn claims on s as a lease with no loss to report, whose horizon is
@@ -113,11 +113,11 @@ func TestStoreClaimPrefer(t *testing.T) {
 	n, floor = claim("b", 5, 4_000_000)
 	require.Equal(t, int64(5), n, "the claimer's own node")
 	require.Equal(t, int64(2_000_000), floor)
-	require.NoError(t, s.Release(ctx, 5, "b", 2_500_000, true))
+	require.NoError(t, s.Release(ctx, node.Release{Node: 5, Owner: "b", Mark: 2_500_000, Exact: true}))
 	n, floor = claim("d", 5, 1)
 	require.Equal(t, int64(5), n, "a released preferred node")
 	require.Equal(t, int64(2_500_000), floor, "the mark recorded at release")
-	require.NoError(t, s.Release(ctx, 5, "d", 0, false))
+	require.NoError(t, s.Release(ctx, node.Release{Node: 5, Owner: "d", Mark: 0}))
 	n, floor = claim("e", 5, 1)
 	require.Equal(t, int64(5), n)
 	require.Equal(t, int64(2_500_000), floor, "the larger mark was kept")
@@ -132,7 +132,7 @@ func TestStoreClaimPrefer(t *testing.T) {
 	require.ErrorIs(t, err, node.ErrExhausted)
 	require.ErrorIs(t, renewOn(ctx, s, 0, "h", ttl, 1), node.ErrLeaseLost)
 	require.NoError(t, renewOn(ctx, s, 0, "a", ttl, 1))
-	require.NoError(t, s.Release(ctx, 0, "h", 1, true), "a release by another owner changes nothing")
+	require.NoError(t, s.Release(ctx, node.Release{Node: 0, Owner: "h", Mark: 1, Exact: true}), "a release by another owner changes nothing")
 	_, _, err = claimOn(ctx, s, "h", ttl, maxNode, 0, 1)
 	require.ErrorIs(t, err, node.ErrExhausted, "node 0 is still a's")
 }

@@ -126,7 +126,7 @@ func TestExpiryByWatching(t *testing.T) {
 		t.Errorf("A's renewal after B took the node: %v, want ErrLeaseLost", err)
 	}
 	// Released: free at once for a store that never watched it.
-	if err := b.Release(ctx, 0, "b", cb.Floor, false); err != nil {
+	if err := b.Release(ctx, node.Release{Node: 0, Owner: "b", Mark: cb.Floor}); err != nil {
 		t.Fatal(err)
 	}
 	c2 := NewStore(c.CoordinationV1(), ns, StoreOptions{})

@@ -141,7 +141,8 @@ func (s *store) forget(n int64) {
 	delete(s.mine, n)
 }
 
-func (s *store) Release(ctx context.Context, n int64, owner string, hwm int64, exact bool) error {
+func (s *store) Release(ctx context.Context, rq node.Release) error {
+	n, owner, hwm, exact := rq.Node, rq.Owner, rq.Mark, rq.Exact
 	if s.err != nil {
 		return s.err
 	}

@@ -283,7 +283,8 @@ func replyTail(r []any) seen {
 // micros rounds a Unix-nanosecond mark up to microseconds.
 func micros(ns int64) int64 { return (ns + 999) / 1000 }
 
-func (b *store) Release(ctx context.Context, n int64, owner string, hwm int64, exact bool) error {
+func (b *store) Release(ctx context.Context, r node.Release) error {
+	n, owner, hwm, exact := r.Node, r.Owner, r.Mark, r.Exact
 	if b.c == nil {
 		return fmt.Errorf("%w: nil redis client", node.ErrInvalidConfig)
 	}
