@@ -11,10 +11,11 @@ import (
 
 	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/node"
+	"github.com/idkit-go/idkit/generator/node/sqllease"
 )
 
 // BenchmarkLeased compares a Snowflake generator on a node ID leased from
-// SQLite (node.NewSQLLease, node.NewSnowflake) with a plain one
+// SQLite (sqllease.NewStore, node.NewLease, node.NewSnowflake) with a plain one
 // (generator.NewSnowflake) of the same node and options, in one run. The
 // leased generator checks the lease's fence before and after each ID.
 //
@@ -42,7 +43,7 @@ func BenchmarkLeased(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		lease, err := node.NewSQLLease(ctx, db, node.LeaseOptions{}, generator.WithBorrowAhead(v.borrow))
+		lease, err := node.NewLease(ctx, sqllease.NewStore(db, sqllease.StoreOptions{}), node.LeaseOptions{}, generator.WithBorrowAhead(v.borrow))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -14,6 +14,7 @@ import (
 	"gorm.io/gorm/logger"
 
 	"github.com/idkit-go/idkit/generator/node"
+	"github.com/idkit-go/idkit/generator/node/sqllease"
 	"github.com/idkit-go/idkit/gormplugin"
 	"github.com/idkit-go/idkit/internal/testdb"
 	"github.com/idkit-go/idkit/types"
@@ -56,10 +57,7 @@ func ExampleWithSnowflake_lease() {
 	}
 
 	// Claim a worker ID in the application's own database.
-	store, err := node.NewSQLStore(ctx, sqlDB, node.SQLStoreOptions{Table: leaseExample.leases})
-	if err != nil {
-		panic(err)
-	}
+	store := sqllease.NewStore(sqlDB, sqllease.StoreOptions{Table: leaseExample.leases})
 	lease, err := node.NewLease(ctx, store, node.LeaseOptions{})
 	if err != nil {
 		panic(err)

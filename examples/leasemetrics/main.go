@@ -34,6 +34,7 @@ import (
 
 	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/node"
+	"github.com/idkit-go/idkit/generator/node/sqllease"
 )
 
 func main() {
@@ -64,10 +65,7 @@ func run(driver, dsn, table, addr string) error {
 	ctx := context.Background()
 
 	logger := slog.New(slog.NewTextHandler(os.Stdout, nil))
-	store, err := node.NewSQLStore(ctx, db, node.SQLStoreOptions{Table: table})
-	if err != nil {
-		return err
-	}
+	store := sqllease.NewStore(db, sqllease.StoreOptions{Table: table})
 	const ttl = 2 * time.Second // short, to see a heal quickly
 	lease, err := node.NewLease(ctx, store, node.LeaseOptions{TTL: ttl, Logger: logger})
 	if err != nil {

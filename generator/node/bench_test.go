@@ -6,6 +6,7 @@ import (
 
 	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/node"
+	"github.com/idkit-go/idkit/generator/node/sqllease"
 	"github.com/idkit-go/idkit/internal/testdb"
 )
 
@@ -13,7 +14,7 @@ import (
 // the same layout, in one run: the ratio leased/plain is the lease's cost.
 func BenchmarkLeasedSnowflake(b *testing.B) {
 	ctx := context.Background()
-	lease, err := node.NewSQLLease(ctx, testdb.SQLite(b), node.LeaseOptions{}, generator.WithBorrowAhead(1<<40))
+	lease, err := node.NewLease(ctx, sqllease.NewStore(testdb.SQLite(b), sqllease.StoreOptions{}), node.LeaseOptions{}, generator.WithBorrowAhead(1<<40))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/generator/node/internal/testclock"
+	"github.com/idkit-go/idkit/generator/node/sqllease"
 	"github.com/idkit-go/idkit/internal/testdb"
 )
 
@@ -44,7 +45,7 @@ func TestLeaseExpiryByStoreClock(t *testing.T) {
 func TestLeaseOptionsDefaults(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	l, err := node.NewSQLLease(ctx, testdb.SQLite(t), node.LeaseOptions{})
+	l, err := node.NewLease(ctx, sqllease.NewStore(testdb.SQLite(t), sqllease.StoreOptions{}), node.LeaseOptions{})
 	require.NoError(t, err)
 	defer l.Close(ctx)
 	o := l.Options()

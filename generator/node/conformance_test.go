@@ -17,6 +17,7 @@ import (
 
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/generator/node/nodetest"
+	"github.com/idkit-go/idkit/generator/node/sqllease"
 	"github.com/idkit-go/idkit/internal/tcpproxy"
 	"github.com/idkit-go/idkit/internal/testdb"
 	"github.com/idkit-go/idkit/internal/testservers"
@@ -46,7 +47,7 @@ type sqlServers struct {
 // the servers of *s.
 type sqlHarness struct {
 	s         *sqlServers
-	opts      node.SQLStoreOptions
+	opts      sqllease.StoreOptions
 	begin     string // opens the restore's transaction ({t}: the table)
 	open      func(t *testing.T, addr string, dial dialFunc) *sql.DB
 	start     func(t *testing.T) (addr string, exec func(t *testing.T, q string) string)
@@ -64,10 +65,7 @@ func (h *sqlHarness) harness() nodetest.Harness {
 			h.s.primary, h.s.exec = h.start(t)
 		},
 		Store: func(t *testing.T, dial dialFunc) node.Store {
-			s, err := node.NewSQLStore(context.Background(), h.open(t, h.s.primary, dial), h.opts)
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := sqllease.NewStore(h.open(t, h.s.primary, dial), h.opts)
 			return s
 		},
 		Route: func(addr string) string {
@@ -219,7 +217,7 @@ func mariadb(split bool) nodetest.Harness {
 		promote:  func(t *testing.T, i int) { replicas[i].Promote(t) },
 		kill:     func(t *testing.T) { primary.Kill(t) },
 		restart:  func(t *testing.T, keep bool) { primary.Restart(t, keep) },
-		opts:     node.SQLStoreOptions{AllowSplitBrain: split},
+		opts:     sqllease.StoreOptions{AllowSplitBrain: split},
 		begin:    "START TRANSACTION;",
 	}
 	return h.harness()
@@ -258,10 +256,7 @@ func sqliteHarness() nodetest.Harness {
 			t.Cleanup(func() { db.Close() })
 		},
 		Store: func(t *testing.T, _ dialFunc) node.Store {
-			s, err := node.NewSQLStore(context.Background(), open(t), node.SQLStoreOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := sqllease.NewStore(open(t), sqllease.StoreOptions{})
 			return s
 		},
 		Snapshot: func(t *testing.T) func(t *testing.T, step bool) { return sqlSnapshot(t, exec, "BEGIN IMMEDIATE;") },

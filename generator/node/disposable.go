@@ -16,7 +16,7 @@ type DisposableOptions struct {
 	// Table is the registry table, a plain identifier. Default
 	// "idkit_node_registry".
 	Table string
-	// Dialect of db (see [SQLStoreOptions].Dialect); the zero value detects
+	// Dialect of db ([dialect.Postgres], [dialect.MySQL] or [dialect.SQLite]); the zero value detects
 	// it from the driver.
 	Dialect dialect.Dialect
 	// MaxNode is the layout's largest node ID (for example meteor's
@@ -58,8 +58,8 @@ func Disposable(db *sql.DB, opts DisposableOptions) generator.NodeSource {
 			create = `CREATE TABLE IF NOT EXISTS ` + t + ` (id INTEGER PRIMARY KEY AUTOINCREMENT, host TEXT NOT NULL, pid INTEGER NOT NULL, created_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP)`
 			insert = `INSERT INTO ` + t + ` (host, pid) VALUES (?, ?)`
 		}
-		if err := createTable(ctx, db, create, t); err != nil {
-			return 0, err
+		if err := sqldialect.CreateTable(ctx, db, create, t); err != nil {
+			return 0, fmt.Errorf("node: create table %s: %w", t, err)
 		}
 		host, _ := os.Hostname()
 		var id int64

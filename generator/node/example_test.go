@@ -13,6 +13,7 @@ import (
 
 	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/node"
+	"github.com/idkit-go/idkit/generator/node/sqllease"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -20,7 +21,8 @@ import (
 // own database and the generator on its node ID, handed to serve, which
 // runs until the service stops.
 func runLeased(ctx context.Context, db *sql.DB, serve func(*generator.Snowflake) error) error {
-	lease, err := node.NewSQLLease(ctx, db, node.LeaseOptions{
+	store := sqllease.NewStore(db, sqllease.StoreOptions{}) // package generator/node/sqllease
+	lease, err := node.NewLease(ctx, store, node.LeaseOptions{
 		Logger: slog.Default(), // optional: one record per change of state
 	})
 	if err != nil {
@@ -46,7 +48,7 @@ func ExampleNewSnowflake() {
 	ctx := context.Background()
 
 	// Claim the lowest free node ID in the application's own database.
-	lease, err := node.NewSQLLease(ctx, db, node.LeaseOptions{})
+	lease, err := node.NewLease(ctx, sqllease.NewStore(db, sqllease.StoreOptions{}), node.LeaseOptions{})
 	if err != nil {
 		panic(err)
 	}
@@ -62,7 +64,7 @@ func ExampleNewSnowflake() {
 	fmt.Println("node", p.Node)
 
 	// A second process (here: a second lease) gets the next free ID.
-	other, _ := node.NewSQLLease(ctx, db, node.LeaseOptions{})
+	other, _ := node.NewLease(ctx, sqllease.NewStore(db, sqllease.StoreOptions{}), node.LeaseOptions{})
 	fmt.Println("other node", other.Node())
 	other.Close(ctx)
 
@@ -85,7 +87,7 @@ func ExampleLease_Stats() {
 	defer db.Close()
 	ctx := context.Background()
 
-	lease, err := node.NewSQLLease(ctx, db, node.LeaseOptions{})
+	lease, err := node.NewLease(ctx, sqllease.NewStore(db, sqllease.StoreOptions{}), node.LeaseOptions{})
 	if err != nil {
 		panic(err)
 	}

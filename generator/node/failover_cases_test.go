@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/generator/node"
+	"github.com/idkit-go/idkit/generator/node/sqllease"
 	"github.com/idkit-go/idkit/internal/tcpproxy"
 	"github.com/idkit-go/idkit/internal/testservers"
 	"github.com/idkit-go/idkit/types"
@@ -99,7 +100,7 @@ type pair struct {
 	caughtUp         func(t *testing.T)
 	detach, promote  func(t *testing.T)
 	kill             func(t *testing.T)
-	opts             node.SQLStoreOptions
+	opts             sqllease.StoreOptions
 	// wrap: the stores are reached through a forwarding wrapper
 	// (failover_wrapper_test.go), which must keep every guarantee.
 	wrap bool
@@ -156,7 +157,7 @@ func TestLapsedRenewalAfterFailover(t *testing.T) {
 	// the default options.
 	wrapped := func(t *testing.T) pair {
 		p := pgPair(t)
-		p.wrap, p.opts = true, node.SQLStoreOptions{AllowSplitBrain: true}
+		p.wrap, p.opts = true, sqllease.StoreOptions{AllowSplitBrain: true}
 		return p
 	}
 	for _, c := range []struct {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/generator/node/redislease"
+	"github.com/idkit-go/idkit/generator/node/sqllease"
 	"github.com/idkit-go/idkit/internal/testservers"
 )
 
@@ -91,10 +92,7 @@ func TestClaimRoundTrips(t *testing.T) {
 		cfg.Tracer = &c
 		db := stdlib.OpenDB(*cfg)
 		defer db.Close()
-		s, err := node.NewSQLStore(ctx, db, node.SQLStoreOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := sqllease.NewStore(db, sqllease.StoreOptions{})
 		got := perClaim(t, s, c.n.Load)
 		t.Logf("PostgreSQL: %.2f statements per claim", got)
 		if got != 1 {
@@ -115,10 +113,7 @@ func TestClaimRoundTrips(t *testing.T) {
 		cfg.Tracer = &c
 		db := stdlib.OpenDB(*cfg)
 		defer db.Close()
-		s, err := node.NewSQLStore(ctx, db, node.SQLStoreOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := sqllease.NewStore(db, sqllease.StoreOptions{})
 		got := perClaim(t, s, c.n.Load)
 		l, err := node.NewLease(ctx, s, node.LeaseOptions{TTL: 600 * time.Millisecond, RenewEvery: 100 * time.Millisecond, Margin: 150 * time.Millisecond})
 		if err != nil {
@@ -140,10 +135,7 @@ func TestClaimRoundTrips(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer db.Close()
-		s, err := node.NewSQLStore(ctx, db, node.SQLStoreOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := sqllease.NewStore(db, sqllease.StoreOptions{})
 		// Questions counts this query too: one per reading.
 		questions := func() int64 {
 			n, _ := strconv.ParseInt(strings.Fields(m.SQL(t, "SHOW GLOBAL STATUS LIKE 'Questions'"))[1], 10, 64)
@@ -171,10 +163,7 @@ func TestClaimRoundTrips(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer db.Close()
-		s, err := node.NewSQLStore(ctx, db, node.SQLStoreOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := sqllease.NewStore(db, sqllease.StoreOptions{})
 		questions := func() int64 {
 			n, _ := strconv.ParseInt(strings.Fields(m.SQL(t, "SHOW GLOBAL STATUS LIKE 'Questions'"))[1], 10, 64)
 			return n

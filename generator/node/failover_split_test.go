@@ -13,6 +13,7 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/idkit-go/idkit/generator/node"
+	"github.com/idkit-go/idkit/generator/node/sqllease"
 	"github.com/idkit-go/idkit/internal/tcpproxy"
 	"github.com/idkit-go/idkit/internal/testservers"
 )
@@ -240,14 +241,11 @@ func TestSplitBrainRefusedMariaDB(t *testing.T) {
 	replica.ReplicateFrom(t, primary.Addr())
 	primary.CaughtUp(t, replica)
 	db := openDB(t, "mysql", testservers.MySQLDSN(primary.Addr()))
-	_, err := node.NewSQLStore(context.Background(), db, node.SQLStoreOptions{})
+	_, err := node.NewLease(context.Background(), sqllease.NewStore(db, sqllease.StoreOptions{}), node.LeaseOptions{})
 	if !errors.Is(err, node.ErrInvalidConfig) || !strings.Contains(err.Error(), "rpl_semi_sync_master_enabled") || !strings.Contains(err.Error(), "AllowSplitBrain") {
-		t.Fatalf("NewSQLStore on a primary with an asynchronous replica: %v; want ErrInvalidConfig naming rpl_semi_sync_master_enabled and AllowSplitBrain", err)
+		t.Fatalf("a lease on a primary with an asynchronous replica: %v; want ErrInvalidConfig naming rpl_semi_sync_master_enabled and AllowSplitBrain", err)
 	}
-	s, err := node.NewSQLStore(context.Background(), db, node.SQLStoreOptions{AllowSplitBrain: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := sqllease.NewStore(db, sqllease.StoreOptions{AllowSplitBrain: true})
 	l := lease(t, s, leaseConf{})
 	_ = l.Close(context.Background())
 }

@@ -1,7 +1,6 @@
 package node_test
 
 import (
-	"context"
 	"database/sql"
 	"io"
 	"log"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/generator/node/internal/failovertest"
+	"github.com/idkit-go/idkit/generator/node/sqllease"
 	"github.com/idkit-go/idkit/internal/tcpproxy"
 	"github.com/idkit-go/idkit/internal/testservers"
 )
@@ -18,21 +18,18 @@ import (
 // failoverStore opens a lease store on the database at dsn, closed when t ends.
 func failoverStore(t *testing.T, driver, dsn string) node.Store {
 	t.Helper()
-	return failoverStoreWith(t, driver, dsn, node.SQLStoreOptions{})
+	return failoverStoreWith(t, driver, dsn, sqllease.StoreOptions{})
 }
 
 // failoverStoreWith is failoverStore with options.
-func failoverStoreWith(t *testing.T, driver, dsn string, o node.SQLStoreOptions) node.Store {
+func failoverStoreWith(t *testing.T, driver, dsn string, o sqllease.StoreOptions) node.Store {
 	t.Helper()
 	db, err := sql.Open(driver, dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	s, err := node.NewSQLStore(context.Background(), db, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := sqllease.NewStore(db, o)
 	return s
 }
 
@@ -53,7 +50,7 @@ func TestFailoverPostgres(t *testing.T) {
 		replica := primary.Replica(t, link.Addr())
 		return failovertest.Setup{
 			Store: func(t *testing.T, addr string) node.Store {
-				return failoverStoreWith(t, "pgx", testservers.PostgresDSN(addr), node.SQLStoreOptions{AllowSplitBrain: true})
+				return failoverStoreWith(t, "pgx", testservers.PostgresDSN(addr), sqllease.StoreOptions{AllowSplitBrain: true})
 			},
 			Primary:  primary.Addr(),
 			Replica:  replica.Addr(),
@@ -82,7 +79,7 @@ func TestFailoverMariaDB(t *testing.T) {
 		replica.ReplicateFrom(t, link.Addr())
 		return failovertest.Setup{
 			Store: func(t *testing.T, addr string) node.Store {
-				return failoverStoreWith(t, "mysql", testservers.MySQLDSN(addr), node.SQLStoreOptions{AllowSplitBrain: true})
+				return failoverStoreWith(t, "mysql", testservers.MySQLDSN(addr), sqllease.StoreOptions{AllowSplitBrain: true})
 			},
 			Primary:  primary.Addr(),
 			Replica:  replica.Addr(),

@@ -8,10 +8,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/idkit-go/idkit/generator/node"
+	"github.com/idkit-go/idkit/generator/node/sqllease"
 	"github.com/idkit-go/idkit/internal/tcpproxy"
 	"github.com/idkit-go/idkit/internal/testservers"
 )
@@ -50,14 +52,14 @@ func TestAsyncReplicaWarning(t *testing.T) {
 			primary := testservers.StartPostgres(t)
 			replica := primary.Replica(t, primary.Addr())
 			primary.CaughtUp(t, replica)
-			return failoverStoreWith(t, "pgx", testservers.PostgresDSN(primary.Addr()), node.SQLStoreOptions{AllowSplitBrain: true})
+			return failoverStoreWith(t, "pgx", testservers.PostgresDSN(primary.Addr()), sqllease.StoreOptions{AllowSplitBrain: true})
 		}, "synchronous_standby_names"},
 		{"mariadb", func(t *testing.T) node.Store {
 			primary := testservers.StartMariaDB(t, 1)
 			replica := testservers.StartMariaDB(t, 2)
 			replica.ReplicateFrom(t, primary.Addr())
 			primary.CaughtUp(t, replica)
-			return failoverStoreWith(t, "mysql", testservers.MySQLDSN(primary.Addr()), node.SQLStoreOptions{AllowSplitBrain: true})
+			return failoverStoreWith(t, "mysql", testservers.MySQLDSN(primary.Addr()), sqllease.StoreOptions{AllowSplitBrain: true})
 		}, "AFTER_SYNC"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -121,20 +123,22 @@ func TestProbeOutageNotBlind(t *testing.T) {
 		return db
 	}
 	ctx := context.Background()
-	_, err := node.NewSQLStore(ctx, open(primary.Addr()), node.SQLStoreOptions{}) // the table, replicated
+	first, err := node.NewLease(ctx, sqllease.NewStore(open(primary.Addr()), sqllease.StoreOptions{}), node.LeaseOptions{}) // the table, replicated
 	require.NoError(t, err)
+	require.NoError(t, first.Close(ctx))
 	primary.CaughtUp(t, replica)
-	_, err = node.NewSQLStore(ctx, open(replica.Addr()), node.SQLStoreOptions{})
+	_, err = node.NewLease(ctx, sqllease.NewStore(open(replica.Addr()), sqllease.StoreOptions{}), node.LeaseOptions{})
 	require.ErrorContains(t, err, "standby")
 
 	path := tcpproxy.Start(t, primary.Addr())
 	path.Cut()
 	db := open(path.Addr())
-	_, err = node.NewSQLStore(ctx, db, node.SQLStoreOptions{})
+	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	_, err = node.NewLease(cctx, sqllease.NewStore(db, sqllease.StoreOptions{}), node.LeaseOptions{})
+	cancel()
 	require.Error(t, err)
 	path.Restore()
-	s, err := node.NewSQLStore(ctx, db, node.SQLStoreOptions{})
-	require.NoError(t, err)
+	s := sqllease.NewStore(db, sqllease.StoreOptions{})
 	var buf syncBuffer
 	l, err := node.NewLease(ctx, s, node.LeaseOptions{Logger: slog.New(slog.NewTextHandler(&buf, nil))})
 	require.NoError(t, err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/generator/node/internal/failovertest"
+	"github.com/idkit-go/idkit/generator/node/sqllease"
 	"github.com/idkit-go/idkit/internal/tcpproxy"
 	"github.com/idkit-go/idkit/internal/testservers"
 )
@@ -64,7 +65,7 @@ func TestFailoverThroughWrapper(t *testing.T) {
 	n := &traced{}
 	r := failovertest.Run(t, failovertest.Setup{
 		Store: func(t *testing.T, addr string) node.Store {
-			return tracing{failoverStoreWith(t, "pgx", testservers.PostgresDSN(addr), node.SQLStoreOptions{AllowSplitBrain: true}), n}
+			return tracing{failoverStoreWith(t, "pgx", testservers.PostgresDSN(addr), sqllease.StoreOptions{AllowSplitBrain: true}), n}
 		},
 		Primary:  primary.Addr(),
 		Replica:  replica.Addr(),

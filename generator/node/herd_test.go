@@ -14,6 +14,7 @@ import (
 
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/generator/node/redislease"
+	"github.com/idkit-go/idkit/generator/node/sqllease"
 	"github.com/idkit-go/idkit/internal/testdb"
 )
 
@@ -32,10 +33,7 @@ func TestClaimHerd(t *testing.T) {
 			db.SetMaxOpenConns(40)
 			table := testdb.Name("herd")
 			t.Cleanup(func() { _, _ = db.Exec("DROP TABLE " + table) })
-			s, err := node.NewSQLStore(context.Background(), db, node.SQLStoreOptions{Table: table})
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := sqllease.NewStore(db, sqllease.StoreOptions{Table: table})
 			return s
 		}
 	}

@@ -10,6 +10,12 @@ import (
 // defaultTTL is the TTL of a lease whose [LeaseOptions].TTL is zero.
 const defaultTTL = 10 * time.Second
 
+// defaultMaxClockOffset is [LeaseOptions].MaxClockOffset's default: ntpd
+// steps a clock that is 128 ms off, and chrony as packaged steps at 1 s
+// only at boot; 500 ms covers a synchronized fleet with room, and costs
+// only after a failover.
+const defaultMaxClockOffset = 500 * time.Millisecond
+
 // LeaseOptions configures a lease on any [Store]; the generator's own
 // settings are the options [NewLease] takes. The zero value gives a lease
 // with a 10 s TTL, renewed every TTL/3, trusted until TTL/4 before expiry.

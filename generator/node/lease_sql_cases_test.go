@@ -9,6 +9,7 @@ import (
 
 	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/node"
+	"github.com/idkit-go/idkit/generator/node/sqllease"
 	"github.com/idkit-go/idkit/internal/testdb"
 	"github.com/idkit-go/idkit/internal/testservers"
 )
@@ -35,7 +36,7 @@ func TestSQLiteConcurrentFirstClaims(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			<-start
-			leases[i], errs[i] = node.NewSQLLease(context.Background(), db, node.LeaseOptions{}, generator.WithLayout(layout(t, 6)))
+			leases[i], errs[i] = node.NewLease(context.Background(), sqllease.NewStore(db, sqllease.StoreOptions{}), node.LeaseOptions{}, generator.WithLayout(layout(t, 6)))
 		}()
 	}
 	close(start)
@@ -73,10 +74,7 @@ func TestHorizonFollowsTheTable(t *testing.T) {
 	t.Parallel()
 	db := testdb.SQLite(t)
 	ctx := context.Background()
-	s, err := node.NewSQLStore(ctx, db, node.SQLStoreOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := sqllease.NewStore(db, sqllease.StoreOptions{})
 	o := leaseConf{LeaseOptions: node.LeaseOptions{TTL: 10 * time.Second}}
 	horizon := func() int64 {
 		var h int64
@@ -127,10 +125,7 @@ func TestRestartEmptyAlone(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dsn, restart := c.start(t)
 			db := openDB(t, c.driver, dsn)
-			s, err := node.NewSQLStore(context.Background(), db, node.SQLStoreOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := sqllease.NewStore(db, sqllease.StoreOptions{})
 			o := leaseConf{Layout: layout(t, 1), LeaseOptions: node.LeaseOptions{TTL: 2 * time.Second}}
 			a := issue(t, lease(t, s, o))
 			for a.count() == 0 {

@@ -18,6 +18,7 @@ import (
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/generator/node/internal/testclock"
 	"github.com/idkit-go/idkit/generator/node/redislease"
+	"github.com/idkit-go/idkit/generator/node/sqllease"
 	"github.com/idkit-go/idkit/internal/testdb"
 	"github.com/idkit-go/idkit/types"
 )
@@ -442,7 +443,7 @@ func TestLeaseOptionsInvalid(t *testing.T) {
 	}
 	for i, o := range cases {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			_, err := node.NewSQLLease(context.Background(), db, o)
+			_, err := node.NewLease(context.Background(), sqllease.NewStore(db, sqllease.StoreOptions{}), o)
 			require.ErrorIs(t, err, node.ErrInvalidConfig)
 		})
 	}
@@ -451,28 +452,30 @@ func TestLeaseOptionsInvalid(t *testing.T) {
 	for _, gen := range []generator.SnowflakeOption{
 		generator.WithBorrowAhead(-1), generator.WithPerCPUBlocks(0), generator.WithClock(nil), generator.WithBackwardTolerance(-1),
 	} {
-		_, err := node.NewSQLLease(context.Background(), db, node.LeaseOptions{}, gen)
+		_, err := node.NewLease(context.Background(), sqllease.NewStore(db, sqllease.StoreOptions{}), node.LeaseOptions{}, gen)
 		require.ErrorIs(t, err, generator.ErrInvalidConfig)
 	}
-	_, err := node.NewSQLLease(context.Background(), db, node.LeaseOptions{}, generator.WithLayout(generator.Layout{}))
+	_, err := node.NewLease(context.Background(), sqllease.NewStore(db, sqllease.StoreOptions{}), node.LeaseOptions{}, generator.WithLayout(generator.Layout{}))
 	require.ErrorIs(t, err, generator.ErrInvalidLayout)
 	var tables int
 	require.NoError(t, db.QueryRow("SELECT count(*) FROM sqlite_master WHERE name = 'idkit_node_leases'").Scan(&tables))
 	require.Zero(t, tables, "no lease table made for bad options")
-	_, err = node.NewSQLLease(context.Background(), nil, node.LeaseOptions{})
+	_, err = node.NewLease(context.Background(), sqllease.NewStore(nil, sqllease.StoreOptions{}), node.LeaseOptions{})
 	require.True(t, errors.Is(err, node.ErrInvalidConfig))
-	_, err = node.NewSQLStore(context.Background(), db, node.SQLStoreOptions{Table: "bad name; DROP TABLE x"})
+	_, err = node.NewLease(context.Background(), sqllease.NewStore(db, sqllease.StoreOptions{Table: "bad name; DROP TABLE x"}), node.LeaseOptions{})
 	require.ErrorIs(t, err, node.ErrInvalidConfig)
-	_, err = node.NewSQLStore(context.Background(), nil, node.SQLStoreOptions{})
-	require.ErrorIs(t, err, node.ErrInvalidConfig)
+	for _, s := range []node.Store{sqllease.NewStore(db, sqllease.StoreOptions{Table: "bad name; DROP TABLE x"}), sqllease.NewStore(nil, sqllease.StoreOptions{})} {
+		_, err = s.Claim(context.Background(), node.Claim{Owner: "a", TTL: time.Second, Prefer: -1})
+		require.ErrorIs(t, err, node.ErrInvalidConfig)
+		_, err = s.Renew(context.Background(), node.Renewal{Owner: "a", TTL: time.Second})
+		require.ErrorIs(t, err, node.ErrInvalidConfig)
+		require.ErrorIs(t, s.Release(context.Background(), node.Release{Owner: "a"}), node.ErrInvalidConfig)
+	}
 }
 
 // sqlLease is a lease in db's lease table table.
 func sqlLease(ctx context.Context, db *sql.DB, table string, o leaseConf) (*node.Lease, error) {
-	s, err := node.NewSQLStore(ctx, db, node.SQLStoreOptions{Table: table})
-	if err != nil {
-		return nil, err
-	}
+	s := sqllease.NewStore(db, sqllease.StoreOptions{Table: table})
 	return node.NewLease(ctx, s, o.LeaseOptions, o.gen()...)
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/node"
+	"github.com/idkit-go/idkit/generator/node/sqllease"
 	"github.com/idkit-go/idkit/internal/testdb"
 	"github.com/idkit-go/idkit/types"
 )
@@ -18,7 +19,7 @@ import (
 // issueOne is the code of docs/leases.md: claim a node in db, make a
 // generator on it, issue n IDs, close the lease.
 func issueOne(ctx context.Context, db *sql.DB, n int) ([]types.Snowflake, error) {
-	lease, err := node.NewSQLLease(ctx, db, node.LeaseOptions{
+	lease, err := node.NewLease(ctx, sqllease.NewStore(db, sqllease.StoreOptions{}), node.LeaseOptions{
 		Logger: slog.Default(), // optional: one record per change of state
 	})
 	if err != nil {

@@ -6,8 +6,8 @@ import (
 	"time"
 )
 
-// Store keeps lease records for [NewLease]: [NewSQLStore], package
-// redislease's, package etcdlease's, or one of your own. A lease calls
+// Store keeps lease records for [NewLease]: the stores of packages sqllease,
+// redislease, etcdlease and kubelease, or one of your own. A lease calls
 // only these methods, so a Store that forwards them to another (to count
 // or trace calls) keeps every guarantee of the one it wraps. The protocol
 // in full, with what the stores of this module do:

@@ -12,6 +12,7 @@ import (
 
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/generator/node/redislease"
+	"github.com/idkit-go/idkit/generator/node/sqllease"
 	"github.com/idkit-go/idkit/internal/testdb"
 )
 
@@ -25,8 +26,7 @@ func rawStores() []struct {
 			db := open(t)
 			table := testdb.Name("lease")
 			t.Cleanup(func() { _, _ = db.Exec("DROP TABLE IF EXISTS " + table) })
-			s, err := node.NewSQLStore(context.Background(), db, node.SQLStoreOptions{Table: table})
-			require.NoError(t, err)
+			s := sqllease.NewStore(db, sqllease.StoreOptions{Table: table})
 			return s
 		}
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/internal/tcpproxy"
 	"github.com/idkit-go/idkit/internal/testservers"
 )
@@ -115,8 +114,7 @@ func openPrivate(ctx context.Context, a *admin, lifetime time.Duration) error {
 	if err != nil {
 		return err
 	}
-	_, err = node.NewSQLStore(ctx, a.db, node.SQLStoreOptions{Table: a.name})
-	return err
+	return createLeaseTable(ctx, a.db, a.name)
 }
 
 // etcdPlan kills the leader of the run's cluster; the proxies to it move

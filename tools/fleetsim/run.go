@@ -22,6 +22,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"github.com/idkit-go/idkit/generator/node"
+	"github.com/idkit-go/idkit/generator/node/sqllease"
 	"github.com/idkit-go/idkit/internal/tcpproxy"
 	"github.com/idkit-go/idkit/internal/testdb"
 )
@@ -435,7 +436,7 @@ func openAdmin(ctx context.Context, c config, name string, lifetime time.Duratio
 		a.target = strings.Replace(a.target, "localhost", "127.0.0.1", 1)
 	}
 	a.targets = []string{a.target}
-	if _, err = node.NewSQLStore(ctx, a.db, node.SQLStoreOptions{Table: name}); err != nil {
+	if err = createLeaseTable(ctx, a.db, name); err != nil {
 		a.db.Close()
 		return nil, err
 	}
@@ -462,4 +463,14 @@ func (a *admin) close() {
 	if a.servers != nil {
 		a.servers.close()
 	}
+}
+
+// createLeaseTable creates the lease table name in db before the workers
+// start, as a store's first request does: one lease claimed and closed.
+func createLeaseTable(ctx context.Context, db *sql.DB, name string) error {
+	l, err := node.NewLease(ctx, sqllease.NewStore(db, sqllease.StoreOptions{Table: name}), node.LeaseOptions{Owner: "fleetsim-setup"})
+	if err != nil {
+		return err
+	}
+	return l.Close(ctx)
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/generator/node/etcdlease"
 	"github.com/idkit-go/idkit/generator/node/redislease"
+	"github.com/idkit-go/idkit/generator/node/sqllease"
 	"github.com/idkit-go/idkit/internal/testdb"
 	"github.com/idkit-go/idkit/types"
 )
@@ -174,21 +175,7 @@ func openStore(ctx context.Context, w workerConfig) (node.Store, func(), error) 
 func sqlStore(ctx context.Context, db *sql.DB, name string, pool int) (node.Store, func(), error) {
 	db.SetMaxOpenConns(pool)
 	db.SetMaxIdleConns(pool)
-	var s node.Store
-	var err error
-	for range 20 { // the proxy may be cut while this process starts
-		cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-		s, err = node.NewSQLStore(cctx, db, node.SQLStoreOptions{Table: name})
-		cancel()
-		if err == nil || ctx.Err() != nil {
-			break
-		}
-		time.Sleep(500 * time.Millisecond)
-	}
-	if err != nil {
-		db.Close()
-		return nil, nil, err
-	}
+	s := sqllease.NewStore(db, sqllease.StoreOptions{Table: name})
 	// Open the pool before the start, as a service connects before it
 	// claims: the claims then measure the store, not connection set-up.
 	var conns []*sql.Conn

@@ -1,6 +1,7 @@
 package importcheck
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -188,6 +189,69 @@ func TestNestedModulesImportNoRootInternal(t *testing.T) {
 		}
 		if n == 0 {
 			t.Fatalf("%s: no package listed", dir)
+		}
+	}
+}
+
+// stores are the lease stores of the repository, by directory: each
+// stands beside the others on package node's public contract (node.Store).
+var stores = []string{
+	"generator/node/sqllease",
+	"generator/node/redislease",
+	"generator/node/etcdlease",
+	"generator/node/kubelease",
+}
+
+// storeInternals are the internal packages a store may import: SQL
+// helpers shared with the segment allocator, and the stores' test switch
+// and once-only warning. Neither imports package node (internal packages
+// import no public package but dialect: TestImportRules).
+var storeInternals = map[string]bool{
+	module + "/generator/internal/sqldialect":    true,
+	module + "/generator/node/internal/failover": true,
+}
+
+// TestStoresOnPublicContract: no store reaches package node's private
+// names. A store imports, of the root module, only public packages and the
+// internal packages storeInternals lists (not generator/internal/wiring,
+// through which package node reaches the generator's), and carries no
+// go:linkname; package node imports no store, so that a claim walks one
+// way.
+func TestStoresOnPublicContract(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	for _, dir := range stores {
+		// Each store is listed from its own directory, as etcdlease and
+		// kubelease are modules of their own.
+		out := goListIn(t, dir, "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, ".")
+		f := strings.Fields(out)
+		if len(f) == 0 {
+			t.Fatalf("%s: no package listed", dir)
+		}
+		for _, p := range f[1:] {
+			if strings.HasPrefix(p, module+"/") && isInternal(p) && !storeInternals[p] {
+				t.Errorf("%s imports %s: a store stands on package node's public API only", dir, p)
+			}
+		}
+		files := goListIn(t, dir, "-f", `{{.Dir}}{{range .GoFiles}} {{.}}{{end}}`, ".")
+		ff := strings.Fields(files)
+		for _, name := range ff[1:] {
+			b, err := os.ReadFile(filepath.Join(ff[0], name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(b), "go:linkname") {
+				t.Errorf("%s/%s uses go:linkname", dir, name)
+			}
+		}
+	}
+	out := goList(t, "-f", `{{range .Imports}}{{.}} {{end}}`, module+"/generator/node")
+	for _, p := range strings.Fields(out) {
+		for _, s := range stores {
+			if p == module+"/"+s {
+				t.Errorf("generator/node imports the store %s", s)
+			}
 		}
 	}
 }

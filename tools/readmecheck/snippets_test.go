@@ -20,6 +20,7 @@ import (
 	"github.com/idkit-go/idkit/generator/meteor"
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/generator/node/redislease"
+	"github.com/idkit-go/idkit/generator/node/sqllease"
 	"github.com/idkit-go/idkit/gormplugin"
 	"github.com/idkit-go/idkit/mongocompat"
 	"github.com/idkit-go/idkit/mongocompat/mongov2"
@@ -111,7 +112,8 @@ func mongoSnip(ctx context.Context, coll *mongo.Collection, orders []Order) {
 }
 
 func lease1(ctx context.Context, db *sql.DB) {
-	lease, err := node.NewSQLLease(ctx, db, node.LeaseOptions{TTL: 10 * time.Second})
+	store := sqllease.NewStore(db, sqllease.StoreOptions{}) // or redislease, etcdlease, kubelease
+	lease, err := node.NewLease(ctx, store, node.LeaseOptions{TTL: 10 * time.Second})
 	defer lease.Close(ctx)                  // stop issuing, record the last time, release
 	g, err := node.NewSnowflake(ctx, lease) // a *generator.Snowflake: fenced, floored, tracked
 	id, err := g.Next()                     // fails with generator.ErrFenced once the lease is not safe
@@ -119,13 +121,13 @@ func lease1(ctx context.Context, db *sql.DB) {
 }
 
 func leaseGen(ctx context.Context, db *sql.DB) {
-	lease, err := node.NewSQLLease(ctx, db, node.LeaseOptions{}, generator.WithLayout(generator.Sonyflake()), generator.WithBorrowAhead(time.Second))
+	lease, err := node.NewLease(ctx, sqllease.NewStore(db, sqllease.StoreOptions{}), node.LeaseOptions{}, generator.WithLayout(generator.Sonyflake()), generator.WithBorrowAhead(time.Second))
 	_, _ = lease, err
 }
 
 func lease2(ctx context.Context, gormDB *gorm.DB, orders []Order) {
 	sqlDB, err := gormDB.DB()
-	lease, err := node.NewSQLLease(ctx, sqlDB, node.LeaseOptions{})
+	lease, err := node.NewLease(ctx, sqllease.NewStore(sqlDB, sqllease.StoreOptions{}), node.LeaseOptions{})
 	defer lease.Close(ctx)
 	g, err := node.NewSnowflake(ctx, lease)
 	err = gormDB.Use(gormplugin.New(gormplugin.WithSnowflake(g)))

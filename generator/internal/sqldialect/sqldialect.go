@@ -56,11 +56,16 @@ var ident = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,62}$`)
 func ValidIdent(name string) bool { return ident.MatchString(name) }
 
 // CreateTable runs create, a CREATE TABLE IF NOT EXISTS statement for
-// table, tolerating the race in which a concurrent creator wins
-// (PostgreSQL then reports a duplicate type): it succeeds if the table can
-// be read afterwards. It tries three times and returns the last error of
+// table, unless the table can already be read, tolerating the race in
+// which a concurrent creator wins (PostgreSQL then reports a duplicate
+// type): it succeeds if the table can be read afterwards. It tries three times and returns the last error of
 // create, unwrapped, for the caller to wrap.
 func CreateTable(ctx context.Context, db *sql.DB, create, table string) error {
+	// A CREATE TABLE IF NOT EXISTS per caller is slow when a fleet
+	// starts at once.
+	if rows, err := db.QueryContext(ctx, "SELECT 1 FROM "+table+" WHERE 1 = 0"); err == nil {
+		return rows.Close()
+	}
 	var err error
 	for range 3 {
 		if _, err = db.ExecContext(ctx, create); err == nil {

@@ -46,7 +46,7 @@ func storeVia(t *testing.T, s *apiServer, ns string, dial func(ctx context.Conte
 	if err != nil {
 		t.Fatal(err)
 	}
-	return NewStore(c.CoordinationV1(), ns, StoreOptions{Prefix: conformancePrefix})
+	return NewStore(c.CoordinationV1(), StoreOptions{Namespace: ns, Prefix: conformancePrefix})
 }
 
 // kubeHarness is the harness of one case: on shared, in a namespace of

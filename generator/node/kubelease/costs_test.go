@@ -43,7 +43,7 @@ func TestWritesPerTTL(t *testing.T) {
 	cnt := &counter{}
 	c := clientFor(t, s, leaserToken, func(rt http.RoundTripper) http.RoundTripper { cnt.rt = rt; return cnt })
 	const ttl = 600 * time.Millisecond
-	l, err := node.NewLease(ctx, NewStore(c.CoordinationV1(), ns, StoreOptions{}), node.LeaseOptions{TTL: ttl})
+	l, err := node.NewLease(ctx, NewStore(c.CoordinationV1(), StoreOptions{Namespace: ns}), node.LeaseOptions{TTL: ttl})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,8 +75,8 @@ func TestExpiryByWatching(t *testing.T) {
 	ctx := context.Background()
 	ns := grant(t, s, "leaser", leaseVerbs)
 	c := clientFor(t, s, leaserToken, nil)
-	a := NewStore(c.CoordinationV1(), ns, StoreOptions{})
-	b := NewStore(c.CoordinationV1(), ns, StoreOptions{})
+	a := NewStore(c.CoordinationV1(), StoreOptions{Namespace: ns})
+	b := NewStore(c.CoordinationV1(), StoreOptions{Namespace: ns})
 	const ttl = 2 * time.Second
 	claim := node.Claim{Owner: "a", TTL: ttl, MaxNode: 0, Prefer: -1, Bound: time.Now().Add(ttl).UnixNano(), Horizon: 3 * ttl}
 	ca, err := a.Claim(ctx, claim)
@@ -129,7 +129,7 @@ func TestExpiryByWatching(t *testing.T) {
 	if err := b.Release(ctx, node.Release{Node: 0, Owner: "b", Mark: cb.Floor}); err != nil {
 		t.Fatal(err)
 	}
-	c2 := NewStore(c.CoordinationV1(), ns, StoreOptions{})
+	c2 := NewStore(c.CoordinationV1(), StoreOptions{Namespace: ns})
 	claim.Owner = "c"
 	cc, err := c2.Claim(ctx, claim)
 	if err != nil {
@@ -178,7 +178,7 @@ func herd(t *testing.T, s *apiServer, n int) time.Duration {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store := NewStore(c.CoordinationV1(), ns, StoreOptions{})
+	store := NewStore(c.CoordinationV1(), StoreOptions{Namespace: ns})
 	leases := make([]*node.Lease, n)
 	took := make([]time.Duration, n)
 	errs := make([]error, n)

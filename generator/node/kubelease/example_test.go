@@ -25,7 +25,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	store := kubelease.NewStore(cs.CoordinationV1(), "", kubelease.StoreOptions{}) // "": the pod's namespace
+	store := kubelease.NewStore(cs.CoordinationV1(), kubelease.StoreOptions{}) // in the pod's namespace
 	lease, err := node.NewLease(ctx, store, node.LeaseOptions{TTL: 10 * time.Second})
 	if err != nil {
 		log.Fatal(err)

@@ -72,6 +72,9 @@ const saNamespace = "/var/run/secrets/kubernetes.io/serviceaccount/namespace"
 
 // StoreOptions configures [NewStore].
 type StoreOptions struct {
+	// Namespace holds the Lease objects. Default: the pod's own, read
+	// from its service account.
+	Namespace string
 	// Prefix names the store's Lease objects: Prefix+"-N" for node N and
 	// Prefix+"-identity" for the store's identity, all labelled
 	// idkit.dev/node-leases=Prefix. Default "idkit-node". Never delete the
@@ -80,9 +83,8 @@ type StoreOptions struct {
 }
 
 // NewStore returns the [node.Store] of the Lease objects named by
-// opts.Prefix in namespace; pass it to [node.NewLease]. client is a
-// clientset's CoordinationV1(). An empty namespace is the pod's own, read
-// from its service account. One store may serve any number of leases, and
+// opts.Prefix in opts.Namespace; pass it to [node.NewLease]. client is a
+// clientset's CoordinationV1(). One store may serve any number of leases, and
 // should: its concurrent claims share their listings and pass over each
 // other's candidates.
 //
@@ -97,8 +99,8 @@ type StoreOptions struct {
 // namespace, every method returns an error wrapping
 // [node.ErrInvalidConfig]. The holder's pod name (the POD_NAME
 // environment variable, else the host name) is recorded in an annotation.
-func NewStore(client coordv1.LeasesGetter, namespace string, opts StoreOptions) node.Store {
-	s := &store{prefix: opts.Prefix, ns: namespace,
+func NewStore(client coordv1.LeasesGetter, opts StoreOptions) node.Store {
+	s := &store{prefix: opts.Prefix, ns: opts.Namespace,
 		watch: map[int64]obs{}, trying: map[int64]int{}, mine: map[int64]int64{}, held: map[int64]*held{},
 		sem: make(chan struct{}, 1), writing: make(chan struct{}, maxWrites)}
 	if s.prefix == "" {

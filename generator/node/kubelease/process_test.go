@@ -115,7 +115,7 @@ func TestWorkerProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store := NewStore(c.CoordinationV1(), ns, StoreOptions{})
+	store := NewStore(c.CoordinationV1(), StoreOptions{Namespace: ns})
 	f, err := os.Create(file)
 	if err != nil {
 		t.Fatal(err)

@@ -142,7 +142,7 @@ func TestLeastPrivilege(t *testing.T) {
 	ctx := context.Background()
 	ns := grant(t, s, "leaser", leaseVerbs)
 	c := clientFor(t, s, leaserToken, nil)
-	l, err := node.NewLease(ctx, NewStore(c.CoordinationV1(), ns, StoreOptions{}), node.LeaseOptions{TTL: time.Second, Owner: "pod-a-1"})
+	l, err := node.NewLease(ctx, NewStore(c.CoordinationV1(), StoreOptions{Namespace: ns}), node.LeaseOptions{TTL: time.Second, Owner: "pod-a-1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,14 +193,14 @@ func TestLeastPrivilege(t *testing.T) {
 			admin := s.Client().CoordinationV1().Leases(ns)
 			// A holder of the cluster admin first, so that the other's
 			// claim needs no write to the identity object.
-			first, err := node.NewLease(ctx, NewStore(s.Client().CoordinationV1(), ns, StoreOptions{}), node.LeaseOptions{TTL: time.Second})
+			first, err := node.NewLease(ctx, NewStore(s.Client().CoordinationV1(), StoreOptions{Namespace: ns}), node.LeaseOptions{TTL: time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { _ = first.Close(ctx) })
 			var logs syncBuffer
 			c := clientFor(t, s, otherToken, nil)
-			l, err := node.NewLease(ctx, NewStore(c.CoordinationV1(), ns, StoreOptions{}), node.LeaseOptions{TTL: time.Second, Owner: "pod-b",
+			l, err := node.NewLease(ctx, NewStore(c.CoordinationV1(), StoreOptions{Namespace: ns}), node.LeaseOptions{TTL: time.Second, Owner: "pod-b",
 				Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 			var msg string
 			if err == nil {

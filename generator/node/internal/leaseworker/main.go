@@ -26,6 +26,7 @@ import (
 	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/generator/node/internal/testclock"
+	"github.com/idkit-go/idkit/generator/node/sqllease"
 )
 
 type config struct {
@@ -77,10 +78,7 @@ func run(ctx context.Context, c config) error {
 	}
 	opts := node.LeaseOptions{TTL: c.ttl, RenewEvery: c.ttl / 5, Margin: c.ttl / 4}
 	gen := []generator.SnowflakeOption{generator.WithLayout(layout), generator.WithClock(testclock.Offset{D: c.offset})}
-	store, err := node.NewSQLStore(ctx, db, node.SQLStoreOptions{Table: c.leases})
-	if err != nil {
-		return err
-	}
+	store := sqllease.NewStore(db, sqllease.StoreOptions{Table: c.leases})
 	for ctx.Err() == nil {
 		lease, err := node.NewLease(ctx, store, opts, gen...)
 		if errors.Is(err, node.ErrExhausted) {

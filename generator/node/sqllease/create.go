@@ -1,7 +1,8 @@
-package node
+package sqllease
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
 	"fmt"
 	"time"
@@ -10,7 +11,7 @@ import (
 )
 
 // createLeaseTable creates the lease table with its identity row, in one
-// step (see lease_sql_identity.go): a table that exists without the row has
+// step (see identity.go): a table that exists without the row has
 // lost it. PostgreSQL and SQLite create both in one transaction; MySQL,
 // whose DDL commits at once, fills a table of a temporary name and renames
 // it. A table from before the version column gets the column. Concurrent
@@ -46,12 +47,12 @@ func createLeaseTable(ctx context.Context, db *sql.DB, d dialect.Dialect, s sqlS
 	if readable("version") {
 		return nil
 	}
-	return fmt.Errorf("node: create table %s: %w", table, err)
+	return fmt.Errorf("sqllease: create table %s: %w", table, err)
 }
 
 func createWithIdentity(ctx context.Context, db *sql.DB, d dialect.Dialect, s sqlStmts, table string) error {
 	if d == dialect.MySQL {
-		tmp := "idkit_new_" + randomHex(8)
+		tmp := "idkit_new_" + rand.Text()[:16]
 		if _, err := db.ExecContext(ctx, s.create(tmp)); err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package node
+package sqllease
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 // always computed by the database's clock: timestamptz on PostgreSQL,
 // DATETIME(6) in UTC on MySQL, Unix milliseconds on SQLite. Every write of
 // a node's row raises its version; the identity row (node -1, see
-// lease_sql_identity.go) keeps the server's identity as owner, the
+// identity.go) keeps the server's identity as owner, the
 // store-wide mark as hwm_ns and the horizon (ns) as version.
 type sqlStmts struct {
 	create  func(table string) string // CREATE TABLE table, without IF NOT EXISTS
@@ -24,7 +24,7 @@ type sqlStmts struct {
 	seed    func(n int) string        // insert free rows for n nodes, keeping existing ones
 	claim   string                    // PostgreSQL: (lo, hi, owner, prefer, ttl, bound) -> node, old mark, version, identity (see guard)
 	pick    string                    // (lo, hi, owner, prefer) -> node, mark, version, identity; locked where supported
-	marker  string                    // (identity, mark, horizon): record a loss (see lease_sql_identity.go)
+	marker  string                    // (identity, mark, horizon): record a loss (see identity.go)
 	horizon string                    // (horizon, horizon): raise the stored horizon
 	take    string                    // (owner, ttl, bound, node)
 	proven  string                    // (ttl, bound, node, owner, version, identity): renew if continuity is proven; -> version
@@ -48,7 +48,7 @@ func leaseStmts(d dialect.Dialect, t, ident string) sqlStmts {
 	s.has = `SELECT COUNT(*) FROM ` + t + ` WHERE node = ` + sqldialect.P(d, 1)
 	// The identity row's owner, mark and horizon, the server's identity
 	// and clock now, the replicas streaming now and the most recorded
-	// under this identity (lease_sql_replicas.go).
+	// under this identity (replicas.go).
 	withIdent := func() string {
 		return `(SELECT owner FROM ` + t + ` WHERE node = -1), (SELECT hwm_ns FROM ` + t + ` WHERE node = -1), (SELECT version FROM ` + t + ` WHERE node = -1), ` + ident + `, ` + nowNS +
 			`, ` + replicas + `, (SELECT version FROM ` + t + ` WHERE node = -2 AND owner = ` + ident + `)`

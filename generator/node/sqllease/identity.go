@@ -1,4 +1,4 @@
-package node
+package sqllease
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/dialect"
+	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/generator/node/internal/failover"
 )
 
@@ -61,7 +62,7 @@ func (id *identity) dest() []any {
 // sqlGuard is what a process learned when it first opened a table: the SQL
 // expression of the server's identity (the empty string if it cannot be
 // read), the warnings to log once, and what makes a primary with replicas
-// unsafe without AllowSplitBrain (lease_sql_replicas.go).
+// unsafe without AllowSplitBrain (replicas.go).
 type sqlGuard struct {
 	ident      string
 	warns      []string
@@ -87,7 +88,7 @@ func (g *sqlGuard) warn(log *slog.Logger, split bool) {
 
 // guard completes r, a claim that read the node's floor and id: it waits
 // out a loss, records it and the claimer's horizon.
-func (b *sqlBackend) guard(ctx context.Context, c Claim, r Claimed, floor int64, id identity) (Claimed, bool, error) {
+func (b *store) guard(ctx context.Context, c node.Claim, r node.Claimed, floor int64, id identity) (node.Claimed, bool, error) {
 	need := b.need(id)
 	r.Seen.Ident = seenIdent(id.now, need)
 	horizon := max(id.horizon.Int64, int64(c.Horizon))
@@ -124,12 +125,15 @@ func (b *sqlBackend) guard(ctx context.Context, c Claim, r Claimed, floor int64,
 
 // Renew renews r.Node if the database proves it holds what the lease saw
 // (see above) and the replicas the lease saw acknowledge it
-// (lease_sql_replicas.go); otherwise it tells a loss ([ErrForgot]) from a
-// lapse ([ErrLapsed]) and another holder ([ErrLeaseLost]).
-func (b *sqlBackend) Renew(ctx context.Context, r Renewal) (Seen, error) {
+// (replicas.go); otherwise it tells a loss ([node.ErrForgot]) from a
+// lapse ([node.ErrLapsed]) and another holder ([node.ErrLeaseLost]).
+func (b *store) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
+	if err := b.ready(ctx); err != nil {
+		return r.Seen, err
+	}
 	ident, need := splitSeen(r.Seen.Ident)
 	args := []any{b.s.ttlArg(r.TTL), r.Bound, r.Node, r.Owner, r.Seen.Version, ident}
-	seen := Seen{Ident: r.Seen.Ident}
+	seen := node.Seen{Ident: r.Seen.Ident}
 	var err error
 	switch {
 	case b.d == dialect.SQLite:
@@ -150,7 +154,7 @@ func (b *sqlBackend) Renew(ctx context.Context, r Renewal) (Seen, error) {
 	if err == nil {
 		if need > 0 && !b.split {
 			if err := b.acked(ctx, need, r.TTL); err != nil {
-				return r.Seen, fmt.Errorf("node: renew node %d: %w", r.Node, err)
+				return r.Seen, fmt.Errorf("sqllease: renew node %d: %w", r.Node, err)
 			}
 		}
 		return seen, nil
@@ -160,20 +164,20 @@ func (b *sqlBackend) Renew(ctx context.Context, r Renewal) (Seen, error) {
 		case !b.tableGone(ctx):
 		case need == 0:
 			// The row went with the table: the store forgot the lease.
-			return r.Seen, fmt.Errorf("node: renew node %d: %w: the lease table is gone (%v)", r.Node, ErrForgot, err)
+			return r.Seen, fmt.Errorf("sqllease: renew node %d: %w: the lease table is gone (%v)", r.Node, node.ErrForgot, err)
 		default:
 			// The server lost its data, and the replicas the lease saw
 			// with it: one may have been promoted (split brain). The lease
 			// stays fenced, as when a replica it saw left.
-			return r.Seen, fmt.Errorf("node: renew node %d: the lease table is gone from a primary that had %d replicas (restarted without its data after a replica was promoted?): %w", r.Node, need, err)
+			return r.Seen, fmt.Errorf("sqllease: renew node %d: the lease table is gone from a primary that had %d replicas (restarted without its data after a replica was promoted?): %w", r.Node, need, err)
 		}
-		return r.Seen, fmt.Errorf("node: renew node %d: %w", r.Node, err)
+		return r.Seen, fmt.Errorf("sqllease: renew node %d: %w", r.Node, err)
 	}
 	return r.Seen, b.unproven(ctx, r)
 }
 
 // unproven returns why a renewal of r was refused.
-func (b *sqlBackend) unproven(ctx context.Context, r Renewal) error {
+func (b *store) unproven(ctx context.Context, r node.Renewal) error {
 	r.Seen.Ident, _ = splitSeen(r.Seen.Ident)
 	var owner, stored sql.NullString
 	var version sql.NullInt64
@@ -184,19 +188,19 @@ func (b *sqlBackend) unproven(ctx context.Context, r Renewal) error {
 		args = []any{r.Node, r.Node, r.Node}
 	}
 	if err := b.db.QueryRowContext(ctx, b.s.probe, args...).Scan(&owner, &version, &expired, &stored, &now); err != nil {
-		return fmt.Errorf("node: renew node %d: %w", r.Node, err)
+		return fmt.Errorf("sqllease: renew node %d: %w", r.Node, err)
 	}
 	switch {
 	case now != r.Seen.Ident || !stored.Valid || stored.String != r.Seen.Ident:
-		return fmt.Errorf("node: renew node %d: %w: identity %q, recorded %q, the lease saw %q", r.Node, ErrForgot, now, stored.String, r.Seen.Ident)
+		return fmt.Errorf("sqllease: renew node %d: %w: identity %q, recorded %q, the lease saw %q", r.Node, node.ErrForgot, now, stored.String, r.Seen.Ident)
 	case !owner.Valid || version.Int64 < r.Seen.Version:
-		return fmt.Errorf("node: renew node %d: %w: version %d, the lease saw %d", r.Node, ErrForgot, version.Int64, r.Seen.Version)
+		return fmt.Errorf("sqllease: renew node %d: %w: version %d, the lease saw %d", r.Node, node.ErrForgot, version.Int64, r.Seen.Version)
 	case owner.String != r.Owner:
-		return fmt.Errorf("%w: node %d is no longer held by %s", ErrLeaseLost, r.Node, r.Owner)
+		return fmt.Errorf("%w: node %d is no longer held by %s", node.ErrLeaseLost, r.Node, r.Owner)
 	case expired.Bool:
-		return fmt.Errorf("%w: node %d: %w", ErrLeaseLost, r.Node, ErrLapsed)
+		return fmt.Errorf("%w: node %d: %w", node.ErrLeaseLost, r.Node, node.ErrLapsed)
 	}
-	return fmt.Errorf("node: renew node %d: not renewed, retrying", r.Node)
+	return fmt.Errorf("sqllease: renew node %d: not renewed, retrying", r.Node)
 }
 
 // probeGuard reads, once per table and process, whether the server's

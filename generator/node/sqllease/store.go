@@ -1,4 +1,4 @@
-package node
+package sqllease
 
 import (
 	"context"
@@ -11,101 +11,104 @@ import (
 	"weak"
 
 	"github.com/idkit-go/idkit/dialect"
-	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/internal/sqldialect"
+	"github.com/idkit-go/idkit/generator/node"
 )
 
-// defaultTable is the SQL lease table of a store whose
-// [SQLStoreOptions].Table is empty.
+// defaultTable is the lease table of a store whose [StoreOptions].Table
+// is empty.
 const defaultTable = "idkit_node_leases"
 
-// SQLStoreOptions configures [NewSQLStore].
-type SQLStoreOptions struct {
+// StoreOptions configures [NewStore].
+type StoreOptions struct {
 	// Table is the lease table, a plain identifier. Default "idkit_node_leases".
 	Table string
 	// Dialect is [dialect.Postgres], [dialect.MySQL] or [dialect.SQLite];
 	// the zero value detects it from the driver.
 	Dialect dialect.Dialect
 	// AllowSplitBrain, if true, makes claims and renewals on a primary
-	// with replicas return without their acknowledgement, and lets
-	// NewSQLStore open a MySQL or MariaDB primary whose replicas are
+	// with replicas return without their acknowledgement, and lets the
+	// store use a MySQL or MariaDB primary whose replicas are
 	// asynchronous. A replica promoted while the old primary still serves
 	// its holders then lets both issue the same IDs:
 	// https://github.com/idkit-go/idkit/blob/main/docs/leases.md#split-brain
 	AllowSplitBrain bool
 }
 
-// NewSQLLease is [NewLease] on [NewSQLStore] of db with the default store
-// options. It returns an error wrapping [ErrInvalidConfig] for bad options,
-// a nil db or an undetectable dialect, [ErrExhausted] when every node ID is
-// held, and the database error otherwise; bad options change nothing in
-// db.
-func NewSQLLease(ctx context.Context, db *sql.DB, opts LeaseOptions, gen ...generator.SnowflakeOption) (*Lease, error) {
-	if _, err := opts.withDefaults(); err != nil {
-		return nil, err
+// NewStore returns the [node.Store] of the lease table opts.Table in db,
+// for [node.NewLease]; one store serves any number of leases. A claim
+// takes the lowest free or expired node with FOR UPDATE SKIP LOCKED (BEGIN
+// IMMEDIATE on SQLite).
+//
+// NewStore itself does no I/O. The store's first request reads the
+// server's identity and replicas and creates the table if it is missing
+// (one process does this once per handle and table). With a nil db, a bad
+// table name or an undetectable dialect, every method returns an error
+// wrapping [node.ErrInvalidConfig]; so does every request, unless
+// AllowSplitBrain, on a MySQL or MariaDB primary with replicas and no
+// semi-synchronous replication in force. On a PostgreSQL standby in
+// recovery every request fails. On a primary with replicas, each claim
+// and renewal returns only once every replica the lease saw at its claim
+// has the write (replicas.go).
+func NewStore(db *sql.DB, opts StoreOptions) node.Store {
+	b := &store{db: db, split: opts.AllowSplitBrain, table: opts.Table}
+	if b.table == "" {
+		b.table = defaultTable
 	}
-	if _, err := settings(gen); err != nil {
-		return nil, err
+	if db == nil {
+		b.err = fmt.Errorf("%w: sqllease: nil *sql.DB", node.ErrInvalidConfig)
+		return b
 	}
-	s, err := NewSQLStore(ctx, db, SQLStoreOptions{})
-	if err != nil {
-		return nil, err
+	switch d, ok := sqldialect.Resolve(db, opts.Dialect); {
+	case !sqldialect.ValidIdent(b.table):
+		b.err = fmt.Errorf("%w: sqllease: table name %q is not a plain identifier", node.ErrInvalidConfig, b.table)
+	case !ok:
+		b.err = fmt.Errorf("%w: sqllease: cannot tell the SQL dialect of driver %T; set Dialect", node.ErrInvalidConfig, db.Driver())
+	default:
+		b.d = d
+		v, _ := tables.LoadOrStore(tableKey{weak.Make(db), b.table}, &tableState{claiming: make(chan struct{}, claimsAtOnce)})
+		b.t = v.(*tableState)
 	}
-	return NewLease(ctx, s, opts, gen...)
+	return b
 }
 
-// NewSQLStore returns the [Store] of the lease table opts.Table in db,
-// created if missing; a claim takes the lowest free or expired node with
-// FOR UPDATE SKIP LOCKED (BEGIN IMMEDIATE on SQLite). One store serves any
-// number of leases. It returns an error wrapping [ErrInvalidConfig] for a
-// nil db, a bad table name or an undetectable dialect, or (unless
-// AllowSplitBrain) a MySQL or MariaDB primary with replicas and no
-// semi-synchronous replication in force, an error for a PostgreSQL standby
-// in recovery, and the database error otherwise. On a primary with
-// replicas, each claim and renewal returns only once every replica the
-// lease saw at its claim has the write (lease_sql_replicas.go).
-func NewSQLStore(ctx context.Context, db *sql.DB, opts SQLStoreOptions) (Store, error) {
-	if db == nil {
-		return nil, fmt.Errorf("%w: nil *sql.DB", ErrInvalidConfig)
+// ready returns b.err, or on the store's first request sets it up: the
+// table created once per handle and table, the server's identity read, and
+// a setup that invites split brain refused.
+func (b *store) ready(ctx context.Context) error {
+	if b.err != nil || b.set.Load() {
+		return b.err
 	}
-	if opts.Table == "" {
-		opts.Table = defaultTable
-	}
-	if !sqldialect.ValidIdent(opts.Table) {
-		return nil, fmt.Errorf("%w: table name %q is not a plain identifier", ErrInvalidConfig, opts.Table)
-	}
-	d, ok := sqldialect.Resolve(db, opts.Dialect)
-	if !ok {
-		return nil, fmt.Errorf("%w: cannot tell the SQL dialect of driver %T; set Dialect", ErrInvalidConfig, db.Driver())
-	}
-	b := &sqlBackend{db: db, d: d, table: opts.Table, split: opts.AllowSplitBrain}
-	v, _ := tables.LoadOrStore(tableKey{weak.Make(db), opts.Table}, &tableState{claiming: make(chan struct{}, claimsAtOnce)})
-	b.t = v.(*tableState)
 	b.t.mu.Lock()
 	defer b.t.mu.Unlock()
+	if b.set.Load() {
+		return nil
+	}
 	if !b.t.created {
-		g, err := probeGuard(ctx, db, d)
+		g, err := probeGuard(ctx, b.db, b.d)
 		if err != nil {
-			return nil, fmt.Errorf("node: lease table %s: %w", opts.Table, err)
+			return fmt.Errorf("sqllease: lease table %s: %w", b.table, err)
 		}
-		s := leaseStmts(d, opts.Table, g.ident)
-		if err := createLeaseTable(ctx, db, d, s, opts.Table); err != nil {
-			return nil, err
+		s := leaseStmts(b.d, b.table, g.ident)
+		if err := createLeaseTable(ctx, b.db, b.d, s, b.table); err != nil {
+			return err
 		}
 		b.t.created = true
 		b.t.seeded.Store(-1)
 		b.t.guard = g
 	}
-	if err := b.t.guard.refuse(opts.AllowSplitBrain); err != nil {
-		return nil, fmt.Errorf("%w: lease table %s: %s", ErrInvalidConfig, opts.Table, err)
+	if err := b.t.guard.refuse(b.split); err != nil {
+		b.err = fmt.Errorf("%w: sqllease: lease table %s: %s", node.ErrInvalidConfig, b.table, err)
+		return b.err
 	}
-	b.s = leaseStmts(d, opts.Table, b.t.guard.ident)
-	return b, nil
+	b.s = leaseStmts(b.d, b.table, b.t.guard.ident)
+	b.set.Store(true)
+	return nil
 }
 
 // tables remembers, per database handle and lease table, that the table
 // exists and the highest node up to which its rows are known to exist, so
-// that the leases of one process (each [NewSQLLease] makes a store) create
+// that the leases of one process (each with a store of its own) create
 // and fill the table once, even when they start together. The handle is
 // held weakly.
 var tables sync.Map // tableKey -> *tableState
@@ -118,7 +121,7 @@ type tableState struct {
 	claiming chan struct{} // a slot per claim running (claimsAtOnce)
 	seeded   atomic.Int64  // rows [0, seeded] are known to exist
 	gone     atomic.Bool   // a request found the table missing: the next claim creates it
-	guard    *sqlGuard     // failover detection (lease_sql_identity.go)
+	guard    *sqlGuard     // failover detection (identity.go)
 }
 
 type tableKey struct {
@@ -126,27 +129,17 @@ type tableKey struct {
 	table string
 }
 
-// createTable creates a table with sqldialect.CreateTable unless it can
-// already be read (a CREATE TABLE IF NOT EXISTS per lease is slow when a
-// fleet starts at once), naming it in the error.
-func createTable(ctx context.Context, db *sql.DB, create, table string) error {
-	if rows, err := db.QueryContext(ctx, "SELECT 1 FROM "+table+" WHERE 1 = 0"); err == nil {
-		return rows.Close()
-	}
-	if err := sqldialect.CreateTable(ctx, db, create, table); err != nil {
-		return fmt.Errorf("node: create table %s: %w", table, err)
-	}
-	return nil
-}
-
-type sqlBackend struct {
+// store is the [node.Store] of one lease table.
+type store struct {
 	db    *sql.DB
 	d     dialect.Dialect
-	s     sqlStmts
 	table string
-	split bool // AllowSplitBrain
+	split bool  // AllowSplitBrain
+	err   error // a bad option, or a setup refused; set before set is
 
-	t *tableState
+	set atomic.Bool // ready has run: s holds the statements
+	s   sqlStmts
+	t   *tableState
 }
 
 // claimsAtOnce bounds the claims one process runs at once on one table.
@@ -161,7 +154,7 @@ const seedChunk = 256
 
 // seed makes sure rows [0, maxNode] exist: a free row per missing node.
 // Unless force, a store checks once.
-func (b *sqlBackend) seed(ctx context.Context, maxNode int64, force bool) error {
+func (b *store) seed(ctx context.Context, maxNode int64, force bool) error {
 	b.t.mu.Lock()
 	defer b.t.mu.Unlock()
 	if b.t.seeded.Load() >= maxNode && !force {
@@ -195,34 +188,37 @@ func (b *sqlBackend) seed(ctx context.Context, maxNode int64, force bool) error 
 }
 
 // Claim claims a node, waiting out the holders the database forgot
-// (lease_sql_identity.go). A claim that fails on a table found missing has
+// (identity.go). A claim that fails on a table found missing has
 // the next one create it again.
-func (b *sqlBackend) Claim(ctx context.Context, c Claim) (Claimed, error) {
+func (b *store) Claim(ctx context.Context, c node.Claim) (node.Claimed, error) {
+	if err := b.ready(ctx); err != nil {
+		return node.Claimed{}, err
+	}
 	b.t.guard.warn(c.Log, b.split)
 	if b.t.gone.Load() {
 		if err := b.recreate(ctx); err != nil {
-			return Claimed{}, fmt.Errorf("node: claim: %w", err)
+			return node.Claimed{}, fmt.Errorf("sqllease: claim: %w", err)
 		}
 	}
 	r, err := b.claim(ctx, c)
-	if err != nil && !errors.Is(err, ErrExhausted) && ctx.Err() == nil {
+	if err != nil && !errors.Is(err, node.ErrExhausted) && ctx.Err() == nil {
 		b.tableGone(ctx)
 	}
 	return r, err
 }
 
-func (b *sqlBackend) claim(ctx context.Context, c Claim) (Claimed, error) {
+func (b *store) claim(ctx context.Context, c node.Claim) (node.Claimed, error) {
 	maxNode, prefer := c.MaxNode, c.Prefer
 	if b.t.seeded.Load() < maxNode {
 		if err := b.retry(ctx, func() error { return b.seed(ctx, maxNode, false) }); err != nil {
-			return Claimed{}, fmt.Errorf("node: claim: add lease rows: %w", err)
+			return node.Claimed{}, fmt.Errorf("sqllease: claim: add lease rows: %w", err)
 		}
 	}
 	select {
 	case b.t.claiming <- struct{}{}:
 		defer func() { <-b.t.claiming }()
 	case <-ctx.Done():
-		return Claimed{}, fmt.Errorf("node: claim: %w", ctx.Err())
+		return node.Claimed{}, fmt.Errorf("sqllease: claim: %w", ctx.Err())
 	}
 	// The ranges tried in turn: the preferred node, then all, lowest
 	// first.
@@ -234,14 +230,14 @@ func (b *sqlBackend) claim(ctx context.Context, c Claim) (Claimed, error) {
 	spans = append(spans, span{0, maxNode})
 	for pass := 0; pass < 2; pass++ {
 		for _, sp := range spans {
-			var r Claimed
+			var r node.Claimed
 			found := false
 			err := b.retry(ctx, func() (err error) {
 				r, found, err = b.claimIn(ctx, c, sp.lo, sp.hi)
 				return err
 			})
 			if err != nil {
-				return Claimed{}, fmt.Errorf("node: claim: %w", err)
+				return node.Claimed{}, fmt.Errorf("sqllease: claim: %w", err)
 			}
 			if found {
 				return r, nil
@@ -253,17 +249,17 @@ func (b *sqlBackend) claim(ctx context.Context, c Claim) (Claimed, error) {
 		// Nothing free: unless rows went missing, every node is held.
 		if pass == 0 {
 			if err := b.retry(ctx, func() error { return b.seed(ctx, maxNode, true) }); err != nil {
-				return Claimed{}, fmt.Errorf("node: claim: add lease rows: %w", err)
+				return node.Claimed{}, fmt.Errorf("sqllease: claim: add lease rows: %w", err)
 			}
 		}
 	}
-	return Claimed{}, fmt.Errorf("%w: all %d node ids are leased", ErrExhausted, maxNode+1)
+	return node.Claimed{}, fmt.Errorf("%w: all %d node ids are leased", node.ErrExhausted, maxNode+1)
 }
 
 // tableGone reports whether the server answers that the lease table does
 // not exist (dropped, or a server restarted without its data), and if so
 // has the next claim create it again.
-func (b *sqlBackend) tableGone(ctx context.Context) bool {
+func (b *store) tableGone(ctx context.Context) bool {
 	var n int64
 	if err := b.db.QueryRowContext(ctx, b.s.exists).Scan(&n); err != nil || n != 0 {
 		return false
@@ -274,7 +270,7 @@ func (b *sqlBackend) tableGone(ctx context.Context) bool {
 
 // recreate creates the lease table again, with its identity row, after a
 // request found it missing; its rows are added again as claims need them.
-func (b *sqlBackend) recreate(ctx context.Context) error {
+func (b *store) recreate(ctx context.Context) error {
 	b.t.mu.Lock()
 	defer b.t.mu.Unlock()
 	if !b.t.gone.Load() {
@@ -289,7 +285,7 @@ func (b *sqlBackend) recreate(ctx context.Context) error {
 }
 
 // missing reports whether node's row is known to be missing.
-func (b *sqlBackend) missing(ctx context.Context, node int64) bool {
+func (b *store) missing(ctx context.Context, node int64) bool {
 	var n int64
 	err := b.db.QueryRowContext(ctx, b.s.has, node).Scan(&n)
 	return err == nil && n == 0
@@ -300,7 +296,7 @@ func (b *sqlBackend) missing(ctx context.Context, node int64) bool {
 // retries. A busy SQLite database (SQLITE_BUSY) is retried until ctx ends
 // or for busyFor, without counting; a write its replicas did not
 // acknowledge is not retried.
-func (b *sqlBackend) retry(ctx context.Context, f func() error) error {
+func (b *store) retry(ctx context.Context, f func() error) error {
 	var err error
 	busyUntil := time.Now().Add(busyFor)
 	for attempt := 0; attempt < 8; attempt++ {
@@ -317,7 +313,7 @@ func (b *sqlBackend) retry(ctx context.Context, f func() error) error {
 
 // claimIn takes the first node in [lo, hi] that is free or expired, or held
 // by owner if it is prefer; found is false if there is none.
-func (b *sqlBackend) claimIn(ctx context.Context, c Claim, lo, hi int64) (r Claimed, found bool, err error) {
+func (b *store) claimIn(ctx context.Context, c node.Claim, lo, hi int64) (r node.Claimed, found bool, err error) {
 	owner, prefer, bound := c.Owner, c.Prefer, c.Bound
 	ttlArg := b.s.ttlArg(c.TTL)
 	var id identity
@@ -373,7 +369,7 @@ func (b *sqlBackend) claimIn(ctx context.Context, c Claim, lo, hi int64) (r Clai
 	if n, err := res.RowsAffected(); err != nil {
 		return r, false, err
 	} else if n != 1 {
-		return r, false, fmt.Errorf("node: claimed row %d not updated", r.Node)
+		return r, false, fmt.Errorf("sqllease: claimed row %d not updated", r.Node)
 	}
 	done = true
 	if err := commit(); err != nil {
@@ -389,13 +385,16 @@ type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-func (b *sqlBackend) Release(ctx context.Context, r Release) error {
+func (b *store) Release(ctx context.Context, r node.Release) error {
+	if err := b.ready(ctx); err != nil {
+		return err
+	}
 	stmt := b.s.raise
 	if r.Exact {
 		stmt = b.s.release
 	}
 	if _, err := b.db.ExecContext(ctx, stmt, r.Mark, r.Node, r.Owner); err != nil {
-		return fmt.Errorf("node: release node %d: %w", r.Node, err)
+		return fmt.Errorf("sqllease: release node %d: %w", r.Node, err)
 	}
 	return nil
 }

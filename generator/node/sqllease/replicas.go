@@ -1,4 +1,4 @@
-package node
+package sqllease
 
 import (
 	"context"
@@ -74,7 +74,7 @@ func (g *sqlGuard) refuse(split bool) error {
 	if split || g.unsafe == "" {
 		return nil
 	}
-	return errors.New(g.unsafe + ", or set SQLStoreOptions.AllowSplitBrain to accept the risk (docs/leases.md, \"Split brain\")")
+	return errors.New(g.unsafe + ", or set sqllease.StoreOptions.AllowSplitBrain to accept the risk (docs/leases.md, \"Split brain\")")
 }
 
 // need is how many replicas must acknowledge a claim that read id: those
@@ -82,7 +82,7 @@ func (g *sqlGuard) refuse(split bool) error {
 // identity, so that a process that first claims on a primary its replicas
 // left (a replica promoted elsewhere) is refused like the holders that saw
 // them. Zero with AllowSplitBrain.
-func (b *sqlBackend) need(id identity) int64 {
+func (b *store) need(id identity) int64 {
 	if b.split {
 		return 0
 	}
@@ -92,7 +92,7 @@ func (b *sqlBackend) need(id identity) int64 {
 // replicated completes a claim that read id: it records the replicas
 // streaming now under the server's identity if more than recorded, and
 // waits for need of them to acknowledge the claim's writes.
-func (b *sqlBackend) replicated(ctx context.Context, ttl time.Duration, id identity, need int64) error {
+func (b *store) replicated(ctx context.Context, ttl time.Duration, id identity, need int64) error {
 	if id.replicas > 0 && id.replicas > id.recorded.Int64 && b.t.guard.ident != "''" {
 		if err := b.exec(ctx, b.s.record, id.now, id.replicas); err != nil {
 			return fmt.Errorf("record the replicas: %w", err)
@@ -112,7 +112,7 @@ func (b *sqlBackend) replicated(ctx context.Context, ttl time.Duration, id ident
 
 // acked waits until need replicas have every write this process's
 // connections committed so far, for at most ttl/2 or until ctx ends.
-func (b *sqlBackend) acked(ctx context.Context, need int64, ttl time.Duration) error {
+func (b *store) acked(ctx context.Context, need int64, ttl time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, max(ttl/2, 10*time.Millisecond))
 	defer cancel()
 	switch b.d {
@@ -126,7 +126,7 @@ func (b *sqlBackend) acked(ctx context.Context, need int64, ttl time.Duration) e
 
 // pgAcked polls pg_stat_replication until need streaming replicas have
 // flushed the WAL up to the insert position read after the write.
-func (b *sqlBackend) pgAcked(ctx context.Context, need int64) error {
+func (b *store) pgAcked(ctx context.Context, need int64) error {
 	var lsn string
 	var streaming, flushed, hidden int64
 	err := b.db.QueryRowContext(ctx, `SELECT pg_current_wal_insert_lsn()::text, count(*) FILTER (WHERE `+pgStreaming+`),
@@ -158,7 +158,7 @@ func (b *sqlBackend) pgAcked(ctx context.Context, need int64) error {
 // is in force with at least need replicas: the write then waited for one
 // to acknowledge it (or, had it timed out and switched semi-synchronous
 // replication off, a replica has since caught up past it).
-func (b *sqlBackend) semiSyncAcked(ctx context.Context, need int64) error {
+func (b *store) semiSyncAcked(ctx context.Context, need int64) error {
 	rows, err := b.db.QueryContext(ctx, `SHOW GLOBAL STATUS WHERE Variable_name IN
 	('Rpl_semi_sync_master_status', 'Rpl_semi_sync_master_clients', 'Rpl_semi_sync_source_status', 'Rpl_semi_sync_source_clients')`)
 	if err != nil {
@@ -219,7 +219,7 @@ func busyRetry(ctx context.Context, f func() error) error {
 // exec runs a statement that completes a claim already committed, retrying
 // a busy SQLite database: a claim retried from the start would take
 // another node.
-func (b *sqlBackend) exec(ctx context.Context, query string, args ...any) error {
+func (b *store) exec(ctx context.Context, query string, args ...any) error {
 	return busyRetry(ctx, func() error {
 		_, err := b.db.ExecContext(ctx, query, args...)
 		return err
