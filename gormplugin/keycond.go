@@ -16,8 +16,8 @@ import (
 // keyConditionCallback names the callback the plugin registers on the
 // Query, Row, Update and Delete processors (before gorm:query, gorm:row,
 // gorm:update and gorm:delete) to turn an inline ObjectID key (or 24 hex
-// digits) into one condition and to refuse a zero key; see "Looking rows up
-// by key" in the package documentation.
+// digits) into one condition and to refuse a zero key; the package
+// documentation says which lookups it changes.
 const keyConditionCallback = "idkit:key_conditions"
 
 // keyConditions is the keyConditionCallback. GORM turns an inline primary

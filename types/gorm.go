@@ -2,14 +2,14 @@
 
 package types
 
-// This file is the only one in package types that imports GORM, and only its
-// small gorm and gorm/schema packages (no SQL driver): the column types below
+// This file and uuid_gorm.go are the only ones in package types that import
+// GORM, and only its small gorm and gorm/schema packages (no SQL driver): the column types below
 // depend on the dialect, which GORM passes as a *gorm.DB, and GORM finds
 // them only through a method whose signature names *gorm.DB.
 //
 // Without this file, importing types compiles no GORM package and a
 // program's binary is smaller (docs/dependencies.md in the repository gives
-// the measured counts and sizes). The file stays, so that AutoMigrate makes
+// the measured counts and sizes). The files stay, so that AutoMigrate makes
 // bytea, BINARY(12) or BLOB keys with no setup. A program that never uses
 // GORM can build with -tags idkit_nogorm to leave GORM out: the types then
 // declare only GORM's generic data types (see gorm_nogorm.go), which suit
