@@ -30,7 +30,8 @@ func BenchmarkPublicID(b *testing.B) {
 		}
 		b.ReportAllocs()
 		for i := range b.N {
-			id, err := c.Decode(c.Encode(types.Snowflake(firstSnowflake + i)))
+			s, _ := c.Encode(types.Snowflake(firstSnowflake + i))
+			id, err := c.Decode(s)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -45,7 +46,7 @@ func BenchmarkPublicID(b *testing.B) {
 		var buf []byte
 		b.ReportAllocs()
 		for i := range b.N {
-			buf = c.AppendEncode(buf[:0], types.Snowflake(firstSnowflake+i))
+			buf, _ = c.AppendEncode(buf[:0], types.Snowflake(firstSnowflake+i))
 			id, err := c.Decode(string(buf))
 			if err != nil {
 				b.Fatal(err)
@@ -100,7 +101,8 @@ func BenchmarkPublicID(b *testing.B) {
 		b.ReportAllocs()
 		for i := range b.N {
 			id[11] = byte(i)
-			back, err := c.Decode(c.Encode(id))
+			s, _ := c.Encode(id)
+			back, err := c.Decode(s)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -117,7 +119,7 @@ func BenchmarkPublicID(b *testing.B) {
 		b.ReportAllocs()
 		for i := range b.N {
 			id[11] = byte(i)
-			buf = c.AppendEncode(buf[:0], id)
+			buf, _ = c.AppendEncode(buf[:0], id)
 			back, err := c.Decode(string(buf))
 			if err != nil {
 				b.Fatal(err)
@@ -134,7 +136,8 @@ func BenchmarkPublicID(b *testing.B) {
 		b.ReportAllocs()
 		for i := range b.N {
 			id[15] = byte(i)
-			back, err := c.Decode(c.Encode(id))
+			s, _ := c.Encode(id)
+			back, err := c.Decode(s)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -151,7 +154,7 @@ func BenchmarkPublicID(b *testing.B) {
 		b.ReportAllocs()
 		for i := range b.N {
 			id[15] = byte(i)
-			buf = c.AppendEncode(buf[:0], id)
+			buf, _ = c.AppendEncode(buf[:0], id)
 			back, err := c.Decode(string(buf))
 			if err != nil {
 				b.Fatal(err)

@@ -23,9 +23,7 @@ const defaultBackwardTolerance = 10 * time.Millisecond
 // unique only if they never use one node at the same time; a lease
 // ([github.com/idkit-go/idkit/generator/node.NewSnowflake]) ensures it.
 type Snowflake struct {
-	_    [64]byte // keep the hot word off the cache lines of other data
-	last atomic.Int64
-	_    [56]byte
+	seq *sequence // the state; shared by the generators of one node (see NewSnowflake)
 
 	layout      Layout
 	clock       Clock
@@ -67,6 +65,15 @@ type Snowflake struct {
 // layout and [SystemClock], waiting when a tick's sequence is used up. It
 // returns an error wrapping [ErrNodeOutOfRange] for a node outside
 // [0, MaxNode], and the errors the options name.
+//
+// Generators on the system clock with the same node and layout (bit
+// widths, unit and epoch) in one process share one sequence, so that two
+// of them, such as the plugins of two GORM pools given one node, never
+// repeat an ID: together they issue what one would, at most one
+// sequence's worth per tick. The sharing ends when the last of them is
+// garbage collected. A generator on a clock of its own ([WithClock]) or
+// leased ([github.com/idkit-go/idkit/generator/node.NewSnowflake], whose
+// lease holds the node) has a sequence of its own.
 func NewSnowflake(node int64, opts ...SnowflakeOption) (*Snowflake, error) {
 	cfg := config{
 		layout:    twitter,
@@ -112,6 +119,11 @@ func NewSnowflake(node int64, opts ...SnowflakeOption) (*Snowflake, error) {
 		reversed:    cfg.form == types.BitReversed(),
 		shardBits:   uint(cfg.form.ShardBits()),
 	}
+	if _, system := cfg.clock.(systemClock); system && cfg.fence == nil {
+		g.seq = sharedSequence(sequenceKey{l.timeBits, l.nodeBits, l.sequenceBits, l.sequenceAboveNode, l.unit, l.epoch.UnixNano(), node})
+	} else {
+		g.seq = newSequence()
+	}
 	if cfg.block > 1 {
 		g.ranges = procpin.NewRanges()
 	}
@@ -144,9 +156,9 @@ func NewSnowflake(node int64, opts ...SnowflakeOption) (*Snowflake, error) {
 		if err != nil {
 			return nil, err
 		}
-		g.last.Store(tick<<g.seqBits | g.seqMask)
+		g.seq.raise(tick<<g.seqBits | g.seqMask)
 	}
-	g.start = g.last.Load()
+	g.start = g.seq.last.Load()
 	g.bind.Store(&binding{node: node, nodePart: g.nodePart, floor: g.start})
 	for _, w := range leases {
 		w.Rebind, w.LastTime = g.rebind, g.lastTime
@@ -174,7 +186,7 @@ func (g *Snowflake) Next() (types.Snowflake, error) {
 		// the tolerance) and no other goroutine moves the state first.
 		// These are the conditions under which reserve would take it.
 		if g.milliClock {
-			old := g.last.Load() // before the clock; see reserve
+			old := g.seq.last.Load() // before the clock; see reserve
 			now := coarseclock.UnixMilli() - g.epochMilli
 			// The range check comes first: now<<seqBits overflows for a
 			// clock past the layout's end.
@@ -184,7 +196,7 @@ func (g *Snowflake) Next() (types.Snowflake, error) {
 				nextTick := next >> g.seqBits
 				if nextTick <= g.maxTick && now >= lastTick-g.slackTicks &&
 					(nextTick == lastTick || nextTick <= now+g.borrowTicks) &&
-					g.last.CompareAndSwap(old, next) {
+					g.seq.last.CompareAndSwap(old, next) {
 					if nextTick != lastTick {
 						g.opened(old, next, next, now)
 					}
@@ -359,7 +371,7 @@ func checkSnowflakeForm(f types.Form, l Layout) error {
 func (g *Snowflake) reserve(n int64) (first, last int64, err error) {
 	// Load the state before reading the clock, so that a tick taken from
 	// an earlier clock reading can never make this reading look backwards.
-	old := g.last.Load()
+	old := g.seq.last.Load()
 	// A coarse reading may only confirm issuing an ID; waiting or failing
 	// needs a fresh one: the exact clock, read after old was loaded.
 	now, coarse := g.coarseTick()
@@ -404,18 +416,18 @@ func (g *Snowflake) reserve(n int64) (first, last int64, err error) {
 				limitTick := min(max(nextTick, now+g.borrowTicks), g.maxTick)
 				end = min(next+n-1, limitTick<<g.seqBits|g.seqMask)
 			}
-			if g.last.CompareAndSwap(old, end) {
+			if g.seq.last.CompareAndSwap(old, end) {
 				if nextTick != lastTick || end>>g.seqBits != lastTick {
 					g.opened(old, next, end, now)
 				}
 				g.sync(next)
 				return next, end, nil
 			}
-			old = g.last.Load()
+			old = g.seq.last.Load()
 			fresh = false
 			continue
 		}
-		old = g.last.Load()
+		old = g.seq.last.Load()
 		if wall, now, err = g.read(); err != nil {
 			return 0, 0, err
 		}
@@ -504,5 +516,5 @@ func (g *Snowflake) Layout() Layout { return g.layout }
 // borrow-ahead allowance. Before the first ID it is the start of the
 // floor's tick, or the epoch.
 func (g *Snowflake) lastTime() time.Time {
-	return g.layout.timeOf(g.last.Load() >> g.seqBits)
+	return g.layout.timeOf(g.seq.last.Load() >> g.seqBits)
 }

@@ -60,12 +60,12 @@ func (g *Snowflake) rebind(node int64, floor time.Time) error {
 		fs = tick<<g.seqBits | g.seqMask
 	}
 	for {
-		old := g.last.Load()
+		old := g.seq.last.Load()
 		if old >= fs {
 			break
 		}
-		if g.last.CompareAndSwap(old, fs) {
-			g.stats.skipped.Add(fs - old)
+		if g.seq.last.CompareAndSwap(old, fs) {
+			g.seq.skipped.Add(fs - old)
 			break
 		}
 	}
@@ -81,7 +81,7 @@ func (g *Snowflake) issueSlow(v int64, err error) (types.Snowflake, error) {
 	for {
 		if err != nil {
 			g.stats.fenced.Add(1)
-			g.stats.discarded.Add(1)
+			g.seq.discarded.Add(1)
 			return 0, fmt.Errorf("%w: %w", ErrFenced, err)
 		}
 		b := g.bind.Load()
@@ -90,7 +90,7 @@ func (g *Snowflake) issueSlow(v int64, err error) (types.Snowflake, error) {
 		}
 		// v was taken before a move and sits at or below the new node's
 		// floor: drop it, and the calling P's block it likely came from.
-		g.stats.discarded.Add(1)
+		g.seq.discarded.Add(1)
 		if g.ranges != nil {
 			p := procpin.Pin()
 			g.dropBlock(p)
@@ -107,7 +107,7 @@ func (g *Snowflake) issueSlow(v int64, err error) (types.Snowflake, error) {
 // The caller is pinned to p.
 func (g *Snowflake) dropBlock(p int) {
 	if next, end := g.ranges.Get(p); next < end {
-		g.stats.skipped.Add(int64(end - next))
+		g.seq.skipped.Add(int64(end - next))
 		g.ranges.Set(p, 0, 0)
 	}
 }

@@ -5,8 +5,10 @@ import "sync/atomic"
 // SnowflakeStats counts what a [Snowflake] generator has done since it was
 // made; see [Snowflake.Stats].
 type SnowflakeStats struct {
-	Node   int64  // the node the generator issues on now
-	Issued uint64 // IDs issued
+	Node int64 // the node the generator issues on now
+	// Issued counts IDs issued, by this generator and by those that share
+	// its sequence (see [NewSnowflake]).
+	Issued uint64
 	// TickWaits counts sleeps for a later tick; BorrowedTicks the ticks
 	// opened ahead of the clock ([WithBorrowAhead]).
 	TickWaits, BorrowedTicks uint64
@@ -21,8 +23,6 @@ type SnowflakeStats struct {
 // per ID (a new tick, a wait, a refusal) so that Next's common path pays
 // nothing for them: IDs issued are derived from how far the state moved.
 type counters struct {
-	skipped     atomic.Int64 // state values passed over: the rest of a tick, a dropped block, a move's raise
-	discarded   atomic.Int64 // state values taken but not issued: refused by the fence, below a move's floor
 	waits       atomic.Uint64
 	borrowed    atomic.Uint64
 	clockBehind atomic.Uint64
@@ -34,7 +34,7 @@ type counters struct {
 // passed over from old to next, and the ticks opened ahead of now.
 func (g *Snowflake) opened(old, next, end, now int64) {
 	if d := next - old - 1; d > 0 {
-		g.stats.skipped.Add(d)
+		g.seq.skipped.Add(d)
 	}
 	if n := end>>g.seqBits - max(old>>g.seqBits, now); n > 0 {
 		g.stats.borrowed.Add(uint64(n))
@@ -48,8 +48,8 @@ func (g *Snowflake) Stats() SnowflakeStats {
 	st := &g.stats
 	// Load the counters of values not issued before the state, so that a
 	// value counted there is always counted in the state's advance too.
-	skipped, discarded := st.skipped.Load(), st.discarded.Load()
-	issued := g.last.Load() - g.start - skipped - discarded
+	skipped, discarded := g.seq.skipped.Load(), g.seq.discarded.Load()
+	issued := g.seq.last.Load() - g.seq.start.Load() - skipped - discarded
 	return SnowflakeStats{
 		Node:          g.bind.Load().node,
 		Issued:        uint64(max(issued, 0)),

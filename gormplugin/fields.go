@@ -59,6 +59,11 @@ type modelKeys struct {
 	// untagged are the parts of a composite primary key of an idkit type
 	// without an idkit tag: never filled, so a zero one is reported.
 	untagged []keyField
+	// refs are the other fields of a non-nullable ID type that the plugin
+	// does not fill and that are no relation's foreign key (references to
+	// other rows by key alone): a zero one is reported, naming the field,
+	// before its Value refuses it.
+	refs []keyField
 }
 
 var (
@@ -174,6 +179,18 @@ func (mk *modelKeys) prepare(s *schema.Schema) {
 		if err := mk.plugin.checkForm(s, &mk.fields[i]); err != nil {
 			mk.err = err
 			return
+		}
+	}
+	filled := map[*schema.Field]bool{}
+	for _, kf := range mk.fields {
+		filled[kf.field] = true
+	}
+	for _, f := range s.Fields {
+		if f.DBName == "" || !f.Creatable || f.PrimaryKey || filled[f] || foreign[f] {
+			continue // GORM sets a relation's foreign key from the related row after this check
+		}
+		if _, isID := nullableForm(f.FieldType); isID {
+			mk.refs = append(mk.refs, keyField{field: f})
 		}
 	}
 	for _, kf := range mk.fields {

@@ -24,6 +24,10 @@ func (p *Plugin) fill(db *gorm.DB) {
 		db.AddError(err)
 		return
 	}
+	if err := zeroUntagged(stmt, mk.refs); err != nil {
+		db.AddError(err)
+		return
+	}
 	fields := selected(stmt, mk.fields)
 	if len(fields) == 0 {
 		return

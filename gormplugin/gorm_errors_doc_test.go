@@ -73,6 +73,18 @@ func TestDocZeroKeyWritten(t *testing.T) {
 	assert.EqualError(t, err, "types: zero ID is not a key: zero ObjectID has no SQL value: fill it before the INSERT (with GORM: db.Use(gormplugin.New())), or use NullObjectID for a nullable column")
 }
 
+func TestDocZeroReference(t *testing.T) {
+	type Pet struct {
+		ID    types.ObjectID
+		Owner types.Snowflake
+	}
+	db := docDB(t, &Pet{})
+	err := db.Create(&Pet{}).Error
+	require.ErrorIs(t, err, types.ErrZeroID)
+	assert.EqualError(t, err, "gormplugin: Pet.Owner is a zero types.Snowflake, which the plugin does not fill (it fills keys): types: zero ID is not a key; set it before the create, or declare it types.NullSnowflake for a reference that may be unset")
+	assert.EqualValues(t, 0, count(t, db, &Pet{}), "nothing written")
+}
+
 func TestDocUntaggedCompositePart(t *testing.T) {
 	type Membership struct {
 		Tenant types.Snowflake `gorm:"primaryKey" idkit:"snowflake"` // filled

@@ -79,27 +79,62 @@ func checkPrefix(p string) error {
 // Encode returns the public ID of id: the prefix and "_" (when the codec
 // has a prefix), the digit of the encoding key, then id encrypted, in
 // lower-case base32: 13 digits for a Snowflake, 20 for an ObjectID and 26
-// for a UUID. Every value of T encodes, the zero ID and negative
-// Snowflakes included.
-func (c *Codec[T]) Encode(id T) string {
+// for a UUID. It encodes only the IDs a database column of T can hold: a
+// zero ID returns "" and an error wrapping [types.ErrZeroID], and a
+// negative Snowflake one wrapping [types.ErrInvalidSnowflake], so that
+// [Codec.Decode] can refuse every public ID that does not name a valid ID.
+func (c *Codec[T]) Encode(id T) (string, error) {
 	var buf [64 + 1 + 26]byte
-	return string(c.AppendEncode(buf[:0], id))
+	b, err := c.AppendEncode(buf[:0], id)
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
 }
 
 // AppendEncode appends the public ID of id, as [Codec.Encode] returns it,
-// to dst and returns the extended slice.
-func (c *Codec[T]) AppendEncode(dst []byte, id T) []byte {
+// to dst and returns the extended slice; for an ID that Encode refuses it
+// returns dst unchanged and Encode's error.
+func (c *Codec[T]) AppendEncode(dst []byte, id T) ([]byte, error) {
+	if err := c.check(id); err != nil {
+		return dst, err
+	}
 	hi, lo := c.encrypt(c.enc, id)
 	dst = append(dst, c.prefix...)
 	dst = append(dst, c.enc.id)
-	return appendBase32(dst, hi, lo, c.kind.digits())
+	return appendBase32(dst, hi, lo, c.kind.digits()), nil
+}
+
+// check returns the error of Encode for an ID that no column can hold: a
+// zero ID, or a negative Snowflake. It reads id as encrypt does.
+func (c *Codec[T]) check(id T) error {
+	zero := false
+	switch c.kind {
+	case kindSnowflake:
+		v := *(*int64)(unsafe.Pointer(&id))
+		if v < 0 {
+			return fmt.Errorf("publicid: cannot encode the negative Snowflake %d: %w", v, types.ErrInvalidSnowflake)
+		}
+		zero = v == 0
+	case kindObjectID:
+		zero = *(*[12]byte)(unsafe.Pointer(&id)) == [12]byte{}
+	default:
+		zero = *(*[16]byte)(unsafe.Pointer(&id)) == [16]byte{}
+	}
+	if zero {
+		return fmt.Errorf("publicid: cannot encode the zero %s: %w", c.kind.title(), types.ErrZeroID)
+	}
+	return nil
 }
 
 // Decode returns the ID whose public ID is s, made by [Codec.Encode] with
-// any key of the ring. It accepts only the exact form Encode writes. A
-// failure returns the zero ID and an error wrapping [ErrInvalid] and one
-// of [ErrWrongPrefix], [ErrLength], [ErrAlphabet], [ErrNonCanonical] and
-// [ErrUnknownKey].
+// any key of the ring. It accepts only the exact form Encode writes, and
+// only for an ID Encode takes: every ID it returns is valid for its type
+// (never zero, never a negative Snowflake) and encodes back to s with the
+// key that made s. A failure returns the zero ID and an error wrapping
+// [ErrInvalid] and one of [ErrWrongPrefix], [ErrLength], [ErrAlphabet],
+// [ErrNonCanonical] and [ErrUnknownKey], so a handler can answer every
+// such error as "not found".
 func (c *Codec[T]) Decode(s string) (T, error) {
 	body, err := c.cutPrefix(s)
 	if err != nil {
@@ -121,7 +156,13 @@ func (c *Codec[T]) Decode(s string) (T, error) {
 	if k == nil {
 		return *new(T), invalid(ErrUnknownKey, s, "made with key "+strconv.Quote(body[:1])+", which the key ring does not hold")
 	}
-	return c.decrypt(k, hi, lo), nil
+	id := c.decrypt(k, hi, lo)
+	if c.check(id) != nil {
+		// Well-formed digits that decrypt to an ID Encode refuses: half of
+		// all Snowflake digits decrypt to a negative one.
+		return *new(T), invalid(ErrNonCanonical, s, "names no valid "+c.kind.title()+" (it decrypts to a zero or negative one): no encoder writes it")
+	}
+	return id, nil
 }
 
 // cutPrefix returns s without the codec's prefix and "_".

@@ -26,18 +26,30 @@ func randomUUID(r *rand.Rand) (id types.UUID) {
 	return id
 }
 
-// roundTrip checks Decode(Encode(id)) == id and the form of the public ID.
+// roundTrip checks Decode(Encode(id)) == id and the form of the public ID
+// for every valid id, and that Encode refuses the others with the error
+// Value gives them.
 func roundTrip[T interface {
 	types.Snowflake | types.ObjectID | types.UUID
 }](t *testing.T, c *publicid.Codec[T], form *regexp.Regexp, ids []T) {
 	t.Helper()
 	for _, id := range ids {
-		s := c.Encode(id)
+		if verr := valueErr(id); verr != nil {
+			s, err := c.Encode(id)
+			if s != "" || !errors.Is(err, types.ErrZeroID) && !errors.Is(err, types.ErrInvalidSnowflake) {
+				t.Fatalf("Encode(%v) = %q, %v; want ErrZeroID or ErrInvalidSnowflake", id, s, err)
+			}
+			if b, err := c.AppendEncode([]byte("x"), id); string(b) != "x" || err == nil {
+				t.Fatalf("AppendEncode(%v) = %q, %v; want x and an error", id, b, err)
+			}
+			continue
+		}
+		s := mustEncode(t, c, id)
 		if !form.MatchString(s) {
 			t.Fatalf("Encode(%v) = %q, not of the form %s", id, s, form)
 		}
-		if got := string(c.AppendEncode([]byte("x"), id)); got != "x"+s {
-			t.Fatalf("AppendEncode gives %q, Encode %q", got, s)
+		if got, err := c.AppendEncode([]byte("x"), id); err != nil || string(got) != "x"+s {
+			t.Fatalf("AppendEncode gives %q, %v, Encode %q", got, err, s)
 		}
 		back, err := c.Decode(s)
 		if err != nil || back != id {
@@ -90,16 +102,16 @@ func TestSameIDSameFormAndKeysDiffer(t *testing.T) {
 	id := types.Snowflake(1541815603606036480)
 	a1 := mustNew[types.Snowflake](t, "user", key1)
 	again := mustNew[types.Snowflake](t, "user", key1)
-	if a1.Encode(id) != again.Encode(id) {
+	if mustEncode(t, a1, id) != mustEncode(t, again, id) {
 		t.Error("two codecs with the same key and prefix encode differently")
 	}
 	// Another key (under the same key ID) or another prefix: unrelated forms.
 	other := mustNew[types.Snowflake](t, "user", "1:"+strings.TrimPrefix(key2, "2:"))
 	order := mustNew[types.Snowflake](t, "order", key1)
-	if a1.Encode(id)[6:] == other.Encode(id)[6:] || a1.Encode(id)[6:] == order.Encode(id)[7:] {
+	if mustEncode(t, a1, id)[6:] == mustEncode(t, other, id)[6:] || mustEncode(t, a1, id)[6:] == mustEncode(t, order, id)[7:] {
 		t.Error("another key or prefix gives the same digits")
 	}
-	if got, err := other.Decode(a1.Encode(id)); err == nil && got == id {
+	if got, err := other.Decode(mustEncode(t, a1, id)); err == nil && got == id {
 		t.Error("another secret decodes the public ID to the same ID")
 	}
 }
@@ -111,11 +123,11 @@ func TestKeyRotation(t *testing.T) {
 	after := mustNew[types.ObjectID](t, "order", key2)           // key 1 retired
 	for range 1000 {
 		id := randomObjectID(r)
-		old := before.Encode(id)
+		old := mustEncode(t, before, id)
 		if got, err := during.Decode(old); err != nil || got != id {
 			t.Fatalf("a public ID of the old key: %v, %v", got, err)
 		}
-		s := during.Encode(id)
+		s := mustEncode(t, during, id)
 		if s[len("order_")] != '2' || s == old {
 			t.Fatalf("the new key does not encode: %q", s)
 		}
@@ -130,7 +142,7 @@ func TestKeyRotation(t *testing.T) {
 
 func TestDecodeErrors(t *testing.T) {
 	sf := mustNew[types.Snowflake](t, "user", key1+" "+key2)
-	good := sf.Encode(42)
+	good := mustEncode(t, sf, 42)
 	body := strings.TrimPrefix(good, "user_")
 	tests := []struct {
 		in   string
@@ -169,7 +181,7 @@ func TestDecodeErrors(t *testing.T) {
 	}
 	// An order ID is not a user ID, even under the same key.
 	orders := mustNew[types.Snowflake](t, "order", key1)
-	if _, err := sf.Decode(orders.Encode(42)); !errors.Is(err, publicid.ErrWrongPrefix) {
+	if _, err := sf.Decode(mustEncode(t, orders, 42)); !errors.Is(err, publicid.ErrWrongPrefix) {
 		t.Errorf("an order ID decodes as a user ID: %v", err)
 	}
 	// Forms of the other kinds are the wrong length.
@@ -179,7 +191,7 @@ func TestDecodeErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{oc.Encode(types.ObjectID{}), uc.Encode(types.UUID{}), tid} {
+	for _, s := range []string{mustEncode(t, oc, types.ObjectID{11: 1}), mustEncode(t, uc, types.UUID{15: 1}), tid} {
 		if _, err := sf.Decode(s); !errors.Is(err, publicid.ErrLength) {
 			t.Errorf("Decode(%q) = %v, want ErrLength", s, err)
 		}
@@ -230,10 +242,10 @@ func TestNewErrors(t *testing.T) {
 // that share no visible structure: on average half the bits differ.
 func TestPublicFormHidesNeighbours(t *testing.T) {
 	c := mustNew[types.Snowflake](t, "", key1)
-	prev := c.Encode(1541815603606036480)
+	prev := mustEncode(t, c, 1541815603606036480)
 	same := 0
 	for i := 1; i < 1000; i++ {
-		s := c.Encode(types.Snowflake(1541815603606036480 + i))
+		s := mustEncode(t, c, types.Snowflake(1541815603606036480+i))
 		for j := 1; j < len(s); j++ {
 			if s[j] == prev[j] {
 				same++

@@ -18,13 +18,15 @@ func TestConcurrentUse(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range 2000 {
-				sf := types.Snowflake(g<<32 | i)
-				if got, err := sc.Decode(sc.Encode(sf)); err != nil || got != sf {
+				sf := types.Snowflake(g<<32 | i + 1)
+				s, _ := sc.Encode(sf)
+				if got, err := sc.Decode(s); err != nil || got != sf {
 					t.Errorf("Snowflake %d: %v, %v", sf, got, err)
 					return
 				}
-				u := types.UUID{0: byte(g), 15: byte(i)}
-				if got, err := uc.Decode(uc.Encode(u)); err != nil || got != u {
+				u := types.UUID{0: byte(g), 14: 1, 15: byte(i)}
+				s, _ = uc.Encode(u)
+				if got, err := uc.Decode(s); err != nil || got != u {
 					t.Errorf("UUID %v: %v, %v", u, got, err)
 					return
 				}

@@ -7,7 +7,7 @@
 // of this, and decrypts it exactly:
 //
 //	users, err := publicid.New[types.Snowflake]("user", os.Getenv("USER_ID_KEYS"))
-//	s := users.Encode(id)      // "user_1" and 13 digits
+//	s, err := users.Encode(id) // "user_1" and 13 digits
 //	id, err = users.Decode(s)  // the same Snowflake
 //
 // Snowflakes (64 bits) and ObjectIDs (96 bits) are encrypted with FF1, the

@@ -24,8 +24,10 @@ var (
 	// ErrAlphabet reports a character that is not one of the 32 lower-case
 	// digits 0-9 and a-z without i, l, o and u.
 	ErrAlphabet = errors.New("publicid: character outside the alphabet")
-	// ErrNonCanonical reports digits that carry more bits than the ID has
-	// (a first digit too large): no encoder writes them.
+	// ErrNonCanonical reports digits that no encoder writes: digits that
+	// carry more bits than the ID has (a first digit too large), or digits
+	// that decrypt to an ID [Codec.Encode] refuses (a zero ID, a negative
+	// Snowflake).
 	ErrNonCanonical = errors.New("publicid: non-canonical digits")
 	// ErrUnknownKey reports a public ID made with a key the codec does not
 	// hold.

@@ -18,11 +18,26 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	s := users.Encode(1541815603606036480)
+	s, err := users.Encode(1541815603606036480)
+	if err != nil {
+		log.Fatal(err) // a zero or negative Snowflake
+	}
 	id, err := users.Decode(s)
 	fmt.Println(s, id, err)
 	// Output:
 	// user_1fsgakmpaz5ahr 1541815603606036480 <nil>
+}
+
+// Encode takes only IDs a key column holds; Decode returns only such IDs.
+func ExampleCodec_Encode() {
+	users, _ := publicid.New[types.Snowflake]("user", keys)
+	_, err := users.Encode(0)
+	fmt.Println(errors.Is(err, types.ErrZeroID))
+	_, err = users.Encode(-1)
+	fmt.Println(errors.Is(err, types.ErrInvalidSnowflake))
+	// Output:
+	// true
+	// true
 }
 
 // Neighbouring IDs give unrelated public IDs.
@@ -31,8 +46,13 @@ func Example_neighbours() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(users.Encode(1541815603606036480))
-	fmt.Println(users.Encode(1541815603606036481))
+	for _, id := range []types.Snowflake{1541815603606036480, 1541815603606036481} {
+		s, err := users.Encode(id)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(s)
+	}
 	// Output:
 	// user_1fsgakmpaz5ahr
 	// user_13bmqzs82hzx32
@@ -42,7 +62,8 @@ func Example_neighbours() {
 func ExampleCodec_Decode() {
 	users, _ := publicid.New[types.Snowflake]("user", keys)
 	orders, _ := publicid.New[types.Snowflake]("order", keys)
-	_, err := users.Decode(orders.Encode(42))
+	order, _ := orders.Encode(42)
+	_, err := users.Decode(order)
 	fmt.Println(errors.Is(err, publicid.ErrInvalid), errors.Is(err, publicid.ErrWrongPrefix))
 	_, err = users.Decode("user_1I3bmqzs82hzx3")
 	fmt.Println(err)
@@ -55,7 +76,10 @@ func ExampleCodec_Decode() {
 // still decodes the public IDs it made.
 func Example_rotation() {
 	before, _ := publicid.New[types.ObjectID]("order", keys)
-	old := before.Encode(types.MustParseObjectID("632c6d93d65f74baeb22a2c9"))
+	old, err := before.Encode(types.MustParseObjectID("632c6d93d65f74baeb22a2c9"))
+	if err != nil {
+		log.Fatal(err)
+	}
 
 	ring := "2:ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8," + keys
 	orders, err := publicid.New[types.ObjectID]("order", ring)
@@ -64,7 +88,8 @@ func Example_rotation() {
 	}
 	id, err := orders.Decode(old)
 	fmt.Println(old, id, err)
-	fmt.Println(orders.Encode(id))
+	s, _ := orders.Encode(id)
+	fmt.Println(s)
 	// Output:
 	// order_10fn4bqt3pbrxm3mk59bp 632c6d93d65f74baeb22a2c9 <nil>
 	// order_21z2p8mnnvz5bs9qt390v

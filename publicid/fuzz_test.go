@@ -3,6 +3,8 @@ package publicid_test
 import (
 	"encoding/binary"
 	"errors"
+	"math"
+	"strings"
 	"testing"
 
 	"github.com/idkit-go/idkit/publicid"
@@ -10,27 +12,42 @@ import (
 )
 
 // checkDecode checks what Decode did with s: an error wrapping ErrInvalid
-// and the zero ID, or an ID that encodes back to s exactly.
+// and one of its documented reasons, with the zero ID, or an ID valid for
+// its type (its Value takes it) that encodes back to s exactly.
 func checkDecode[T interface {
 	types.Snowflake | types.ObjectID | types.UUID
-}](t *testing.T, c *publicid.Codec[T], s string, id T, err error, encode func(T) string) {
+}](t *testing.T, s string, id T, err error, encode func(T) (string, error)) {
 	t.Helper()
 	if err != nil {
-		if !errors.Is(err, publicid.ErrInvalid) || id != *new(T) {
-			t.Fatalf("Decode(%q) = %v, %v: want the zero ID and ErrInvalid", s, id, err)
+		if !errors.Is(err, publicid.ErrInvalid) || id != *new(T) || !hasReason(err) {
+			t.Fatalf("Decode(%q) = %v, %v: want the zero ID and ErrInvalid with a documented reason", s, id, err)
 		}
 		return
 	}
-	if back := encode(id); back != s {
-		t.Fatalf("Decode(%q) = %v, which encodes to %q", s, id, back)
+	if verr := valueErr(id); verr != nil {
+		t.Fatalf("Decode(%q) = %v, which Value refuses: %v", s, id, verr)
 	}
+	if back, err := encode(id); err != nil || back != s {
+		t.Fatalf("Decode(%q) = %v, which encodes to %q, %v", s, id, back, err)
+	}
+}
+
+// hasReason reports whether a decoding error wraps one of the documented
+// reasons.
+func hasReason(err error) bool {
+	for _, r := range []error{publicid.ErrWrongPrefix, publicid.ErrLength, publicid.ErrAlphabet, publicid.ErrNonCanonical, publicid.ErrUnknownKey} {
+		if errors.Is(err, r) {
+			return true
+		}
+	}
+	return false
 }
 
 func addSeeds[T interface {
 	types.Snowflake | types.ObjectID | types.UUID
 }](f *testing.F, c *publicid.Codec[T], ids ...T) {
 	for _, id := range ids {
-		s := c.Encode(id)
+		s := mustEncode(f, c, id)
 		f.Add(s)
 		f.Add(s[:len(s)-1])
 		f.Add(s + "0")
@@ -42,28 +59,29 @@ func addSeeds[T interface {
 
 func FuzzDecodeSnowflake(f *testing.F) {
 	c := mustNew[types.Snowflake](f, "user", key1)
-	addSeeds(f, c, 0, 1, -1, 1541815603606036480)
+	addSeeds(f, c, 1, 1541815603606036480, math.MaxInt64)
+	f.Add("user_1" + strings.Repeat("0", 13)) // decrypts to a negative Snowflake
 	f.Fuzz(func(t *testing.T, s string) {
 		id, err := c.Decode(s)
-		checkDecode(t, c, s, id, err, c.Encode)
+		checkDecode(t, s, id, err, c.Encode)
 	})
 }
 
 func FuzzDecodeObjectID(f *testing.F) {
 	c := mustNew[types.ObjectID](f, "order", key1)
-	addSeeds(f, c, types.ObjectID{}, types.MustParseObjectID("632c6d93d65f74baeb22a2c9"))
+	addSeeds(f, c, types.ObjectID{11: 1}, types.MustParseObjectID("632c6d93d65f74baeb22a2c9"))
 	f.Fuzz(func(t *testing.T, s string) {
 		id, err := c.Decode(s)
-		checkDecode(t, c, s, id, err, c.Encode)
+		checkDecode(t, s, id, err, c.Encode)
 	})
 }
 
 func FuzzDecodeUUID(f *testing.F) {
 	c := mustNew[types.UUID](f, "", key1)
-	addSeeds(f, c, types.UUID{}, types.MustParseUUID("0190a3c2-5b7e-7def-8a12-3456789abcde"))
+	addSeeds(f, c, types.UUID{15: 1}, types.MustParseUUID("0190a3c2-5b7e-7def-8a12-3456789abcde"))
 	f.Fuzz(func(t *testing.T, s string) {
 		id, err := c.Decode(s)
-		checkDecode(t, c, s, id, err, c.Encode)
+		checkDecode(t, s, id, err, c.Encode)
 	})
 }
 
@@ -82,15 +100,10 @@ func FuzzDecodeTypeID(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		id, err := publicid.DecodeTypeID(c, s)
-		encode := func(id types.UUID) string {
-			k := by[s[len("user_")]] // a decoded s has the prefix and a key digit
-			out, err := publicid.EncodeTypeID(k, id)
-			if err != nil {
-				t.Fatalf("%q decodes to %v, which has no TypeID form: %v", s, id, err)
-			}
-			return out
+		encode := func(id types.UUID) (string, error) {
+			return publicid.EncodeTypeID(by[s[len("user_")]], id) // a decoded s has the prefix and a key digit
 		}
-		checkDecode(t, c, s, id, err, encode)
+		checkDecode(t, s, id, err, encode)
 	})
 }
 
@@ -106,17 +119,11 @@ func FuzzRoundTrip(f *testing.F) {
 		var buf [16]byte
 		copy(buf[:], b)
 		sf := types.Snowflake(binary.BigEndian.Uint64(buf[:8]))
-		if got, err := sc.Decode(sc.Encode(sf)); err != nil || got != sf {
-			t.Fatalf("Snowflake %d: %v, %v", sf, got, err)
-		}
+		checkRoundTrip(t, sc, sf)
 		oid := types.ObjectID(buf[:12])
-		if got, err := oc.Decode(oc.Encode(oid)); err != nil || got != oid {
-			t.Fatalf("ObjectID %v: %v, %v", oid, got, err)
-		}
+		checkRoundTrip(t, oc, oid)
 		u := types.UUID(buf)
-		if got, err := uc.Decode(uc.Encode(u)); err != nil || got != u {
-			t.Fatalf("UUID %v: %v, %v", u, got, err)
-		}
+		checkRoundTrip(t, uc, u)
 		tid, err := publicid.EncodeTypeID(uc, u)
 		if !hasTypeIDForm(u) {
 			if !errors.Is(err, publicid.ErrUnsupportedUUID) {
@@ -132,4 +139,26 @@ func FuzzRoundTrip(f *testing.F) {
 			t.Fatalf("UUID %v as a TypeID %q: %v, %v", u, tid, got, err)
 		}
 	})
+}
+
+// checkRoundTrip checks that a valid id decodes back from its public ID,
+// and that Encode refuses an invalid one (zero, a negative Snowflake) with
+// the sentinel its Value returns.
+func checkRoundTrip[T interface {
+	types.Snowflake | types.ObjectID | types.UUID
+}](t *testing.T, c *publicid.Codec[T], id T) {
+	t.Helper()
+	s, err := c.Encode(id)
+	if verr := valueErr(id); verr != nil {
+		if s != "" || err == nil || !errors.Is(err, types.ErrZeroID) && !errors.Is(err, types.ErrInvalidSnowflake) {
+			t.Fatalf("Encode(%v) = %q, %v; want the error of %v", id, s, err, verr)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("Encode(%v): %v", id, err)
+	}
+	if got, err := c.Decode(s); err != nil || got != id {
+		t.Fatalf("%v: %v, %v", id, got, err)
+	}
 }

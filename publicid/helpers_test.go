@@ -1,6 +1,7 @@
 package publicid_test
 
 import (
+	"database/sql/driver"
 	"testing"
 
 	"github.com/idkit-go/idkit/publicid"
@@ -24,4 +25,25 @@ func mustNew[T interface {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// mustEncode returns c.Encode(id), failing the test on an error.
+func mustEncode[T interface {
+	types.Snowflake | types.ObjectID | types.UUID
+}](t testing.TB, c *publicid.Codec[T], id T) string {
+	t.Helper()
+	s, err := c.Encode(id)
+	if err != nil {
+		t.Fatalf("Encode(%v): %v", id, err)
+	}
+	return s
+}
+
+// valueErr returns the error of id's Value: nil for an ID a database
+// column holds, an error for a zero ID or a negative Snowflake.
+func valueErr[T interface {
+	types.Snowflake | types.ObjectID | types.UUID
+}](id T) error {
+	_, err := any(id).(driver.Valuer).Value()
+	return err
 }

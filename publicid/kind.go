@@ -34,3 +34,8 @@ func (k kind) topLimit() byte { return 1 << (5 - (5*k.digits() - int(k.bits())))
 func (k kind) name() string {
 	return [...]string{kindSnowflake: "snowflake", kindObjectID: "objectid", kindUUID: "uuid"}[k]
 }
+
+// title is the kind's type name, for error messages.
+func (k kind) title() string {
+	return [...]string{kindSnowflake: "Snowflake", kindObjectID: "ObjectID", kindUUID: "UUID"}[k]
+}

@@ -95,7 +95,7 @@ func TestConsecutiveSnowflakesUncorrelated(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		forms[i] = c.Encode(id)
+		forms[i] = mustEncode(t, c, id)
 		raw[i] = strings.Repeat("0", 20-len(id.String())) + id.String()
 	}
 	if tau := kendallTau(raw); tau != 1 {
@@ -135,7 +135,7 @@ func TestConsecutiveObjectIDsUncorrelated(t *testing.T) {
 	raw := make([]string, statN)
 	for i := range statN {
 		id := g.Next()
-		forms[i] = c.Encode(id)
+		forms[i] = mustEncode(t, c, id)
 		raw[i] = id.Hex()
 	}
 	if tau := kendallTau(raw); tau != 1 {

@@ -16,7 +16,7 @@ func TestStdUUID(t *testing.T) {
 	users := mustNew[types.UUID](t, "user", key1)
 	for range 100 {
 		u := uuid.NewV7()
-		s := users.Encode(types.UUID(u))
+		s := mustEncode(t, users, types.UUID(u))
 		back, err := users.Decode(s)
 		if err != nil || uuid.UUID(back) != u {
 			t.Fatalf("%v: Decode(%q) = %v, %v", u, s, back, err)

@@ -23,8 +23,8 @@ func TestConvertForms(t *testing.T) {
 		{[]string{"-from", "base64url", "-to", "hex", "________________"}, "ffffffffffffffffffffffff\n"},
 		{[]string{"-to", "hex", "Yyxtk9ZfdLrrIqLJ"}, oid + "\n"},
 		{[]string{"-to", "hex", `ObjectId("` + oid + `")`}, oid + "\n"},
-		{[]string{"-to", "hex", "1541815603606036480"}, "1565a11f6217a000\n"},
-		{[]string{"-to", "hex", "1"}, "0000000000000001\n"},
+		{[]string{"-to", "hex", "1541815603606036480"}, "0x1565a11f6217a000\n"},
+		{[]string{"-to", "hex", "1"}, "0x0000000000000001\n"},
 		{[]string{"-to", "dec", "0x1565a11f6217a000"}, "1541815603606036480\n"},
 		{[]string{"-from", "hex", "-to", "dec", "1565A11F6217A000"}, "1541815603606036480\n"},
 		{[]string{"-from", "hex", "-to", "dec", "ff"}, "255\n"},
@@ -57,7 +57,7 @@ func TestConvertAll(t *testing.T) {
   sql        '\x633304ee48d18c808c6bb23a'::bytea (PostgreSQL)   X'633304EE48D18C808C6BB23A' (MySQL, MariaDB, SQLite)
   mongosh    ObjectId("633304ee48d18c808c6bb23a")
 175928847299117063  Snowflake
-  hex        0271065ac1020007
+  hex        0x0271065ac1020007
 `, `  mongosh    NumberLong("175928847299117063")`}, nil)
 }
 
@@ -90,7 +90,7 @@ func TestConvertBadInputsContinue(t *testing.T) {
 		`idkit convert: argument 3: "//////////8=": the top bit is set, so it is not a Snowflake`,
 		`idkit convert: argument 4: not an ID: "1234567890123456789012" has 22 digits`,
 	})
-	if r.stdout != "632c6d93d65f74baeb22a2c9\n0000000000000001\n" {
+	if r.stdout != "632c6d93d65f74baeb22a2c9\n0x0000000000000001\n" {
 		t.Errorf("stdout %q: the valid inputs must still be converted", r.stdout)
 	}
 
@@ -116,4 +116,16 @@ func TestConvertUsageErrors(t *testing.T) {
 		r := run(t, "", nil, append([]string{"convert"}, tt.args...)...)
 		r.check(t, 2, nil, []string{"idkit convert: " + tt.msg})
 	}
+}
+
+// TestConvertAmbiguous: sixteen hex digits without 0x are a Snowflake's
+// hex and an ObjectID's base64; the error names both and the flags.
+func TestConvertAmbiguous(t *testing.T) {
+	r := run(t, "", nil, "convert", "--to", "dec", "1565a11f6217a000")
+	r.check(t, 1, nil, []string{`"1565a11f6217a000" is ambiguous: the Snowflake 1541815603606036480 in hex, or the ObjectID d79eb96b5d5feb6d7b6b4d34 in base64: pass --from hex (or write it 0x1565a11f6217a000, as convert --to hex does) or --from base64`})
+	run(t, "", nil, "convert", "--from", "hex", "--to", "dec", "1565a11f6217a000").check(t, 0, []string{"1541815603606036480\n"}, nil)
+	run(t, "", nil, "inspect", "--from", "hex", "1565a11f6217a000").check(t, 0, []string{"1541815603606036480  Snowflake"}, nil)
+	h := run(t, "", nil, "convert", "--to", "hex", "1541815603606036480").stdout
+	run(t, "", nil, "convert", "--to", "dec", strings.TrimSpace(h)).check(t, 0, []string{"1541815603606036480\n"}, nil)
+	run(t, "", nil, "inspect", strings.TrimSpace(h)).check(t, 0, []string{"1541815603606036480  Snowflake"}, nil)
 }

@@ -69,13 +69,12 @@ func (a *api) create(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "cannot save", http.StatusInternalServerError)
 		return
 	}
-	w.WriteHeader(http.StatusCreated)
-	json.NewEncoder(w).Encode(userJSON{ID: a.users.Encode(user.ID), Name: user.Name})
+	a.reply(w, http.StatusCreated, user)
 }
 
 func (a *api) get(w http.ResponseWriter, r *http.Request) {
 	id, err := a.users.Decode(r.PathValue("id"))
-	if err != nil { // wraps publicid.ErrInvalid: not a user's public ID
+	if err != nil { // wraps publicid.ErrInvalid: not the public ID of any user's key
 		http.Error(w, "no such user", http.StatusNotFound)
 		return
 	}
@@ -87,7 +86,19 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "cannot read", http.StatusInternalServerError)
 		return
 	}
-	json.NewEncoder(w).Encode(userJSON{ID: a.users.Encode(user.ID), Name: user.Name})
+	a.reply(w, http.StatusOK, user)
+}
+
+// reply sends user as JSON with its public ID. Encode refuses only a zero
+// or negative key, which no stored row has.
+func (a *api) reply(w http.ResponseWriter, status int, user User) {
+	id, err := a.users.Encode(user.ID)
+	if err != nil {
+		http.Error(w, "cannot encode", http.StatusInternalServerError)
+		return
+	}
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(userJSON{ID: id, Name: user.Name})
 }
 
 func main() {

@@ -22,8 +22,9 @@ Convert each ID given as an argument or, with no arguments, each word of
 each line of standard input (all of standard input with --from raw).
 
 Forms:
-  hex        ObjectID: 24 hex digits. Snowflake: 16 hex digits, the 8
-             big-endian bytes (input may have 0x and fewer digits)
+  hex        ObjectID: 24 hex digits. Snowflake: 0x and 16 hex digits,
+             the 8 big-endian bytes (input may have fewer digits, and
+             with --from hex no 0x)
   dec        Snowflake: decimal. ObjectID: the 12 bytes as one unsigned
              96-bit big-endian number
   base64     standard alphabet, padded (input: padding optional)
@@ -42,13 +43,18 @@ as text mixes up the IDs.
 
 Flags:
   --from FORM  input form (default auto: an ObjectID or Snowflake as
-               'inspect' reads them, then 0x-prefixed hex, then base64 or
-               base64url of 12 or 8 bytes; decimal wins over base64, so use
-               --from base64 for base64 made only of digits)
+               'inspect' reads them, 29 decimal digits as an ObjectID
+               (as every one made since 1987 is), then 0x-prefixed hex, then base64 or base64url of
+               12 or 8 bytes, so that every form this command writes reads
+               back. Decimal wins over base64: use --from base64 for base64
+               made only of digits. Sixteen hex digits without 0x are a
+               Snowflake's hex or an ObjectID's base64: an error unless
+               --from hex or --from base64 says which)
   --to FORM    output form (default all)
   --kind KIND  objectid or snowflake: required for --from raw input that
                is not exactly 12 or 8 bytes and for --from dec of an
-               ObjectID; otherwise inputs of the other kind are errors
+               ObjectID of 1970 (fewer than 20 digits); otherwise inputs of
+               the other kind are errors
 
 An invalid input is reported on standard error, naming it; the others are
 still converted, and the exit status is 1.
@@ -161,19 +167,11 @@ func convertRaw(e *Env, kind parse.Kind, emit func(input, parse.ID, error)) erro
 func decodeForm(s, from string, kind parse.Kind) (parse.ID, error) {
 	switch from {
 	case "auto":
-		if id, err := parse.ParseID(s); err == nil {
-			return id, nil
-		} else if h, ok := strings.CutPrefix(strings.ToLower(s), "0x"); ok {
-			return decodeHex(h, s)
-		} else if b, ok := decodeBase64(s); ok && (len(b) == 12 || len(b) == 8) {
-			return fromBytes(b, s)
-		} else {
-			return parse.ID{}, fmt.Errorf("%w (nor 0x-prefixed hex, nor base64 of 12 or 8 bytes)", err)
-		}
+		return readAuto(s)
 	case "hex":
 		return decodeHex(strings.TrimPrefix(strings.ToLower(s), "0x"), s)
 	case "dec":
-		if kind == parse.KindObjectID {
+		if kind == parse.KindObjectID || kind == 0 && len(strings.TrimSpace(s)) > 19 {
 			n, ok := new(big.Int).SetString(s, 10)
 			if !ok || n.Sign() < 0 || n.BitLen() > 96 || strings.HasPrefix(s, "+") {
 				return parse.ID{}, fmt.Errorf("%q is not a decimal number from 0 to 2^96-1", s)
@@ -199,6 +197,56 @@ func decodeForm(s, from string, kind parse.Kind) (parse.ID, error) {
 		}
 		return fromBytes(b, s)
 	}
+}
+
+// readAuto reads s as inspect and convert do without --from: the forms
+// parse.ParseID reads (decimal up to 19 digits is a Snowflake), then the
+// forms convert writes: 29 decimal digits (an ObjectID's dec),
+// 0x-prefixed hex, base64 or base64url of 12 or 8 bytes. Sixteen hex
+// digits without 0x are both a Snowflake's hex and an ObjectID's base64:
+// that is an error naming the two readings and the flags that choose.
+func readAuto(s string) (parse.ID, error) {
+	t := strings.TrimSpace(s)
+	id, err := parse.ParseID(s)
+	switch {
+	case err == nil:
+		return id, nil
+	case len(t) == 29 && isDigits(t):
+		return decodeForm(t, "dec", parse.KindObjectID)
+	case len(t) > 19 && len(t) < 29 && isDigits(t):
+		return parse.ID{}, fmt.Errorf("%w (an ObjectID's dec form has 29 digits from 1987 on; for an older one pass --from dec)", err)
+	}
+	if h, ok := strings.CutPrefix(strings.ToLower(t), "0x"); ok {
+		return decodeHex(h, s)
+	}
+	b, ok := decodeBase64(t)
+	if len(t) == 16 && isHexDigits(t) {
+		if sf, err := decodeHex(strings.ToLower(t), s); err == nil {
+			return parse.ID{}, fmt.Errorf("%q is ambiguous: the Snowflake %d in hex, or the ObjectID %x in base64: pass --from hex (or write it 0x%s, as convert --to hex does) or --from base64", s, sf.Snowflake, b, t)
+		}
+	}
+	if ok && (len(b) == 12 || len(b) == 8) {
+		return fromBytes(b, s)
+	}
+	return parse.ID{}, fmt.Errorf("%w (nor 0x-prefixed hex, nor base64 of 12 or 8 bytes)", err)
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func isHexDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i] | 0x20; (s[i] < '0' || s[i] > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 func decodeHex(h, orig string) (parse.ID, error) {
@@ -255,8 +303,12 @@ func writeForm(w io.Writer, id parse.ID, to string) {
 	if id.Kind == parse.KindObjectID {
 		dec = new(big.Int).SetBytes(b).String()
 	}
+	hx := hex.EncodeToString(b)
+	if id.Kind == parse.KindSnowflake {
+		hx = "0x" + hx // 16 bare hex digits could be an ObjectID's base64, or all decimal digits
+	}
 	forms := map[string]string{
-		"hex":       hex.EncodeToString(b),
+		"hex":       hx,
 		"dec":       dec,
 		"base64":    base64.StdEncoding.EncodeToString(b),
 		"base64url": base64.RawURLEncoding.EncodeToString(b),

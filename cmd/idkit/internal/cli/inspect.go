@@ -6,21 +6,26 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/idkit-go/idkit/cmd/idkit/internal/parse"
 	"github.com/idkit-go/idkit/types"
 )
 
 func usageInspect(w io.Writer) {
-	fmt.Fprint(w, `usage: idkit inspect [--layout LAYOUT] [--form FORM] [--json] [ID ...]
+	fmt.Fprint(w, `usage: idkit inspect [--from FORM] [--layout LAYOUT] [--form FORM] [--json] [ID ...]
 
 Decode each ID given as an argument or, with no arguments, each word of each
 line of standard input (when standard input is a terminal, this help is
 printed instead). The kind is recognised from the form: 24 hex digits
-are an ObjectID, a decimal number is a Snowflake, the 8-4-4-4-12 form or
-32 hex digits a UUID. Wrappers pasted from the MongoDB shell or extended
-JSON (ObjectId("..."), {"$oid":"..."}, NumberLong("..."), UUID("...")) and
-quotes are removed first.
+are an ObjectID, a decimal number is a Snowflake (29 digits: an
+ObjectID's dec form), the 8-4-4-4-12 form or 32 hex digits a UUID, and
+every form 'idkit convert' writes reads back: 0x and hex digits are a
+Snowflake, base64 or base64url of 12 or 8 bytes an ObjectID or a
+Snowflake. Sixteen hex digits without 0x are a Snowflake's hex or an
+ObjectID's base64, an error unless --from says which. Wrappers pasted from the
+MongoDB shell or extended JSON (ObjectId("..."), {"$oid":"..."},
+NumberLong("..."), UUID("...")) and quotes are removed first.
 
 For each ID it prints the time (UTC and local), the process value and
 counter of an ObjectID (and its pre-MongoDB-3.4 reading: machine, pid,
@@ -29,6 +34,8 @@ of a UUID (with the time of a version 7 UUID), and a diagram of its bit
 fields.
 
 Flags:
+  --from FORM      input form: auto (the default, as above), hex, dec,
+                   base64 or base64url, as for 'idkit convert'
   --layout LAYOUT  Snowflake layout (default: $IDKIT_LAYOUT, else twitter)
   --form FORM      the IDs are keys in a scatter form: reversed (Snowflake)
                    or shard:S (S in 1..16); each is turned back into its
@@ -66,6 +73,7 @@ Examples:
 
 func runInspect(e *Env, args []string) int {
 	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
+	from := fs.String("from", "auto", "")
 	layoutFlag := fs.String("layout", "", "")
 	formFlag := fs.String("form", "", "")
 	asJSON := fs.Bool("json", false, "")
@@ -78,6 +86,9 @@ func runInspect(e *Env, args []string) int {
 	if len(pos) == 0 && e.StdinTerminal {
 		usageInspect(e.Stderr)
 		return ExitUsage
+	}
+	if *from = strings.ToLower(*from); !convertForms[*from] || *from == "all" || *from == "raw" {
+		return usageError(e, "inspect", fmt.Sprintf("--from %q: want auto, hex, dec, base64 or base64url", *from))
 	}
 	layout, _, err := layoutFrom(e, *layoutFlag)
 	if err != nil {
@@ -107,7 +118,7 @@ func runInspect(e *Env, args []string) int {
 		status = ExitInvalid
 	}
 	read := eachInput(e, "inspect", pos, func(in input) {
-		id, err := parse.ParseID(in.text)
+		id, err := decodeForm(in.text, *from, 0)
 		if err != nil {
 			fail(in, err)
 			return

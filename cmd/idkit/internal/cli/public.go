@@ -173,14 +173,14 @@ func (cs codecs) encode(s string, typeID bool) (string, error) {
 	}
 	switch id.Kind {
 	case parse.KindSnowflake:
-		return cs.sf.Encode(id.Snowflake), nil
+		return cs.sf.Encode(id.Snowflake)
 	case parse.KindObjectID:
-		return cs.oid.Encode(id.ObjectID), nil
+		return cs.oid.Encode(id.ObjectID)
 	}
 	if typeID {
 		return publicid.EncodeTypeID(cs.uid, id.UUID)
 	}
-	return cs.uid.Encode(id.UUID), nil
+	return cs.uid.Encode(id.UUID)
 }
 
 func (cs codecs) decode(s string, kind parse.Kind, typeID bool) (string, error) {
