@@ -21,7 +21,7 @@
 // idkit:"snowflake,scatter=shard:4", idkit:"uuid,scatter=shard:8". The
 // plugin then fills the key of each new ID in that form; a form the field's
 // kind, the generator or its layout cannot take fails the first create
-// with [ErrInvalidConfig] or [ErrUnsupportedField], naming the field.
+// with [generator.ErrInvalidConfig] or [ErrUnsupportedField], naming the field.
 //
 // db.Set([SkipSetting], true) turns the fill off for one statement. Problems
 // are reported through db.AddError, never a panic, with the sentinels below;
@@ -29,7 +29,7 @@
 // sets a non-nullable ID field to NULL (association Delete, Clear) with
 // [types.ErrNull]. Without [WithNode]
 // or [WithSnowflake] the plugin fills ObjectID and UUID keys only: a Snowflake key to
-// fill fails with [ErrNoSnowflakeGenerator], since a node is never silently 0.
+// fill fails with [generator.ErrNoSnowflakeGenerator], since a node is never silently 0.
 //
 // How each path works, and each error with its remedy:
 // https://github.com/idkit-go/idkit/blob/main/docs/gorm.md and

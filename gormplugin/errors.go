@@ -1,23 +1,16 @@
 package gormplugin
 
-import (
-	"errors"
+import "errors"
 
-	"github.com/idkit-go/idkit/generator"
-	"github.com/idkit-go/idkit/types"
-)
-
-// Sentinel errors of this package; test for them with [errors.Is].
+// Sentinel errors of this package; test for them with [errors.Is]. The
+// plugin also returns errors of packages generator and types, named once
+// there: [generator.ErrInvalidConfig] for an unusable option at db.Use
+// (such as a node the layout cannot hold),
+// [generator.ErrNoSnowflakeGenerator] for a Snowflake field to fill by a
+// plugin given neither [WithNode] nor [WithSnowflake], and
+// [types.ErrNotAddressable] for a zero key in a value passed by value,
+// which cannot be set.
 var (
-	// ErrNoSnowflakeGenerator reports a Snowflake field to fill by a plugin
-	// given neither [WithNode] nor [WithSnowflake]. It is
-	// [generator.ErrNoSnowflakeGenerator].
-	ErrNoSnowflakeGenerator = generator.ErrNoSnowflakeGenerator
-
-	// ErrInvalidConfig reports an unusable option at db.Use, such as a node
-	// the layout cannot hold. It is [generator.ErrInvalidConfig].
-	ErrInvalidConfig = generator.ErrInvalidConfig
-
 	// ErrUnsupportedField reports an idkit tag with an unknown value, a
 	// field whose type cannot hold that kind of ID, or an integer primary
 	// key to fill that GORM made auto-increment (it has no
@@ -36,8 +29,4 @@ var (
 	// ErrUntaggedKey reports a zero part of an idkit type in a composite
 	// primary key without an idkit tag: only tagged parts are filled.
 	ErrUntaggedKey = errors.New("gormplugin: zero composite key part without an idkit tag")
-
-	// ErrNotAddressable reports a zero key in a value passed by value, which
-	// cannot be set. It is [types.ErrNotAddressable].
-	ErrNotAddressable = types.ErrNotAddressable
 )

@@ -42,11 +42,11 @@ func TestUseErrors(t *testing.T) {
 		{"nil snowflake generator", []gormplugin.Option{gormplugin.WithSnowflake(nil)}, nil},
 		{"nil objectid generator", []gormplugin.Option{gormplugin.WithNode(1), gormplugin.WithObjectID(nil)}, nil},
 		{"node out of range", []gormplugin.Option{gormplugin.WithNode(1 << 10)},
-			[]error{gormplugin.ErrInvalidConfig, generator.ErrNodeOutOfRange}},
+			[]error{generator.ErrInvalidConfig, generator.ErrNodeOutOfRange}},
 		{"negative node", []gormplugin.Option{gormplugin.WithNode(-1)},
-			[]error{gormplugin.ErrInvalidConfig, generator.ErrNodeOutOfRange}},
+			[]error{generator.ErrInvalidConfig, generator.ErrNodeOutOfRange}},
 		{"nil key func", []gormplugin.Option{gormplugin.WithKeyFunc[[16]byte](nil)},
-			[]error{gormplugin.ErrInvalidConfig}},
+			[]error{generator.ErrInvalidConfig}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -74,12 +74,12 @@ func TestNilGeneratorMeansDefault(t *testing.T) {
 	e := &Event{}
 	require.NoError(t, dry.Create(e).Error)
 	assert.False(t, e.ID.IsZero())
-	assert.ErrorIs(t, dry.Create(&Order{}).Error, gormplugin.ErrNoSnowflakeGenerator)
+	assert.ErrorIs(t, dry.Create(&Order{}).Error, generator.ErrNoSnowflakeGenerator)
 
 	// A later nil restores the default after an earlier generator.
 	db = sqliteDB(t)
 	require.NoError(t, db.Use(gormplugin.New(gormplugin.WithNode(1), gormplugin.WithSnowflake(nil))))
-	assert.ErrorIs(t, db.Session(&gorm.Session{DryRun: true}).Create(&Order{}).Error, gormplugin.ErrNoSnowflakeGenerator)
+	assert.ErrorIs(t, db.Session(&gorm.Session{DryRun: true}).Create(&Order{}).Error, generator.ErrNoSnowflakeGenerator)
 }
 
 type badTagType struct {
@@ -116,7 +116,7 @@ func TestCreateErrors(t *testing.T) {
 		{"nullable form of bytes", gormplugin.New(gormplugin.WithNode(1)), &nullBytes{},
 			[]error{gormplugin.ErrUnsupportedField}},
 		{"snowflake key without generator", gormplugin.New(), &Order{},
-			[]error{gormplugin.ErrNoSnowflakeGenerator}},
+			[]error{generator.ErrNoSnowflakeGenerator}},
 		{"generator fails", gormplugin.New(gormplugin.WithSnowflake(failing)), &Order{},
 			[]error{gormplugin.ErrGenerate, generator.ErrTimeOverflow}},
 		{"generator fails in a batch", gormplugin.New(gormplugin.WithSnowflake(failing)), &[]Order{{}, {}},
@@ -124,7 +124,7 @@ func TestCreateErrors(t *testing.T) {
 		{"generator fails in a map", gormplugin.New(gormplugin.WithSnowflake(failing)), map[string]any{"name": "m"},
 			[]error{gormplugin.ErrGenerate}},
 		{"array by value", gormplugin.New(gormplugin.WithNode(1)), [1]Event{},
-			[]error{gormplugin.ErrNotAddressable}},
+			[]error{types.ErrNotAddressable}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 
 	"gorm.io/gorm/schema"
 
+	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/sqltypes"
 	"github.com/idkit-go/idkit/types"
 )
@@ -169,7 +170,7 @@ func (mk *modelKeys) prepare(s *schema.Schema) {
 			return
 		}
 		if k == kindSnowflake && mk.plugin.snowflake == nil {
-			mk.err = fmt.Errorf("%w: give gormplugin.WithNode or WithSnowflake to fill Snowflake keys (model %s, field %s)", ErrNoSnowflakeGenerator, s.Name, f.Name)
+			mk.err = fmt.Errorf("%w: give gormplugin.WithNode or WithSnowflake to fill Snowflake keys (model %s, field %s)", generator.ErrNoSnowflakeGenerator, s.Name, f.Name)
 			return
 		}
 		kf.form = form

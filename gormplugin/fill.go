@@ -6,6 +6,7 @@ import (
 
 	"gorm.io/gorm"
 
+	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -140,7 +141,7 @@ func (p *Plugin) fillStruct(db *gorm.DB, fields []keyField, rv reflect.Value) bo
 		kf := &fields[i]
 		if !rv.CanAddr() {
 			if _, zero := kf.field.ValueOf(db.Statement.Context, rv); zero {
-				db.AddError(fmt.Errorf("%w: %s.%s", ErrNotAddressable, kf.field.Schema.Name, kf.field.Name))
+				db.AddError(fmt.Errorf("%w: %s.%s", types.ErrNotAddressable, kf.field.Schema.Name, kf.field.Name))
 				return false
 			}
 			continue
@@ -242,7 +243,7 @@ func (p *Plugin) setRep(kf *keyField, r rep, v reflect.Value) error {
 
 func (p *Plugin) nextSnowflake(kf *keyField) (int64, error) {
 	if p.snowflake == nil { // prepare reports this first
-		return 0, fmt.Errorf("%w: give gormplugin.WithNode or WithSnowflake to fill Snowflake keys (field %s)", ErrNoSnowflakeGenerator, kf.field.Name)
+		return 0, fmt.Errorf("%w: give gormplugin.WithNode or WithSnowflake to fill Snowflake keys (field %s)", generator.ErrNoSnowflakeGenerator, kf.field.Name)
 	}
 	id, err := p.snowflake.Next()
 	if err == nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/idkit-go/idkit/generator"
 	"gorm.io/gorm/clause"
 )
 
@@ -21,21 +22,21 @@ type keyFunc struct {
 // from next, for any T (uuid.NewV7, a ULID maker), as it fills ObjectID keys.
 // A key is zero when T's IsZero method says so, else when it equals T's zero
 // value. A nil next, a pointer or interface T, or a T that has no IsZero
-// method and is not comparable is an [ErrInvalidConfig] error at db.Use. An
+// method and is not comparable is an [generator.ErrInvalidConfig] error at db.Use. An
 // error or a zero key from next fails the create with [ErrGenerate]. next
 // must be safe for concurrent use.
 func WithKeyFunc[T any](next func() (T, error)) Option {
 	return Option{func(p *Plugin) error {
 		t := reflect.TypeFor[T]()
 		if next == nil {
-			return fmt.Errorf("%w: nil key func for %s", ErrInvalidConfig, t)
+			return fmt.Errorf("%w: nil key func for %s", generator.ErrInvalidConfig, t)
 		}
 		if k := t.Kind(); k == reflect.Pointer || k == reflect.Interface {
-			return fmt.Errorf("%w: key type %s is a pointer or interface; give the type it points to", ErrInvalidConfig, t)
+			return fmt.Errorf("%w: key type %s is a pointer or interface; give the type it points to", generator.ErrInvalidConfig, t)
 		}
 		zeroAt, ok := zeroTest[T]()
 		if !ok {
-			return fmt.Errorf("%w: key type %s has no IsZero method and is not comparable", ErrInvalidConfig, t)
+			return fmt.Errorf("%w: key type %s has no IsZero method and is not comparable", generator.ErrInvalidConfig, t)
 		}
 		kf := &keyFunc{typ: t}
 		kf.set = func(rv reflect.Value) error {

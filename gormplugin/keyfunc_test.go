@@ -11,6 +11,7 @@ import (
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 
+	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/gormplugin"
 )
 
@@ -153,7 +154,7 @@ func TestKeyFuncOptions(t *testing.T) {
 		"not comparable": gormplugin.WithKeyFunc(func() (sliceKey, error) { return nil, nil }),
 	} {
 		t.Run(name, func(t *testing.T) {
-			assert.ErrorIs(t, sqliteDB(t).Use(gormplugin.New(opt)), gormplugin.ErrInvalidConfig)
+			assert.ErrorIs(t, sqliteDB(t).Use(gormplugin.New(opt)), generator.ErrInvalidConfig)
 		})
 	}
 	type Row struct {

@@ -7,7 +7,7 @@ import (
 )
 
 // Option configures a [Plugin]; see [New]. An option that cannot be used
-// makes db.Use fail with an error wrapping [ErrInvalidConfig].
+// makes db.Use fail with an error wrapping [generator.ErrInvalidConfig].
 type Option struct {
 	apply func(*Plugin) error
 }
@@ -25,13 +25,13 @@ func WithSnowflake(g *generator.Snowflake) Option {
 // WithNode makes the plugin fill Snowflake keys from a new generator for
 // node, made by [generator.NewSnowflake] with opts. Its errors (such as
 // [generator.ErrNodeOutOfRange]) are returned by db.Use, wrapped in
-// [ErrInvalidConfig]. To take the node from a [generator.NodeSource], call
+// [generator.ErrInvalidConfig]. To take the node from a [generator.NodeSource], call
 // its NodeID method and pass the result.
 func WithNode(node int64, opts ...generator.SnowflakeOption) Option {
 	return Option{func(p *Plugin) error {
 		g, err := generator.NewSnowflake(node, opts...)
 		if err != nil {
-			return fmt.Errorf("%w: %w", ErrInvalidConfig, err)
+			return fmt.Errorf("%w: %w", generator.ErrInvalidConfig, err)
 		}
 		p.snowflake = g
 		return nil

@@ -41,7 +41,7 @@ var _ gorm.Plugin = (*Plugin)(nil)
 // ones. It never fails: an option's error is returned by db.Use. Without
 // [WithSnowflake] or [WithNode] the plugin has no Snowflake generator, and a
 // create that meets a Snowflake field to fill fails with
-// [ErrNoSnowflakeGenerator] (a node is never silently 0).
+// [generator.ErrNoSnowflakeGenerator] (a node is never silently 0).
 func New(opts ...Option) *Plugin {
 	p := &Plugin{}
 	for _, opt := range opts {
@@ -64,7 +64,7 @@ func New(opts ...Option) *Plugin {
 func (p *Plugin) Name() string { return "idkit" }
 
 // Initialize registers the plugin's callbacks on db; db.Use calls it. It
-// returns the options' errors (wrapping [ErrInvalidConfig]) and GORM's
+// returns the options' errors (wrapping [generator.ErrInvalidConfig]) and GORM's
 // errors registering callbacks.
 func (p *Plugin) Initialize(db *gorm.DB) error {
 	if p.err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"gorm.io/gorm/schema"
 
+	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -70,7 +71,7 @@ func (p *Plugin) checkForm(s *schema.Schema, kf *keyField) error {
 		err = fmt.Errorf("scatter form %s on a key the plugin does not fill with an idkit ID", f)
 	}
 	if err != nil {
-		return fmt.Errorf("%w: %s.%s: %w", ErrInvalidConfig, s.Name, kf.field.Name, err)
+		return fmt.Errorf("%w: %s.%s: %w", generator.ErrInvalidConfig, s.Name, kf.field.Name, err)
 	}
 	return nil
 }

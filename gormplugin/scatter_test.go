@@ -136,10 +136,10 @@ func TestScatterTagRefused(t *testing.T) {
 		{"shard count", gormplugin.New(gormplugin.WithNode(1)), &badCount{}, generator.ErrInvalidConfig},
 		{"shard count", gormplugin.New(gormplugin.WithNode(1)), &badCount{}, gormplugin.ErrUnsupportedField},
 		{"unknown word", gormplugin.New(gormplugin.WithNode(1)), &badWord{}, gormplugin.ErrUnsupportedField},
-		{"reversed ObjectID", gormplugin.New(), &reversedObjectID{}, gormplugin.ErrInvalidConfig},
+		{"reversed ObjectID", gormplugin.New(), &reversedObjectID{}, generator.ErrInvalidConfig},
 		{"not a key", gormplugin.New(gormplugin.WithNode(1)), &notAKey{}, gormplugin.ErrUnsupportedField},
-		{"narrow layout", gormplugin.New(gormplugin.WithNode(1, generator.WithLayout(narrow))), &ScatterOrder{}, gormplugin.ErrInvalidConfig},
-		{"generator form", gormplugin.New(gormplugin.WithSnowflake(scattered)), &ScatterOrder{}, gormplugin.ErrInvalidConfig},
+		{"narrow layout", gormplugin.New(gormplugin.WithNode(1, generator.WithLayout(narrow))), &ScatterOrder{}, generator.ErrInvalidConfig},
+		{"generator form", gormplugin.New(gormplugin.WithSnowflake(scattered)), &ScatterOrder{}, generator.ErrInvalidConfig},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			db := openDB(t, dialects[0], tc.plugin)

@@ -19,7 +19,7 @@ import (
 //
 // The zero Filler is ready to use: it makes ObjectIDs with
 // [types.NewObjectID] and has no Snowflake generator, so a zero Snowflake
-// _id gives [ErrNoSnowflakeGenerator]. A Filler is safe for concurrent use.
+// _id gives [generator.ErrNoSnowflakeGenerator]. A Filler is safe for concurrent use.
 type Filler struct {
 	objectIDs  *generator.ObjectID
 	snowflakes *generator.Snowflake
@@ -57,8 +57,8 @@ func WithSnowflake(g *generator.Snowflake) Option {
 
 // FillID fills doc's _id if it is zero; doc must be a pointer for a zero key
 // to be set. It returns the _id after filling (nil if doc has no idkit _id)
-// and whether it was filled. Errors wrap [ErrNotAddressable],
-// [ErrNoSnowflakeGenerator] or [ErrInvalidDocument], or are the Snowflake
+// and whether it was filled. Errors wrap [types.ErrNotAddressable],
+// [generator.ErrNoSnowflakeGenerator] or [ErrInvalidDocument], or are the Snowflake
 // generator's; on error doc is unchanged.
 func (f *Filler) FillID(doc any) (id any, filled bool, err error) {
 	return f.fillValue(reflect.ValueOf(doc), false)
@@ -156,11 +156,11 @@ func (f *Filler) fillField(field reflect.Value, p *idPath, check bool) (any, boo
 		return target.Interface(), false, nil
 	}
 	if !target.CanSet() {
-		return nil, false, fmt.Errorf("%w: %s", ErrNotAddressable, field.Type())
+		return nil, false, fmt.Errorf("%w: %s", types.ErrNotAddressable, field.Type())
 	}
 	if p.kind == kindSnowflake || p.kind == kindNullSnowflake {
 		if f.snowflakes == nil {
-			return nil, false, fmt.Errorf("%w: give mongocompat.WithSnowflake to fill a zero Snowflake _id", ErrNoSnowflakeGenerator)
+			return nil, false, fmt.Errorf("%w: give mongocompat.WithSnowflake to fill a zero Snowflake _id", generator.ErrNoSnowflakeGenerator)
 		}
 	}
 	if check {

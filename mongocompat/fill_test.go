@@ -80,7 +80,7 @@ func TestFillID(t *testing.T) {
 	}{
 		{"pointer to struct", &objDoc{}, true, nil, func(d any) any { return d.(*objDoc).ID }, nil},
 		{"set key kept", &objDoc{ID: set}, false, nil, func(d any) any { return d.(*objDoc).ID }, set},
-		{"struct by value, zero", objDoc{}, false, mongocompat.ErrNotAddressable, nil, nil},
+		{"struct by value, zero", objDoc{}, false, types.ErrNotAddressable, nil, nil},
 		{"struct by value, set", objDoc{ID: set}, false, nil, nil, set},
 		{"pointer to pointer", ptrTo(&objDoc{}), true, nil, func(d any) any { return (*d.(**objDoc)).ID }, nil},
 		{"nil pointer", (*objDoc)(nil), false, nil, nil, nil},
@@ -157,7 +157,7 @@ func TestFillIDZeroFiller(t *testing.T) {
 
 	for _, doc := range []any{&snowDoc{}, &nullSnowDoc{}} {
 		_, _, err := f.FillID(doc)
-		assert.ErrorIs(t, err, mongocompat.ErrNoSnowflakeGenerator)
+		assert.ErrorIs(t, err, generator.ErrNoSnowflakeGenerator)
 	}
 	d := &snowDoc{ID: 5}
 	_, filled, err = f.FillID(d)
@@ -207,7 +207,7 @@ func TestNilGeneratorMeansDefault(t *testing.T) {
 	assert.NotEqual(t, og.ProcessUnique(), o.ID.ProcessUnique(), "the ObjectID came from the given generator")
 	assert.NotEqual(t, baseTime, o.ID.Timestamp())
 	_, _, err = f.FillID(&snowDoc{})
-	assert.ErrorIs(t, err, mongocompat.ErrNoSnowflakeGenerator)
+	assert.ErrorIs(t, err, generator.ErrNoSnowflakeGenerator)
 }
 
 func TestFillIDs(t *testing.T) {
@@ -241,12 +241,12 @@ func TestFillIDs(t *testing.T) {
 	t.Run("checked before any is filled", func(t *testing.T) {
 		docs := []any{&objDoc{}, &snowDoc{}}
 		_, err := new(mongocompat.Filler).FillIDs(docs) // no Snowflake generator
-		require.ErrorIs(t, err, mongocompat.ErrNoSnowflakeGenerator)
+		require.ErrorIs(t, err, generator.ErrNoSnowflakeGenerator)
 		assert.True(t, docs[0].(*objDoc).ID.IsZero(), "nothing filled on error")
 	})
 	t.Run("array by value", func(t *testing.T) {
 		_, err := f.FillIDs([1]objDoc{})
-		assert.ErrorIs(t, err, mongocompat.ErrNotAddressable)
+		assert.ErrorIs(t, err, types.ErrNotAddressable)
 		arr := [2]objDoc{}
 		_, err = f.FillIDs(&arr)
 		require.NoError(t, err)

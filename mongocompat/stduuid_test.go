@@ -178,5 +178,5 @@ func TestFillStdUUID(t *testing.T) {
 	assert.Equal(t, []any{docs[0].(*stdUUIDDoc).ID, set}, ids)
 
 	_, _, err = f.FillID(stdUUIDDoc{})
-	assert.ErrorIs(t, err, mongocompat.ErrNotAddressable)
+	assert.ErrorIs(t, err, types.ErrNotAddressable)
 }

@@ -53,7 +53,7 @@ func TestFillUUID(t *testing.T) {
 	assert.False(t, n.ID.ID.IsZero())
 
 	_, _, err = f.FillID(plain{})
-	assert.ErrorIs(t, err, mongocompat.ErrNotAddressable)
+	assert.ErrorIs(t, err, types.ErrNotAddressable)
 }
 
 func TestUUIDCodecs(t *testing.T) {

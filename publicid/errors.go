@@ -38,7 +38,8 @@ var (
 	ErrUnsupportedUUID = errors.New("publicid: UUID has no TypeID form")
 	// ErrInvalidConfig reports a bad prefix or key ring given to [New], or
 	// a codec whose first key cannot make TypeIDs given to [EncodeTypeID].
-	// It is the same value as every idkit package's ErrInvalidConfig.
+	// It is the value of generator.ErrInvalidConfig, named here as well
+	// because this package does not import generator.
 	ErrInvalidConfig = sentinel.ErrInvalidConfig
 )
 

@@ -100,5 +100,5 @@ func TestLeaseRecoversAfterExpiry(t *testing.T) {
 func TestNewLeaseNilStore(t *testing.T) {
 	t.Parallel()
 	_, err := node.NewLease(context.Background(), nil, node.LeaseOptions{})
-	require.ErrorIs(t, err, node.ErrInvalidConfig)
+	require.ErrorIs(t, err, generator.ErrInvalidConfig)
 }

@@ -28,7 +28,7 @@ type DisposableOptions struct {
 // process ID) in an auto-increment table of db and returns its ID (1, 2, 3,
 // ...): a node ID new on every start, as the Meteor scheme requires.
 //
-// NodeID returns an error wrapping [ErrInvalidConfig] for bad options, a
+// NodeID returns an error wrapping [generator.ErrInvalidConfig] for bad options, a
 // nil db or an unknown dialect, [ErrExhausted] once the ID passes MaxNode,
 // and the database error otherwise.
 func Disposable(db *sql.DB, opts DisposableOptions) generator.NodeSource {
@@ -39,11 +39,11 @@ func Disposable(db *sql.DB, opts DisposableOptions) generator.NodeSource {
 	}
 	return sourceFunc(func(ctx context.Context) (int64, error) {
 		if db == nil || opts.MaxNode <= 0 || !sqldialect.ValidIdent(opts.Table) {
-			return 0, fmt.Errorf("%w: disposable source needs a db, a plain table name and a positive MaxNode", ErrInvalidConfig)
+			return 0, fmt.Errorf("%w: disposable source needs a db, a plain table name and a positive MaxNode", generator.ErrInvalidConfig)
 		}
 		d, ok := sqldialect.Resolve(db, opts.Dialect)
 		if !ok {
-			return 0, fmt.Errorf("%w: cannot tell the SQL dialect of driver %T", ErrInvalidConfig, db.Driver())
+			return 0, fmt.Errorf("%w: cannot tell the SQL dialect of driver %T", generator.ErrInvalidConfig, db.Driver())
 		}
 		t := opts.Table
 		var create, insert string

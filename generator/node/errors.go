@@ -1,17 +1,12 @@
 package node
 
-import (
-	"errors"
+import "errors"
 
-	"github.com/idkit-go/idkit/generator"
-)
-
-// Errors returned by this package wrap one of these; test with [errors.Is].
+// Errors returned by this package and its stores wrap one of these, or
+// [generator.ErrInvalidConfig] for an unusable setting (a bad table or key
+// name, TTL, margin or renewal interval, an unknown dialect, a nil
+// database or client); test with [errors.Is].
 var (
-	// ErrInvalidConfig is [generator.ErrInvalidConfig]: a bad table or key
-	// name, TTL, margin or renewal interval, an unknown dialect, a nil
-	// database or client.
-	ErrInvalidConfig = generator.ErrInvalidConfig
 	// ErrNoNodeID reports a source that could not produce a node ID, or
 	// whose check hook refused it (see [FromPrivateIP]; the hook's error
 	// is wrapped too).

@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/generator/node/sqllease"
 	"github.com/idkit-go/idkit/internal/tcpproxy"
@@ -242,7 +243,7 @@ func TestSplitBrainRefusedMariaDB(t *testing.T) {
 	primary.CaughtUp(t, replica)
 	db := openDB(t, "mysql", testservers.MySQLDSN(primary.Addr()))
 	_, err := node.NewLease(context.Background(), sqllease.NewStore(db, sqllease.StoreOptions{}), node.LeaseOptions{})
-	if !errors.Is(err, node.ErrInvalidConfig) || !strings.Contains(err.Error(), "rpl_semi_sync_master_enabled") || !strings.Contains(err.Error(), "AllowSplitBrain") {
+	if !errors.Is(err, generator.ErrInvalidConfig) || !strings.Contains(err.Error(), "rpl_semi_sync_master_enabled") || !strings.Contains(err.Error(), "AllowSplitBrain") {
 		t.Fatalf("a lease on a primary with an asynchronous replica: %v; want ErrInvalidConfig naming rpl_semi_sync_master_enabled and AllowSplitBrain", err)
 	}
 	s := sqllease.NewStore(db, sqllease.StoreOptions{AllowSplitBrain: true})

@@ -70,7 +70,7 @@ type Lease struct {
 // it claims in (the layout's), and the clock, borrow-ahead and unit that
 // bound the high-water marks and the horizon it records, so that every
 // claim covers every ID the generator can issue. It returns an error
-// wrapping [ErrInvalidConfig] for bad options or a nil s, the error
+// wrapping [generator.ErrInvalidConfig] for bad options or a nil s, the error
 // [generator.NewSnowflake] gives for bad generator options, and s's claim
 // error otherwise.
 func NewLease(ctx context.Context, s Store, opts LeaseOptions, gen ...generator.SnowflakeOption) (*Lease, error) {
@@ -79,7 +79,7 @@ func NewLease(ctx context.Context, s Store, opts LeaseOptions, gen ...generator.
 		return nil, err
 	}
 	if s == nil {
-		return nil, fmt.Errorf("%w: nil store", ErrInvalidConfig)
+		return nil, fmt.Errorf("%w: nil store", generator.ErrInvalidConfig)
 	}
 	gen = slices.Clip(slices.Clone(gen))
 	set, err := settings(gen)

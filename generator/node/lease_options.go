@@ -2,6 +2,7 @@ package node
 
 import (
 	"fmt"
+	"github.com/idkit-go/idkit/generator"
 	"log/slog"
 	"os"
 	"time"
@@ -67,15 +68,15 @@ func (o LeaseOptions) withDefaults() (LeaseOptions, error) {
 	}
 	switch {
 	case o.TTL < 100*time.Millisecond:
-		return o, fmt.Errorf("%w: ttl %v below 100ms", ErrInvalidConfig, o.TTL)
+		return o, fmt.Errorf("%w: ttl %v below 100ms", generator.ErrInvalidConfig, o.TTL)
 	case o.Margin <= 0 || o.Margin >= o.TTL:
-		return o, fmt.Errorf("%w: margin %v not in (0, ttl %v)", ErrInvalidConfig, o.Margin, o.TTL)
+		return o, fmt.Errorf("%w: margin %v not in (0, ttl %v)", generator.ErrInvalidConfig, o.Margin, o.TTL)
 	case o.RenewEvery <= 0 || o.RenewEvery >= o.TTL-o.Margin:
-		return o, fmt.Errorf("%w: renew interval %v not in (0, ttl-margin %v)", ErrInvalidConfig, o.RenewEvery, o.TTL-o.Margin)
+		return o, fmt.Errorf("%w: renew interval %v not in (0, ttl-margin %v)", generator.ErrInvalidConfig, o.RenewEvery, o.TTL-o.Margin)
 	case o.MaxClockOffset < 0:
-		return o, fmt.Errorf("%w: negative clock-offset bound %v", ErrInvalidConfig, o.MaxClockOffset)
+		return o, fmt.Errorf("%w: negative clock-offset bound %v", generator.ErrInvalidConfig, o.MaxClockOffset)
 	case len(o.Owner) > 128:
-		return o, fmt.Errorf("%w: owner longer than 128 bytes", ErrInvalidConfig)
+		return o, fmt.Errorf("%w: owner longer than 128 bytes", generator.ErrInvalidConfig)
 	}
 	return o, nil
 }

@@ -444,7 +444,7 @@ func TestLeaseOptionsInvalid(t *testing.T) {
 	for i, o := range cases {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
 			_, err := node.NewLease(context.Background(), sqllease.NewStore(db, sqllease.StoreOptions{}), o)
-			require.ErrorIs(t, err, node.ErrInvalidConfig)
+			require.ErrorIs(t, err, generator.ErrInvalidConfig)
 		})
 	}
 	// Bad generator options fail as generator.NewSnowflake fails, before
@@ -461,15 +461,15 @@ func TestLeaseOptionsInvalid(t *testing.T) {
 	require.NoError(t, db.QueryRow("SELECT count(*) FROM sqlite_master WHERE name = 'idkit_node_leases'").Scan(&tables))
 	require.Zero(t, tables, "no lease table made for bad options")
 	_, err = node.NewLease(context.Background(), sqllease.NewStore(nil, sqllease.StoreOptions{}), node.LeaseOptions{})
-	require.True(t, errors.Is(err, node.ErrInvalidConfig))
+	require.True(t, errors.Is(err, generator.ErrInvalidConfig))
 	_, err = node.NewLease(context.Background(), sqllease.NewStore(db, sqllease.StoreOptions{Table: "bad name; DROP TABLE x"}), node.LeaseOptions{})
-	require.ErrorIs(t, err, node.ErrInvalidConfig)
+	require.ErrorIs(t, err, generator.ErrInvalidConfig)
 	for _, s := range []node.Store{sqllease.NewStore(db, sqllease.StoreOptions{Table: "bad name; DROP TABLE x"}), sqllease.NewStore(nil, sqllease.StoreOptions{})} {
 		_, err = s.Claim(context.Background(), node.Claim{Owner: "a", TTL: time.Second, Prefer: -1})
-		require.ErrorIs(t, err, node.ErrInvalidConfig)
+		require.ErrorIs(t, err, generator.ErrInvalidConfig)
 		_, err = s.Renew(context.Background(), node.Renewal{Owner: "a", TTL: time.Second})
-		require.ErrorIs(t, err, node.ErrInvalidConfig)
-		require.ErrorIs(t, s.Release(context.Background(), node.Release{Owner: "a"}), node.ErrInvalidConfig)
+		require.ErrorIs(t, err, generator.ErrInvalidConfig)
+		require.ErrorIs(t, s.Release(context.Background(), node.Release{Owner: "a"}), generator.ErrInvalidConfig)
 	}
 }
 

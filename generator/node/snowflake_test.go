@@ -79,7 +79,7 @@ func TestNewSnowflakeRefusesBadPerCPUBlocks(t *testing.T) {
 	s := stores()[0].make(t)
 	for _, n := range []int{-1, 1<<16 + 1} {
 		_, err := s.lease(context.Background(), leaseConf{Layout: layout(t, 4), Gen: []generator.SnowflakeOption{generator.WithPerCPUBlocks(n)}})
-		require.ErrorIs(t, err, node.ErrInvalidConfig, "PerCPUBlocks %d", n)
+		require.ErrorIs(t, err, generator.ErrInvalidConfig, "PerCPUBlocks %d", n)
 	}
 }
 

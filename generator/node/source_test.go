@@ -181,7 +181,7 @@ func TestDisposable(t *testing.T) {
 			_, err := src.NodeID(context.Background())
 			require.ErrorIs(t, err, node.ErrExhausted, "the 21st start does not fit")
 			_, err = node.Disposable(db, node.DisposableOptions{Table: table}).NodeID(context.Background())
-			require.ErrorIs(t, err, node.ErrInvalidConfig)
+			require.ErrorIs(t, err, generator.ErrInvalidConfig)
 		})
 	}
 }

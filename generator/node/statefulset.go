@@ -29,12 +29,12 @@ type StatefulSetOptions struct {
 // replacement pod reuses its predecessor's ID without its last issued
 // time; where force deletion or clock steps are possible, use a lease.
 //
-// NodeID returns an error wrapping [ErrInvalidConfig] for a negative Offset
+// NodeID returns an error wrapping [generator.ErrInvalidConfig] for a negative Offset
 // or Size, and [ErrNoNodeID] when no ordinal below a positive Size is found.
 func FromStatefulSet(opts StatefulSetOptions) generator.NodeSource {
 	return sourceFunc(func(context.Context) (int64, error) {
 		if opts.Offset < 0 || opts.Size < 0 {
-			return 0, fmt.Errorf("%w: negative offset %d or size %d", ErrInvalidConfig, opts.Offset, opts.Size)
+			return 0, fmt.Errorf("%w: negative offset %d or size %d", generator.ErrInvalidConfig, opts.Offset, opts.Size)
 		}
 		ord, err := ordinal(opts.IndexEnv)
 		if err != nil {

@@ -41,8 +41,8 @@ func TestFromStatefulSet(t *testing.T) {
 		{"leading zero", "web-03", nil, node.StatefulSetOptions{}, 0, node.ErrNoNodeID},
 		{"only a number", "-3", nil, node.StatefulSetOptions{}, 0, node.ErrNoNodeID},
 		{"overflow", "web-9223372036854775807", nil, node.StatefulSetOptions{Offset: 1}, 0, node.ErrNoNodeID},
-		{"negative offset", "web-3", nil, node.StatefulSetOptions{Offset: -1}, 0, node.ErrInvalidConfig},
-		{"negative size", "web-3", nil, node.StatefulSetOptions{Size: -1}, 0, node.ErrInvalidConfig},
+		{"negative offset", "web-3", nil, node.StatefulSetOptions{Offset: -1}, 0, generator.ErrInvalidConfig},
+		{"negative size", "web-3", nil, node.StatefulSetOptions{Size: -1}, 0, generator.ErrInvalidConfig},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -9,8 +9,9 @@ import (
 // Errors returned by this package wrap one of these; test with [errors.Is].
 var (
 	// ErrInvalidConfig reports an unusable setting given to [New]. It is
-	// the same error as generator.ErrInvalidConfig, so errors.Is holds
-	// with either.
+	// the value of generator.ErrInvalidConfig, named here as well because
+	// this package does not import generator (it compiles no GORM), so
+	// errors.Is holds with either.
 	ErrInvalidConfig = sentinel.ErrInvalidConfig
 	// ErrUnavailable reports that no ID is buffered and a fetch failed; the
 	// database error is wrapped. Later calls retry.

@@ -32,6 +32,7 @@ import (
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
 
+	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/node"
 )
 
@@ -60,7 +61,7 @@ type StoreOptions struct {
 // once its owner key is gone: released, or deleted by etcd when its lease
 // expired. Renewal raises the mark and keeps the etcd lease alive; renewal
 // and release act only if the owner key still names the owner. With a nil
-// client every method returns an error wrapping [node.ErrInvalidConfig].
+// client every method returns an error wrapping [generator.ErrInvalidConfig].
 // The client settings that keep renewals going when a member fails:
 // https://github.com/idkit-go/idkit/blob/main/docs/leases.md#etcd.
 func NewStore(client *clientv3.Client, opts StoreOptions) node.Store {
@@ -126,10 +127,10 @@ func (s *store) key(prefix string, n int64) string { return prefix + strconv.For
 
 func (s *store) check(ttl time.Duration) error {
 	if s.c == nil {
-		return fmt.Errorf("%w: nil etcd client", node.ErrInvalidConfig)
+		return fmt.Errorf("%w: nil etcd client", generator.ErrInvalidConfig)
 	}
 	if ttl <= 0 {
-		return fmt.Errorf("%w: ttl %v", node.ErrInvalidConfig, ttl)
+		return fmt.Errorf("%w: ttl %v", generator.ErrInvalidConfig, ttl)
 	}
 	return nil
 }
@@ -493,7 +494,7 @@ func (s *store) keepAlive(ctx context.Context, n int64, owner string, ttl time.D
 func (s *store) Release(ctx context.Context, rq node.Release) error {
 	n, owner, hwm, exact := rq.Node, rq.Owner, rq.Mark, rq.Exact
 	if s.c == nil {
-		return fmt.Errorf("%w: nil etcd client", node.ErrInvalidConfig)
+		return fmt.Errorf("%w: nil etcd client", generator.ErrInvalidConfig)
 	}
 	ok, hk := s.key(s.owners, n), s.key(s.marks, n)
 	set := raise(hk, hwm)

@@ -20,9 +20,9 @@ func TestNilClient(t *testing.T) {
 	ctx := context.Background()
 	s := etcdlease.NewStore(nil, etcdlease.StoreOptions{})
 	_, err := node.NewLease(ctx, s, node.LeaseOptions{})
-	require.ErrorIs(t, err, node.ErrInvalidConfig)
-	require.ErrorIs(t, renewOn(ctx, s, 0, "a", time.Second, 1), node.ErrInvalidConfig)
-	require.ErrorIs(t, s.Release(ctx, node.Release{Node: 0, Owner: "a", Mark: 1, Exact: true}), node.ErrInvalidConfig)
+	require.ErrorIs(t, err, generator.ErrInvalidConfig)
+	require.ErrorIs(t, renewOn(ctx, s, 0, "a", time.Second, 1), generator.ErrInvalidConfig)
+	require.ErrorIs(t, s.Release(ctx, node.Release{Node: 0, Owner: "a", Mark: 1, Exact: true}), generator.ErrInvalidConfig)
 }
 
 // claimOn claims on s as a lease with no loss to report, whose horizon is

@@ -13,6 +13,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/node"
 )
 
@@ -265,7 +266,7 @@ func (s *store) Claim(ctx context.Context, c node.Claim) (node.Claimed, error) {
 		return node.Claimed{}, err
 	}
 	if c.MaxNode < 0 {
-		return node.Claimed{}, fmt.Errorf("%w: kubelease: max node %d", node.ErrInvalidConfig, c.MaxNode)
+		return node.Claimed{}, fmt.Errorf("%w: kubelease: max node %d", generator.ErrInvalidConfig, c.MaxNode)
 	}
 	collisions := 0 // conflicts on node objects, over the listings
 	for {

@@ -36,6 +36,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	coordv1 "k8s.io/client-go/kubernetes/typed/coordination/v1"
 
+	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/node"
 )
 
@@ -97,7 +98,7 @@ type StoreOptions struct {
 // resourceVersion: one API write. The store sends at most 32 writes at
 // once and queues the rest. With a nil client, a bad prefix or no
 // namespace, every method returns an error wrapping
-// [node.ErrInvalidConfig]. The holder's pod name (the POD_NAME
+// [generator.ErrInvalidConfig]. The holder's pod name (the POD_NAME
 // environment variable, else the host name) is recorded in an annotation.
 func NewStore(client coordv1.LeasesGetter, opts StoreOptions) node.Store {
 	s := &store{prefix: opts.Prefix, ns: opts.Namespace,
@@ -120,14 +121,14 @@ func NewStore(client coordv1.LeasesGetter, opts StoreOptions) node.Store {
 	s.tokenBase = hex.EncodeToString(b[:])
 	switch {
 	case client == nil:
-		s.err = fmt.Errorf("%w: kubelease: nil client", node.ErrInvalidConfig)
+		s.err = fmt.Errorf("%w: kubelease: nil client", generator.ErrInvalidConfig)
 	case s.ns == "":
-		s.err = fmt.Errorf("%w: kubelease: no namespace given and none in %s", node.ErrInvalidConfig, saNamespace)
+		s.err = fmt.Errorf("%w: kubelease: no namespace given and none in %s", generator.ErrInvalidConfig, saNamespace)
 	default:
 		if e := validation.IsDNS1123Subdomain(s.prefix + "-identity"); len(e) > 0 {
-			s.err = fmt.Errorf("%w: kubelease: prefix %q: %s", node.ErrInvalidConfig, s.prefix, strings.Join(e, "; "))
+			s.err = fmt.Errorf("%w: kubelease: prefix %q: %s", generator.ErrInvalidConfig, s.prefix, strings.Join(e, "; "))
 		} else if e := validation.IsValidLabelValue(s.prefix); len(e) > 0 {
-			s.err = fmt.Errorf("%w: kubelease: prefix %q: %s", node.ErrInvalidConfig, s.prefix, strings.Join(e, "; "))
+			s.err = fmt.Errorf("%w: kubelease: prefix %q: %s", generator.ErrInvalidConfig, s.prefix, strings.Join(e, "; "))
 		} else {
 			s.c = client.Leases(s.ns)
 		}
@@ -315,7 +316,7 @@ func (s *store) check(ttl time.Duration) error {
 		return s.err
 	}
 	if ttl <= 0 {
-		return fmt.Errorf("%w: %w: %v", node.ErrInvalidConfig, errConfig, ttl)
+		return fmt.Errorf("%w: %w: %v", generator.ErrInvalidConfig, errConfig, ttl)
 	}
 	return nil
 }

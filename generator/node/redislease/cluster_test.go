@@ -11,6 +11,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
+	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/generator/node/redislease"
 	"github.com/idkit-go/idkit/internal/testservers"
@@ -221,6 +222,6 @@ func TestClusterEvictingPolicyRefused(t *testing.T) {
 	s := startShard(t)
 	s.master.Do(t, "CONFIG", "SET", "maxmemory-policy", "allkeys-lfu")
 	_, err := node.NewLease(context.Background(), s.clusterStore(t, &gate{}, redislease.StoreOptions{}), node.LeaseOptions{})
-	require.ErrorIs(t, err, node.ErrInvalidConfig)
+	require.ErrorIs(t, err, generator.ErrInvalidConfig)
 	require.ErrorContains(t, err, "maxmemory-policy is allkeys-lfu")
 }

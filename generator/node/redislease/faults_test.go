@@ -194,7 +194,7 @@ func TestEvictingPolicyRefused(t *testing.T) {
 	c := redis.NewClient(&redis.Options{Addr: r.Addr()})
 	defer c.Close()
 	_, err := node.NewLease(ctx, redislease.NewStore(c, redislease.StoreOptions{}), node.LeaseOptions{})
-	require.ErrorIs(t, err, node.ErrInvalidConfig)
+	require.ErrorIs(t, err, generator.ErrInvalidConfig)
 	require.ErrorContains(t, err, "maxmemory-policy is allkeys-lru")
 	require.ErrorContains(t, err, "noeviction")
 
@@ -206,7 +206,7 @@ func TestEvictingPolicyRefused(t *testing.T) {
 	require.NoError(t, l.Close(ctx))
 	require.NoError(t, cv.Expire(ctx, defaultKey, time.Hour).Err())
 	_, err = node.NewLease(ctx, redislease.NewStore(cv, redislease.StoreOptions{}), node.LeaseOptions{})
-	require.ErrorIs(t, err, node.ErrInvalidConfig)
+	require.ErrorIs(t, err, generator.ErrInvalidConfig)
 	require.ErrorContains(t, err, "volatile-lru with a TTL on "+defaultKey)
 }
 

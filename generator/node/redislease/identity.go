@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/generator/node/internal/failover"
 )
@@ -216,7 +217,7 @@ func (b *store) claim(ctx context.Context, c claimArgs) (claimed, error) {
 	n, _ := v[0].(int64)
 	detail, _ := v[4].(string)
 	if n == -2 {
-		return claimed{}, fmt.Errorf("%w: the Redis server's maxmemory-policy is %s, which may evict the lease hash %s and repeat IDs: set maxmemory-policy noeviction (or a volatile-* policy, with no TTL on the lease keys)", node.ErrInvalidConfig, detail, b.keys[0])
+		return claimed{}, fmt.Errorf("%w: the Redis server's maxmemory-policy is %s, which may evict the lease hash %s and repeat IDs: set maxmemory-policy noeviction (or a volatile-* policy, with no TTL on the lease keys)", generator.ErrInvalidConfig, detail, b.keys[0])
 	}
 	out := claimed{node: n, seen: replyTail(v)}
 	b.hint.Store(out.seen.count)

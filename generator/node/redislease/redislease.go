@@ -22,6 +22,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/node"
 )
 
@@ -82,7 +83,7 @@ type StoreOptions struct {
 	// keeps renewing its holders' leases, which repeats IDs, and a
 	// failover may lose claims, which the store detects and waits out.
 	// With replicas to wait for and a client that cannot pipeline,
-	// claims and renewals fail with [node.ErrInvalidConfig].
+	// claims and renewals fail with [generator.ErrInvalidConfig].
 	Replicas       int
 	ReplicaTimeout time.Duration
 }
@@ -143,7 +144,7 @@ type clusterClient interface {
 // with err. On a cluster client, any error reloads the slot map.
 func (b *store) run(ctx context.Context, s *redis.Script, what string, ttl time.Duration, want int64, args ...any) (reply []any, short, err error) {
 	if b.c == nil {
-		return nil, nil, fmt.Errorf("%w: nil redis client", node.ErrInvalidConfig)
+		return nil, nil, fmt.Errorf("%w: nil redis client", generator.ErrInvalidConfig)
 	}
 	if cc, ok := b.c.(clusterClient); ok {
 		defer func() {
@@ -202,7 +203,7 @@ func (b *store) runOnce(ctx context.Context, s *redis.Script, ttl time.Duration,
 	}
 	p, ok := b.c.(pipeliner)
 	if !ok {
-		return nil, 0, fmt.Errorf("%w: the Redis master has replicas, and a %T client cannot pipeline WAIT after a script: use one that pipelines", node.ErrInvalidConfig, b.c)
+		return nil, 0, fmt.Errorf("%w: the Redis master has replicas, and a %T client cannot pipeline WAIT after a script: use one that pipelines", generator.ErrInvalidConfig, b.c)
 	}
 	if c, ok := b.c.(clusterClient); ok {
 		// A cluster client sends a command without keys, as WAIT, to any
@@ -286,7 +287,7 @@ func micros(ns int64) int64 { return (ns + 999) / 1000 }
 func (b *store) Release(ctx context.Context, r node.Release) error {
 	n, owner, hwm, exact := r.Node, r.Owner, r.Mark, r.Exact
 	if b.c == nil {
-		return fmt.Errorf("%w: nil redis client", node.ErrInvalidConfig)
+		return fmt.Errorf("%w: nil redis client", generator.ErrInvalidConfig)
 	}
 	ex := 0
 	if exact {

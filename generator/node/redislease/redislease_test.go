@@ -17,7 +17,7 @@ import (
 func TestNewNilClient(t *testing.T) {
 	t.Parallel()
 	_, err := node.NewLease(context.Background(), redislease.NewStore(nil, redislease.StoreOptions{}), node.LeaseOptions{})
-	require.ErrorIs(t, err, node.ErrInvalidConfig)
+	require.ErrorIs(t, err, generator.ErrInvalidConfig)
 }
 
 // TestNewLease claims, issues and releases through the Redis hash, checking the

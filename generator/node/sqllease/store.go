@@ -11,6 +11,7 @@ import (
 	"weak"
 
 	"github.com/idkit-go/idkit/dialect"
+	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/internal/sqldialect"
 	"github.com/idkit-go/idkit/generator/node"
 )
@@ -44,7 +45,7 @@ type StoreOptions struct {
 // server's identity and replicas and creates the table if it is missing
 // (one process does this once per handle and table). With a nil db, a bad
 // table name or an undetectable dialect, every method returns an error
-// wrapping [node.ErrInvalidConfig]; so does every request, unless
+// wrapping [generator.ErrInvalidConfig]; so does every request, unless
 // AllowSplitBrain, on a MySQL or MariaDB primary with replicas and no
 // semi-synchronous replication in force. On a PostgreSQL standby in
 // recovery every request fails. On a primary with replicas, each claim
@@ -56,14 +57,14 @@ func NewStore(db *sql.DB, opts StoreOptions) node.Store {
 		b.table = defaultTable
 	}
 	if db == nil {
-		b.err = fmt.Errorf("%w: sqllease: nil *sql.DB", node.ErrInvalidConfig)
+		b.err = fmt.Errorf("%w: sqllease: nil *sql.DB", generator.ErrInvalidConfig)
 		return b
 	}
 	switch d, ok := sqldialect.Resolve(db, opts.Dialect); {
 	case !sqldialect.ValidIdent(b.table):
-		b.err = fmt.Errorf("%w: sqllease: table name %q is not a plain identifier", node.ErrInvalidConfig, b.table)
+		b.err = fmt.Errorf("%w: sqllease: table name %q is not a plain identifier", generator.ErrInvalidConfig, b.table)
 	case !ok:
-		b.err = fmt.Errorf("%w: sqllease: cannot tell the SQL dialect of driver %T; set Dialect", node.ErrInvalidConfig, db.Driver())
+		b.err = fmt.Errorf("%w: sqllease: cannot tell the SQL dialect of driver %T; set Dialect", generator.ErrInvalidConfig, db.Driver())
 	default:
 		b.d = d
 		v, _ := tables.LoadOrStore(tableKey{weak.Make(db), b.table}, &tableState{claiming: make(chan struct{}, claimsAtOnce)})
@@ -98,7 +99,7 @@ func (b *store) ready(ctx context.Context) error {
 		b.t.guard = g
 	}
 	if err := b.t.guard.refuse(b.split); err != nil {
-		b.err = fmt.Errorf("%w: sqllease: lease table %s: %s", node.ErrInvalidConfig, b.table, err)
+		b.err = fmt.Errorf("%w: sqllease: lease table %s: %s", generator.ErrInvalidConfig, b.table, err)
 		return b.err
 	}
 	b.s = leaseStmts(b.d, b.table, b.t.guard.ident)

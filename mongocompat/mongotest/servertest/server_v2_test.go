@@ -11,6 +11,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/mongocompat"
 	"github.com/idkit-go/idkit/mongocompat/mongotest"
 	"github.com/idkit-go/idkit/mongocompat/mongov2"
@@ -131,7 +132,7 @@ func TestServerV2FillBeforeInsert(t *testing.T) {
 	assert.Equal(t, many[1], got)
 
 	_, err = mongov2.InsertOne(ctx, nil, coll, &snowDoc{Name: "no generator"})
-	assert.ErrorIs(t, err, mongocompat.ErrNoSnowflakeGenerator)
+	assert.ErrorIs(t, err, generator.ErrNoSnowflakeGenerator)
 }
 
 // mongov2.InsertMany's InsertedIDs hold the keys as the documents hold them
