@@ -4,6 +4,7 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 
 	"gorm.io/gorm/schema"
@@ -340,4 +341,30 @@ func repOf(t reflect.Type, k kind) (rep, bool) {
 		}
 	}
 	return 0, false
+}
+
+// idkitTag reads f's idkit tag: its kind ("snowflake", "objectid", "uuid",
+// "-" or "" when the tag names only a form) and the form of a
+// ",scatter=FORM" part (or a tag that is only "scatter=FORM"). tagged is
+// false when the field has no idkit tag or a tag with no kind.
+func idkitTag(f *schema.Field) (kind string, form types.Form, tagged bool, err error) {
+	tag, ok := f.Tag.Lookup("idkit")
+	if !ok {
+		return "", types.Form{}, false, nil
+	}
+	kind, rest, _ := strings.Cut(tag, ",")
+	if strings.HasPrefix(kind, "scatter=") {
+		kind, rest = "", tag
+	}
+	if rest != "" {
+		text, ok := strings.CutPrefix(rest, "scatter=")
+		if !ok {
+			return "", types.Form{}, false, fmt.Errorf("%w: %s.%s: tag idkit:%q (want KIND, KIND,scatter=FORM or scatter=FORM)",
+				ErrUnsupportedField, f.Schema.Name, f.Name, tag)
+		}
+		if form, err = types.ParseForm(text); err != nil {
+			return "", types.Form{}, false, fmt.Errorf("%w: %s.%s: %w", ErrUnsupportedField, f.Schema.Name, f.Name, err)
+		}
+	}
+	return kind, form, kind != "", nil
 }

@@ -1,41 +1,15 @@
 package gormplugin
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
-	"strings"
 
 	"gorm.io/gorm/schema"
 
 	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/types"
 )
-
-// idkitTag reads f's idkit tag: its kind ("snowflake", "objectid", "uuid",
-// "-" or "" when the tag names only a form) and the form of a
-// ",scatter=FORM" part (or a tag that is only "scatter=FORM"). tagged is
-// false when the field has no idkit tag or a tag with no kind.
-func idkitTag(f *schema.Field) (kind string, form types.Form, tagged bool, err error) {
-	tag, ok := f.Tag.Lookup("idkit")
-	if !ok {
-		return "", types.Form{}, false, nil
-	}
-	kind, rest, _ := strings.Cut(tag, ",")
-	if strings.HasPrefix(kind, "scatter=") {
-		kind, rest = "", tag
-	}
-	if rest != "" {
-		text, ok := strings.CutPrefix(rest, "scatter=")
-		if !ok {
-			return "", types.Form{}, false, fmt.Errorf("%w: %s.%s: tag idkit:%q (want KIND, KIND,scatter=FORM or scatter=FORM)",
-				ErrUnsupportedField, f.Schema.Name, f.Name, tag)
-		}
-		if form, err = types.ParseForm(text); err != nil {
-			return "", types.Form{}, false, fmt.Errorf("%w: %s.%s: %w", ErrUnsupportedField, f.Schema.Name, f.Name, err)
-		}
-	}
-	return kind, form, kind != "", nil
-}
 
 // checkForm returns an error when the plugin cannot fill kf in its form:
 // a form the kind does not take, a Snowflake layout that cannot hold it,
@@ -49,26 +23,26 @@ func (p *Plugin) checkForm(s *schema.Schema, kf *keyField) error {
 	var err error
 	switch {
 	case kf.kind == kindSnowflake && p.snowflake != nil:
-		_, err = f.Snowflake(1)
-		l := p.snowflake.Layout().Spec()
-		switch {
-		case err != nil:
-		case p.snowflake.Form() != (types.Form{}):
+		if p.snowflake.Form() != (types.Form{}) {
 			err = fmt.Errorf("the Snowflake generator makes keys in form %s already", p.snowflake.Form())
-		case int(l.TimeBits)+int(l.NodeBits)+int(l.SequenceBits) != 63:
-			err = fmt.Errorf("scatter form %s needs a layout of 63 bits; %s has %d", f, l.Name, int(l.TimeBits)+int(l.NodeBits)+int(l.SequenceBits))
-		case f.ShardBits() > int(l.TimeBits):
-			err = fmt.Errorf("scatter form %s: shard bits %d exceed the %d time bits of %s", f, f.ShardBits(), l.TimeBits, l.Name)
+		} else {
+			// The generator's own check, on a generator of the plugin's
+			// layout in form f.
+			_, err = generator.NewSnowflake(0, generator.WithLayout(p.snowflake.Layout()), generator.WithForm(f))
 		}
 	case kf.kind == kindObjectID:
-		_, err = f.ObjectID(types.ObjectID{})
-		if err == nil && p.objectID.Form() != (types.Form{}) {
+		if p.objectID.Form() != (types.Form{}) {
 			err = fmt.Errorf("the ObjectID generator makes keys in form %s already", p.objectID.Form())
+		} else {
+			_, err = generator.NewObjectID(generator.WithForm(f))
 		}
 	case kf.kind == kindKeyFunc && isUUIDKeyType(kf.field.IndirectFieldType):
 		_, err = f.UUID(types.UUID{})
 	default:
 		err = fmt.Errorf("scatter form %s on a key the plugin does not fill with an idkit ID", f)
+	}
+	if errors.Is(err, generator.ErrInvalidConfig) {
+		return fmt.Errorf("%s.%s: %w", s.Name, kf.field.Name, err)
 	}
 	if err != nil {
 		return fmt.Errorf("%w: %s.%s: %w", generator.ErrInvalidConfig, s.Name, kf.field.Name, err)
