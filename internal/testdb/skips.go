@@ -52,6 +52,23 @@ func SkipIfDown(t testing.TB, server string) {
 	}
 }
 
+// EnvFaults names the environment variable that runs the store-fault
+// tests, which start private database servers (a replica to promote, a
+// primary to kill) and take minutes: IDKIT_FAULTS=1 go test ./... runs
+// them, as CI does. Without it each such test skips, naming the variable,
+// and [SkipSummary] counts them.
+const EnvFaults = "IDKIT_FAULTS"
+
+// RequireFaults skips t, a store-fault test, unless [EnvFaults] is set.
+func RequireFaults(t testing.TB) {
+	t.Helper()
+	if os.Getenv(EnvFaults) != "" {
+		return
+	}
+	recordSkip("store-fault servers", fmt.Errorf("%s=1 runs them", EnvFaults))
+	t.Skipf("a store-fault test, which starts private servers: %s=1 runs it", EnvFaults)
+}
+
 // SkipSummary returns one line naming, per missing server, how many tests
 // (and subtests) it skipped and the first error, or "" if none was skipped.
 func SkipSummary() string {
@@ -71,6 +88,9 @@ func SkipSummary() string {
 	for i, s := range servers {
 		reason := strings.Join(strings.Fields(skips.reason[s].Error()), " ")
 		parts[i] = fmt.Sprintf("%s unavailable, %d skipped (%s)", s, skips.count[s], reason)
+		if s == "store-fault servers" {
+			parts[i] = fmt.Sprintf("%d store-fault tests (%s)", skips.count[s], reason)
+		}
 	}
 	return fmt.Sprintf("testdb: %d tests skipped: %s", total, strings.Join(parts, "; "))
 }

@@ -1,8 +1,10 @@
 // Package testservers starts throwaway database servers for tests that
 // need more than the shared ones (a replica to promote, a primary to
 // kill): each on a free loopback port, in a temporary directory, stopped
-// and removed when the test ends. A missing server binary skips the test
-// with a message, or fails it when CI is set.
+// and removed when the test ends. Every Start function first skips its
+// test unless IDKIT_FAULTS is set ([testdb.RequireFaults]): these are the
+// store-fault tests, which take minutes. A missing server binary skips
+// the test with a message, or fails it when CI is set.
 package testservers
 
 import (
@@ -134,6 +136,7 @@ func pgBin(t testing.TB, name string) string { return need(t, filepath.Join(Post
 // replication, stopped and removed when t ends.
 func StartPostgres(t testing.TB) *Postgres {
 	t.Helper()
+	testdb.RequireFaults(t)
 	initdb := pgBin(t, "initdb")
 	if os.Geteuid() == 0 {
 		need(t, "runuser")
@@ -238,6 +241,7 @@ func MySQLDSN(addr string) string {
 // replication topology needs one per server), with a database test.
 func StartMariaDB(t testing.TB, id int) *MariaDB {
 	t.Helper()
+	testdb.RequireFaults(t)
 	mariadbd := need(t, "/usr/sbin/mariadbd")
 	install := need(t, "mariadb-install-db")
 	need(t, "mariadb")
@@ -414,6 +418,7 @@ func (r *Redis) Addr() string { return fmt.Sprintf("127.0.0.1:%d", r.Port) }
 // arguments (such as --replicaof host port), and waits until it answers.
 func StartRedis(t testing.TB, args ...string) *Redis {
 	t.Helper()
+	testdb.RequireFaults(t)
 	bin := need(t, "redis-server")
 	need(t, "redis-cli")
 	r := &Redis{dir: tempDir(t, "idkit-redis-", "")}
@@ -566,6 +571,7 @@ type Cluster struct {
 // redis-cli --cluster create (three masters, one replica each).
 func StartCluster(t testing.TB) *Cluster {
 	t.Helper()
+	testdb.RequireFaults(t)
 	c := &Cluster{}
 	addrs := []string{}
 	for i := 0; i < 6; i++ {
