@@ -1,6 +1,7 @@
 package nodetest
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -94,7 +95,7 @@ var cases = []testCase{
 // promoted, the primary dies, B claims on the new primary, and A's path
 // comes back at once (moved) or after A's lease lapsed (dead). warm:
 // holders used the store before, and the replica has their records; else
-// only the store's tables or keys. skew: A's clock reads ahead by it, B's
+// only the store's tables or keys (a store that answered one release). skew: A's clock reads ahead by it, B's
 // behind.
 func failover(warm, dead bool, skew time.Duration) func(e *env) {
 	return func(e *env) {
@@ -106,7 +107,16 @@ func failover(warm, dead bool, skew time.Duration) func(e *env) {
 			w.issuing(t, 4*ttl)
 			w.halt()
 		} else {
-			e.h.Store(t, e.link().dial)
+			// A store that has answered one request (a release that
+			// changes nothing, as the contract says) has made its tables
+			// or keys, as a store's first claim would.
+			s := e.h.Store(t, e.link().dial)
+			ctx, cancel := context.WithTimeout(context.Background(), 4*ttl)
+			err := s.Release(ctx, node.Release{Node: 0, Owner: "nobody"})
+			cancel()
+			if err != nil {
+				t.Fatalf("a release of a node nobody holds: %v", err)
+			}
 		}
 		e.h.CaughtUp(t)
 		e.h.Detach(t)
