@@ -430,7 +430,7 @@ func renewSeen(e *env) {
 	p.renew(p.renewal("a", n, p.mark(4)))
 	seen := p.seen["a"]
 	other := seen
-	other.Ident += "-nodetest-other"
+	other.Ident = "nodetest-other-" + other.Ident // a store's own identity leads its Ident
 	r := p.renewal("a", n, p.mark(5))
 	r.Seen = other
 	wantErr(t, fmt.Sprintf("a renewal with identity %q, the store's %q", other.Ident, seen.Ident), p.tryRenew(r), []error{node.ErrForgot}, nil)
