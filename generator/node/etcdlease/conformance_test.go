@@ -204,5 +204,32 @@ func TestConformance(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts servers")
 	}
-	nodetest.Run(t, etcdHarness)
+	nodetest.Run(t, func() nodetest.Harness {
+		h := etcdHarness()
+		h.Unsupported["Protocol"] = "TestProtocol runs the protocol cases on the shared cluster"
+		return h
+	})
+}
+
+// TestProtocol runs the protocol cases of package nodetest on the shared
+// cluster, each under a key prefix of its own (the fault cases of a
+// Store-only harness are TestConformance's).
+func TestProtocol(t *testing.T) {
+	c := shared(t).client(t)
+	why := "TestConformance runs it on a member of its own"
+	nodetest.Run(t, func() nodetest.Harness {
+		var p string
+		return nodetest.Harness{
+			// One client for every case: the protocol cases cut no
+			// connection.
+			Store: func(t *testing.T, _ func(ctx context.Context, network, addr string) (net.Conn, error)) node.Store {
+				if p == "" {
+					p = prefix(t)
+					t.Cleanup(func() { _, _ = c.Delete(context.Background(), p, clientv3.WithPrefix()) })
+				}
+				return etcdlease.NewStore(c, etcdlease.StoreOptions{Prefix: p})
+			},
+			Unsupported: map[string]string{"EightHandles": why, "Partition": why, "Pause": why},
+		}
+	})
 }

@@ -465,7 +465,7 @@ func (s *store) keepAlive(ctx context.Context, n int64, owner string, ttl time.D
 	})
 	switch {
 	case errors.Is(err, rpctypes.ErrLeaseNotFound):
-		return fmt.Errorf("%w: node %d: its etcd lease expired", node.ErrLeaseLost, n)
+		return fmt.Errorf("%w: %w: node %d: its etcd lease expired", node.ErrLeaseLost, node.ErrLapsed, n)
 	case err != nil:
 		return fmt.Errorf("etcdlease: renew node %d: %w", n, err)
 	case ka.TTL >= seconds(ttl):

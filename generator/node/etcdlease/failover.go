@@ -181,10 +181,19 @@ func (s *store) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 	n, owner, ttl := r.Node, r.Owner, r.TTL
 	ok, hk := s.key(s.owners, n), s.key(s.marks, n)
 	cluster, rev := s.before()
+	// A renewal that cannot prove continuity writes nothing: another
+	// cluster ID than the store's answers showed is refused unsent, and
+	// the transaction writes only if the mark is not below the one seen.
+	if cluster != 0 && r.Seen.Ident != "" && r.Seen.Ident != ident(cluster) {
+		return node.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w: the cluster ID is %s, the lease saw %s", n, node.ErrForgot, ident(cluster), r.Seen.Ident)
+	}
+	cmps := []clientv3.Cmp{clientv3.Compare(clientv3.Value(ok), "=", owner)}
+	if r.Seen.Version > 0 {
+		// Not below the mark seen (etcd compares no ">=").
+		cmps = append(cmps, clientv3.Compare(clientv3.Value(hk), ">", mark(r.Seen.Version-1)))
+	}
 	res, err := retry(ctx, ttl, func(ctx context.Context) (*clientv3.TxnResponse, error) {
-		return s.c.Txn(ctx).If(
-			clientv3.Compare(clientv3.Value(ok), "=", owner),
-		).Then(
+		return s.c.Txn(ctx).If(cmps...).Then(
 			clientv3.OpGet(ok),
 			clientv3.OpGet(hk),
 			raise(hk, r.Bound),
@@ -211,7 +220,14 @@ func (s *store) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 	if pre < r.Seen.Version {
 		return node.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w: its mark %d is below %d, which the lease saw", n, node.ErrForgot, pre, r.Seen.Version)
 	}
-	if !res.Succeeded || len(kvs(res.Responses[0])) == 0 {
+	cur := kvs(res.Responses[0])
+	switch {
+	case len(cur) == 0:
+		// etcd deletes the owner key when its etcd lease expires: the
+		// record named owner until it expired (a lapse), or owner
+		// released it.
+		return node.Seen{}, fmt.Errorf("%w: %w: node %d of %s expired (its owner key is gone)", node.ErrLeaseLost, node.ErrLapsed, n, owner)
+	case !res.Succeeded:
 		return node.Seen{}, fmt.Errorf("%w: node %d is no longer held by %s", node.ErrLeaseLost, n, owner)
 	}
 	seen := node.Seen{Ident: id, Version: max(pre, r.Bound)}

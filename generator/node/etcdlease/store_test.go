@@ -2,7 +2,6 @@ package etcdlease_test
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"testing"
 	"time"
@@ -88,89 +87,24 @@ func TestNewLease(t *testing.T) {
 	require.Equal(t, int64(-1), ttl.TTL, "the release revoked the claim's etcd lease")
 }
 
-// TestStoreClaimPrefer is node's store contract test for prefer and floor,
-// on etcd: the preferred node when it is free, expired or the claimer's
-// own; the lowest free node otherwise; the mark recorded before the claim
-// as floor, and bound kept as the larger mark.
-func TestStoreClaimPrefer(t *testing.T) {
+// TestStoreClaimLowest: the store takes the lowest free node when a claim
+// has no preference, or its preferred node is held or out of range. The
+// contract allows any free node; the protocol cases of package nodetest
+// (TestProtocol) check the rest of a claim.
+func TestStoreClaimLowest(t *testing.T) {
 	t.Parallel()
-	const ttl, maxNode = 10 * time.Second, 7
+	const ttl, maxNode = time.Minute, 7
 	s := etcdlease.NewStore(shared(t).client(t), etcdlease.StoreOptions{Prefix: prefix(t)})
-	ctx := context.Background()
-	claim := func(owner string, prefer, bound int64) (int64, int64) {
+	claim := func(owner string, prefer int64) int64 {
 		t.Helper()
-		n, floor, err := claimOn(ctx, s, owner, ttl, maxNode, prefer, bound)
+		n, _, err := claimOn(context.Background(), s, owner, ttl, maxNode, prefer, 1)
 		require.NoError(t, err)
-		return n, floor
+		return n
 	}
-	n, floor := claim("a", -1, 1_000_000)
-	require.Equal(t, int64(0), n, "no preference: the lowest free node")
-	require.Zero(t, floor)
-	n, _ = claim("b", 5, 2_000_000)
-	require.Equal(t, int64(5), n, "a free preferred node")
-	n, _ = claim("c", 5, 3_000_000)
-	require.Equal(t, int64(1), n, "preferred node held by another: the lowest free one")
-	n, floor = claim("b", 5, 4_000_000)
-	require.Equal(t, int64(5), n, "the claimer's own node")
-	require.Equal(t, int64(2_000_000), floor)
-	require.NoError(t, s.Release(ctx, node.Release{Node: 5, Owner: "b", Mark: 2_500_000, Exact: true}))
-	n, floor = claim("d", 5, 1)
-	require.Equal(t, int64(5), n, "a released preferred node")
-	require.Equal(t, int64(2_500_000), floor, "the mark recorded at release")
-	require.NoError(t, s.Release(ctx, node.Release{Node: 5, Owner: "d", Mark: 0}))
-	n, floor = claim("e", 5, 1)
-	require.Equal(t, int64(5), n)
-	require.Equal(t, int64(2_500_000), floor, "the larger mark was kept")
-	n, _ = claim("f", int64(maxNode+3), 1)
-	require.Equal(t, int64(2), n, "a preference out of range is ignored")
-	for i := 3; i <= maxNode; i++ {
-		if i != 5 {
-			claim(fmt.Sprint("g", i), -1, 1)
-		}
-	}
-	_, _, err := claimOn(ctx, s, "h", ttl, maxNode, 0, 1)
-	require.ErrorIs(t, err, node.ErrExhausted)
-	require.ErrorIs(t, renewOn(ctx, s, 0, "h", ttl, 1), node.ErrLeaseLost)
-	require.NoError(t, renewOn(ctx, s, 0, "a", ttl, 1))
-	require.NoError(t, s.Release(ctx, node.Release{Node: 0, Owner: "h", Mark: 1, Exact: true}), "a release by another owner changes nothing")
-	_, _, err = claimOn(ctx, s, "h", ttl, maxNode, 0, 1)
-	require.ErrorIs(t, err, node.ErrExhausted, "node 0 is still a's")
-}
-
-// TestStoreClaimExpiredPreferred: a preferred node whose etcd lease
-// expired is taken with its recorded mark, and the old owner's renewal
-// finds it lost.
-func TestStoreClaimExpiredPreferred(t *testing.T) {
-	t.Parallel()
-	c := shared(t).client(t)
-	p := prefix(t)
-	s := etcdlease.NewStore(c, etcdlease.StoreOptions{Prefix: p})
-	ctx := context.Background()
-	for i := range 3 {
-		_, _, err := claimOn(ctx, s, fmt.Sprint("h", i), 10*time.Second, 3, -1, 1)
-		require.NoError(t, err)
-	}
-	n, _, err := claimOn(ctx, s, "short", 100*time.Millisecond, 3, -1, 777_000)
-	require.NoError(t, err)
-	require.Equal(t, int64(3), n)
-	// etcd grants at least its minimum TTL (2 s with the cluster's timing)
-	// and revokes expired leases in a background pass: wait for the key to
-	// go.
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		r, err := c.Get(ctx, p+"o/3")
-		require.NoError(t, err)
-		if len(r.Kvs) == 0 {
-			break
-		}
-		require.True(t, time.Now().Before(deadline), "the short lease never expired")
-		time.Sleep(100 * time.Millisecond)
-	}
-	require.ErrorIs(t, renewOn(ctx, s, 3, "short", 100*time.Millisecond, 1), node.ErrLeaseLost)
-	n, floor, err := claimOn(ctx, s, "next", 10*time.Second, 3, 3, 1)
-	require.NoError(t, err)
-	require.Equal(t, int64(3), n)
-	require.Equal(t, int64(777_000), floor)
+	require.Equal(t, int64(0), claim("a", -1), "no preference: the lowest free node")
+	require.Equal(t, int64(5), claim("b", 5))
+	require.Equal(t, int64(1), claim("c", 5), "preferred node held by another: the lowest free one")
+	require.Equal(t, int64(2), claim("d", maxNode+3), "a preference out of range: the lowest free one")
 }
 
 // TestStoreRenewLongerTTL: a renewal asking for a longer TTL than the

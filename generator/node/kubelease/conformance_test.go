@@ -153,6 +153,39 @@ func TestConformance(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts API servers")
 	}
-	t.Run("shared", func(t *testing.T) { nodetest.Run(t, kubeHarness(startAPIServer(t))) })
-	t.Run("own", func(t *testing.T) { nodetest.Run(t, kubeHarness(nil)) })
+	t.Run("shared", func(t *testing.T) { nodetest.Run(t, noProtocol(kubeHarness(startAPIServer(t)))) })
+	t.Run("own", func(t *testing.T) { nodetest.Run(t, noProtocol(kubeHarness(nil))) })
+}
+
+// noProtocol leaves the protocol cases to TestProtocol, which runs them on
+// the shared API server in seconds.
+func noProtocol(h func() nodetest.Harness) func() nodetest.Harness {
+	return func() nodetest.Harness {
+		x := h()
+		x.Unsupported["Protocol"] = "TestProtocol runs the protocol cases on the shared API server"
+		return x
+	}
+}
+
+// TestProtocol runs the protocol cases of package nodetest on the API
+// server the tests share, each case in a namespace of its own (the fault
+// cases of a Store-only harness are TestConformance's).
+func TestProtocol(t *testing.T) {
+	s := shared(t)
+	why := "TestConformance runs it"
+	nodetest.Run(t, func() nodetest.Harness {
+		var ns string
+		return nodetest.Harness{
+			Store: func(t *testing.T, dial func(ctx context.Context, network, addr string) (net.Conn, error)) node.Store {
+				if ns == "" {
+					ns = newNamespace(t, s)
+					t.Cleanup(func() {
+						_ = s.Client().CoreV1().Namespaces().Delete(context.Background(), ns, metav1.DeleteOptions{})
+					})
+				}
+				return storeVia(t, s, ns, dial)
+			},
+			Unsupported: map[string]string{"EightHandles": why, "Partition": why, "Pause": why},
+		}
+	})
 }

@@ -70,6 +70,13 @@ func (s *store) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 		return node.Seen{}, err
 	}
 	s.mu.Lock()
+	if s.ident != "" && r.Seen.Ident != s.ident {
+		// Another identity than this store's claims last saw: the
+		// operator's step after a restore, or another cluster.
+		known := s.ident
+		s.mu.Unlock()
+		return node.Seen{}, fmt.Errorf("%w: kubelease: renew node %d: the store's identity is %s, the lease saw %q", node.ErrForgot, r.Node, known, r.Seen.Ident)
+	}
 	h := s.held[r.Node]
 	var cur *coordinationv1.Lease
 	prev := time.Time{}
@@ -81,7 +88,12 @@ func (s *store) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 		if cur == nil {
 			o, err := s.c.Get(ctx, s.name(r.Node), metav1.GetOptions{})
 			if prev, err = s.decide(r, h, o, err); err != nil {
-				s.forget(r.Node)
+				if h == nil || holderOf(h.obj) == r.Owner {
+					// Only the holder's own refusal drops what the store
+					// knows of its hold: another owner's renewal of the
+					// node (a lease that lost it) leaves the holder's.
+					s.forget(r.Node)
+				}
 				return node.Seen{}, err
 			}
 			cur = o

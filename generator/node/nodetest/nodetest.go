@@ -25,7 +25,8 @@ import (
 // server Start started, also after a promotion.
 type Harness struct {
 	// Start starts fresh servers for one case, stopped when t ends (nil:
-	// the store needs none; Store then gives a fresh store per t).
+	// the store needs none, or shares servers; every Store call within one
+	// t then reaches the same store, fresh for that t).
 	Start func(t *testing.T)
 	// Store returns a new store with a client of its own, for one holder,
 	// whose every connection is made by dial (pass it as the client's
@@ -161,8 +162,9 @@ func (e *env) checkBut(but *holder) int {
 	return dups
 }
 
-// Run runs every case of the suite as a parallel subtest of t, each with
-// a harness that harness returns (cheaply: servers start in its Start).
+// Run runs every case of the suite (the faults, then the protocol cases)
+// as a parallel subtest of t, each with a harness that harness returns
+// (cheaply: servers start in its Start).
 // A case needing a capability the harness lacks is skipped with the reason
 // its Unsupported gives.
 func Run(t *testing.T, harness func() Harness) {

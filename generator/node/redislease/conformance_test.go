@@ -16,6 +16,7 @@ import (
 	"github.com/idkit-go/idkit/generator/node/nodetest"
 	"github.com/idkit-go/idkit/generator/node/redislease"
 	"github.com/idkit-go/idkit/internal/tcpproxy"
+	"github.com/idkit-go/idkit/internal/testdb"
 	"github.com/idkit-go/idkit/internal/testservers"
 )
 
@@ -248,6 +249,38 @@ func TestConformance(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts servers")
 	}
-	t.Run("redis", func(t *testing.T) { t.Parallel(); nodetest.Run(t, redisHarness) })
-	t.Run("cluster", func(t *testing.T) { t.Parallel(); nodetest.Run(t, clusterHarness) })
+	t.Run("redis", func(t *testing.T) { t.Parallel(); nodetest.Run(t, noProtocol(redisHarness)) })
+	t.Run("cluster", func(t *testing.T) { t.Parallel(); nodetest.Run(t, noProtocol(clusterHarness)) })
+}
+
+// noProtocol leaves the protocol cases to TestProtocol, which runs them on
+// the shared server in seconds.
+func noProtocol(h func() nodetest.Harness) func() nodetest.Harness {
+	return func() nodetest.Harness {
+		x := h()
+		if x.Unsupported == nil {
+			x.Unsupported = map[string]string{}
+		}
+		x.Unsupported["Protocol"] = "TestProtocol runs the protocol cases on the shared server"
+		return x
+	}
+}
+
+// TestProtocol runs the protocol cases of package nodetest on the shared
+// Redis, each on a key of its own (the fault cases of a Store-only
+// harness are TestConformance's).
+func TestProtocol(t *testing.T) {
+	addr := testdb.RequireRedis(t)
+	why := "TestConformance runs it on a server of its own"
+	nodetest.Run(t, func() nodetest.Harness {
+		key := testdb.Name("proto")
+		return nodetest.Harness{
+			Store: func(t *testing.T, dial dialFunc) node.Store {
+				c := redis.NewClient(&redis.Options{Addr: addr, Dialer: dial})
+				t.Cleanup(func() { c.Del(context.Background(), hashKeys(key)...); c.Close() })
+				return redislease.NewStore(c, redislease.StoreOptions{Key: key})
+			},
+			Unsupported: map[string]string{"EightHandles": why, "Partition": why, "Pause": why},
+		}
+	})
 }
