@@ -314,19 +314,12 @@ func TestProtocol(t *testing.T) {
 					// the protocol cases cut none.
 					Store: func(t *testing.T, _ dialFunc) node.Store {
 						once.Do(func() {
-							var err error
-							if s, err = node.NewSQLStore(context.Background(), db, node.SQLStoreOptions{Table: table}); err != nil {
-								t.Fatal(err)
-							}
+							s = sqllease.NewStore(db, sqllease.StoreOptions{Table: table})
 							t.Cleanup(func() { _, _ = db.Exec("DROP TABLE IF EXISTS " + table) })
 						})
 						return s
 					},
-					Unsupported: map[string]string{"EightHandles": why, "Partition": why, "Pause": why,
-						// A bug of the SQL store, found by this case: its
-						// renewal statement takes no horizon. Drop this once
-						// the renewal raises it.
-						"Protocol/horizon-renewal": "the SQL store's renewal does not raise the horizon to Renewal.Horizon (issue 46)"},
+					Unsupported: map[string]string{"EightHandles": why, "Partition": why, "Pause": why},
 				}
 			})
 		})

@@ -180,7 +180,10 @@ func TestRestoreOperatorStep(t *testing.T) {
 			t.Parallel()
 			for _, step := range []bool{false, true} {
 				r := c.make(t)
-				o := leaseConf{Layout: layout(t, 1), LeaseOptions: node.LeaseOptions{TTL: time.Second}}
+				// A trusts its lease for TTL - Margin after its last
+				// renewal: 2.25 s for the restore and B's claim to land in,
+				// on a busy machine too.
+				o := leaseConf{Layout: layout(t, 1), LeaseOptions: node.LeaseOptions{TTL: 3 * time.Second}}
 				w := r.lease(t, r.db, o) // creates the table
 				require.NoError(t, w.Close(context.Background()))
 				r.backup(t)

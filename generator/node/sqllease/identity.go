@@ -132,17 +132,28 @@ func (b *store) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 		return r.Seen, err
 	}
 	ident, need := splitSeen(r.Seen.Ident)
-	args := []any{b.s.ttlArg(r.TTL), r.Bound, r.Node, r.Owner, r.Seen.Version, ident}
+	horizon := int64(r.Horizon)
+	args := []any{b.s.ttlArg(r.TTL), r.Bound, r.Node, r.Owner, r.Seen.Version, ident, horizon}
 	seen := node.Seen{Ident: r.Seen.Ident}
 	var err error
 	switch {
 	case b.d == dialect.SQLite:
-		err = busyRetry(ctx, func() error { return b.db.QueryRowContext(ctx, b.s.proven, args...).Scan(&seen.Version) })
+		// SQLite updates one table a statement: the horizon is raised
+		// apart, before the renewal returns.
+		err = busyRetry(ctx, func() error { return b.db.QueryRowContext(ctx, b.s.proven, args[:6]...).Scan(&seen.Version) })
+		if err == nil {
+			err = busyRetry(ctx, func() error { _, err := b.db.ExecContext(ctx, b.s.horizon, horizon, horizon); return err })
+			if err != nil {
+				return r.Seen, fmt.Errorf("sqllease: renew node %d: record the horizon: %w", r.Node, err)
+			}
+		}
 	case b.d == dialect.MySQL:
 		var res sql.Result
+		args = []any{args[0], args[1], horizon, r.Node, r.Owner, r.Seen.Version, ident}
 		if res, err = b.db.ExecContext(ctx, b.s.proven, args...); err == nil {
 			var n int64
-			if n, err = res.RowsAffected(); err == nil && n == 1 {
+			// The node's row, and the identity row if its horizon rose.
+			if n, err = res.RowsAffected(); err == nil && n >= 1 {
 				seen.Version, err = res.LastInsertId()
 			} else if err == nil {
 				err = sql.ErrNoRows

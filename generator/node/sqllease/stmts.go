@@ -27,7 +27,7 @@ type sqlStmts struct {
 	marker  string                    // (identity, mark, horizon): record a loss (see identity.go)
 	horizon string                    // (horizon, horizon): raise the stored horizon
 	take    string                    // (owner, ttl, bound, node)
-	proven  string                    // (ttl, bound, node, owner, version, identity): renew if continuity is proven; -> version
+	proven  string                    // (ttl, bound, node, owner, version, identity, horizon): renew if continuity is proven, raising the horizon; -> version (MySQL: horizon after bound; SQLite: the horizon apart)
 	record  string                    // (identity, replicas): record the replicas seen under identity (node -2)
 	probe   string                    // (node): owner, version, expired, identity row owner, identity now
 	exists  string                    // (): 1 if the table exists, 0 if not
@@ -85,8 +85,10 @@ FROM c WHERE ` + t + `.node = c.node RETURNING c.node, c.hwm_ns, ` + t + `.versi
 		s.marker = `INSERT INTO ` + t + ` (node, owner, expires_at, hwm_ns, version) VALUES (-1, $1, to_timestamp(0), $2, $3)
 ON CONFLICT (node) DO UPDATE SET owner = EXCLUDED.owner, hwm_ns = GREATEST(` + t + `.hwm_ns, EXCLUDED.hwm_ns), version = GREATEST(` + t + `.version, EXCLUDED.version)`
 		s.horizon = `UPDATE ` + t + ` SET version = $1 WHERE node = -1 AND version < $2`
-		s.proven = `UPDATE ` + t + ` SET expires_at = ` + fmt.Sprintf(exp, 1) + `, hwm_ns = GREATEST(hwm_ns, $2), version = version + 1
-WHERE node = $3 AND ` + proof("$4", "$6", "$5", now) + ` AND (SELECT owner FROM ` + t + ` WHERE node = -1) = $6 RETURNING version`
+		s.proven = `WITH r AS (UPDATE ` + t + ` SET expires_at = ` + fmt.Sprintf(exp, 1) + `, hwm_ns = GREATEST(hwm_ns, $2), version = version + 1
+WHERE node = $3 AND ` + proof("$4", "$6", "$5", now) + ` AND (SELECT owner FROM ` + t + ` WHERE node = -1) = $6 RETURNING version),
+h AS (UPDATE ` + t + ` SET version = $7 WHERE node = -1 AND version < $7 AND EXISTS (SELECT 1 FROM r))
+SELECT version FROM r`
 		s.record = `INSERT INTO ` + t + ` (node, owner, expires_at, hwm_ns, version) VALUES (-2, $1, to_timestamp(0), 0, $2)
 ON CONFLICT (node) DO UPDATE SET owner = EXCLUDED.owner,
 	version = CASE WHEN ` + t + `.owner = EXCLUDED.owner THEN GREATEST(` + t + `.version, EXCLUDED.version) ELSE EXCLUDED.version END`
@@ -118,7 +120,7 @@ ON DUPLICATE KEY UPDATE owner = VALUES(owner), hwm_ns = GREATEST(hwm_ns, VALUES(
 		s.take = `UPDATE ` + t + ` SET owner = ?, expires_at = ` + exp + `, hwm_ns = GREATEST(hwm_ns, ?), version = version + 1 WHERE node = ?`
 		// MySQL cannot read the updated table in a subquery: the identity
 		// row joins; LAST_INSERT_ID(expr) returns the new version.
-		s.proven = `UPDATE ` + t + ` r JOIN ` + t + ` i ON i.node = -1 SET r.expires_at = ` + exp + `, r.hwm_ns = GREATEST(r.hwm_ns, ?), r.version = LAST_INSERT_ID(r.version + 1)
+		s.proven = `UPDATE ` + t + ` r JOIN ` + t + ` i ON i.node = -1 SET r.expires_at = ` + exp + `, r.hwm_ns = GREATEST(r.hwm_ns, ?), r.version = LAST_INSERT_ID(r.version + 1), i.version = GREATEST(i.version, ?)
 WHERE r.node = ? AND r.owner = ? AND r.expires_at >= ` + now + ` AND r.version >= ? AND ` + ident + ` = ? AND i.owner = ` + ident + ``
 		// The version first: MySQL assigns left to right.
 		s.record = `INSERT INTO ` + t + ` (node, owner, expires_at, hwm_ns, version) VALUES (-2, ?, '1970-01-01 00:00:00', 0, ?)
