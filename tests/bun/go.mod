@@ -6,7 +6,7 @@ replace github.com/idkit-go/idkit => ../..
 
 require (
 	github.com/go-sql-driver/mysql v1.8.1
-	github.com/idkit-go/idkit v0.0.0-00010101000000-000000000000
+	github.com/idkit-go/idkit v0.1.0
 	github.com/stretchr/testify v1.12.1
 	github.com/uptrace/bun v1.3.0
 	github.com/uptrace/bun/dialect/mysqldialect v1.3.0

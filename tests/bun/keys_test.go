@@ -33,6 +33,12 @@ func createKeyTables(t *testing.T, s server) {
 	}
 }
 
+func findOrders(ctx context.Context, db *bun.DB, ids []types.Snowflake) ([]Order, error) {
+	var orders []Order
+	err := db.NewSelect().Model(&orders).Where("id IN (?)", bun.List(ids)).Order("id").Scan(ctx)
+	return orders, err
+}
+
 func TestKeys(t *testing.T) {
 	servers(t, func(t *testing.T, s server) {
 		ctx := context.Background()
@@ -68,8 +74,8 @@ func TestKeys(t *testing.T) {
 		require.ElementsMatch(t, [][]byte{nil, nil, orders[1].Coupon.ID[:]}, coupons)
 		require.ElementsMatch(t, []sql.NullInt64{{}, {}, {Int64: 42, Valid: true}}, rawColumn[sql.NullInt64](t, s, "orders", "parent_id"))
 
-		var gotO []Order
-		require.NoError(t, s.db.NewSelect().Model(&gotO).Where("id IN (?)", bun.In(ids)).Order("id").Scan(ctx))
+		gotO, err := findOrders(ctx, s.db, ids)
+		require.NoError(t, err)
 		slices.SortFunc(orders, func(a, b Order) int { return a.ID.Compare(b.ID) })
 		require.Equal(t, orders, gotO)
 
@@ -105,8 +111,16 @@ func TestKeys(t *testing.T) {
 		require.Contains(t, rawColumn[[]byte](t, s, "events", "cause_id"), events[0].ID[:])
 		var gotE []Event
 		require.NoError(t, s.db.NewSelect().Model(&gotE).
-			Where("id IN (?)", bun.In([]types.UUID{events[0].ID, cause.ID})).Order("id").Scan(ctx))
+			Where("id IN (?)", bun.List([]types.UUID{events[0].ID, cause.ID})).Order("id").Scan(ctx))
 		require.Equal(t, []Event{*events[0], cause}, gotE, "version 7 UUIDs sort by time")
+
+		// bun.Tuple writes the parentheses itself; bun.In, deprecated in
+		// v1.3, still works.
+		require.NoError(t, s.db.NewSelect().Model(&gotE).Where("id IN ?", bun.Tuple([]types.UUID{cause.ID})).Scan(ctx))
+		require.Equal(t, []Event{cause}, gotE)
+		//lint:ignore SA1019 bun.In is what code written for bun v1.2 calls
+		require.NoError(t, s.db.NewSelect().Model(&gotE).Where("id IN (?)", bun.In([]types.UUID{events[1].ID})).Scan(ctx))
+		require.Equal(t, []Event{*events[1]}, gotE)
 
 		// HexObjectID: 24 hex characters in the database.
 		legacy := []Legacy{{}, {Copy: sqltypes.NullHexObjectID{ID: sqltypes.HexObjectID(c.ID), Valid: true}}}
@@ -115,7 +129,7 @@ func TestKeys(t *testing.T) {
 		require.ElementsMatch(t, []sql.NullString{{}, {String: c.ID.Hex(), Valid: true}}, rawColumn[sql.NullString](t, s, "legacy", "copy_of"))
 		var gotL []Legacy
 		require.NoError(t, s.db.NewSelect().Model(&gotL).
-			Where("id IN (?)", bun.In([]sqltypes.HexObjectID{legacy[0].ID, legacy[1].ID})).Scan(ctx))
+			Where("id IN (?)", bun.List([]sqltypes.HexObjectID{legacy[0].ID, legacy[1].ID})).Scan(ctx))
 		require.ElementsMatch(t, legacy, gotL)
 	})
 }

@@ -46,7 +46,7 @@ func TestPostgresUUIDColumn(t *testing.T) {
 
 	var got []Session
 	require.NoError(t, s.db.NewSelect().Model(&got).
-		Where("id IN (?)", bun.In([]PGUUID{sessions[0].ID, sessions[1].ID})).Order("id").Scan(ctx))
+		Where("id IN (?)", bun.List([]PGUUID{sessions[0].ID, sessions[1].ID})).Order("id").Scan(ctx))
 	require.Equal(t, sessions, got)
 
 	_, err = s.db.NewInsert().Model(&Session{}).Exec(ctx)

@@ -50,7 +50,7 @@ func TestZeroKeys(t *testing.T) {
 		requireRefusedByDatabase(t, err)
 		require.Zero(t, count(t, s, "plain"))
 		var got []Customer
-		err = s.db.NewSelect().Model(&got).Where("id IN (?)", bun.In([]types.ObjectID{objectIDs.Next(), {}})).Scan(ctx)
+		err = s.db.NewSelect().Model(&got).Where("id IN (?)", bun.List([]types.ObjectID{objectIDs.Next(), {}})).Scan(ctx)
 		requireRefusedByDatabase(t, err)
 		_, err = s.db.NewDelete().Model((*Order)(nil)).Where("id = ?", types.Snowflake(0)).Exec(ctx)
 		requireRefusedByDatabase(t, err)
