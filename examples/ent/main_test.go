@@ -9,6 +9,7 @@ import (
 
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
+	"github.com/go-sql-driver/mysql"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers "pgx"
 
 	"github.com/idkit-go/idkit/examples/ent/ent"
@@ -52,6 +53,30 @@ func TestPostgres(t *testing.T) {
 		t.Fatal(err)
 	}
 	testClient(t, client, db, "encode(%s, 'hex')")
+}
+
+func TestMariaDB(t *testing.T) {
+	admin := testdb.MySQL(t)
+	ns := testdb.Name("idkit_ent")
+	if _, err := admin.Exec("CREATE DATABASE " + ns); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { admin.Exec("DROP DATABASE " + ns) })
+	cfg, err := mysql.ParseDSN(testdb.MySQLDSN())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.DBName = ns
+	db, err := sql.Open("mysql", cfg.FormatDSN())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	client := ent.NewClient(ent.Driver(entsql.OpenDB(dialect.MySQL, db)))
+	if err := client.Schema.Create(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	testClient(t, client, db, "hex(%s)")
 }
 
 // testClient creates entities through the generated client and checks the
