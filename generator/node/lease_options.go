@@ -17,6 +17,10 @@ const defaultTTL = 10 * time.Second
 // only after a failover.
 const defaultMaxClockOffset = 500 * time.Millisecond
 
+// maxOwnerLabel bounds [LeaseOptions].Owner: with its 13-byte suffix the
+// recorded owner fits the SQL store's 128-byte column.
+const maxOwnerLabel = 115
+
 // LeaseOptions configures a lease on any [Store]; the generator's own
 // settings are the options [NewLease] takes. The zero value gives a lease
 // with a 10 s TTL, renewed every TTL/3, trusted until TTL/4 before expiry.
@@ -39,8 +43,11 @@ type LeaseOptions struct {
 	// MaxClockOffset of any holder of that store. Default 500 ms; not
 	// negative.
 	MaxClockOffset time.Duration
-	// Owner names this holder in the record: unique per lease, at most
-	// 128 bytes. Default host-pid-random.
+	// Owner labels this holder in the store's records, at most 115 bytes.
+	// The lease records it with a random suffix ("-" and 12 hex digits),
+	// so that the owner a store records is unique per lease even when
+	// processes share a label (a service name, a cloned container's host
+	// name). Default host-pid. [LeaseStats].Owner is the owner recorded.
 	Owner string
 	// Logger, if not nil, receives one record per change of state.
 	Logger *slog.Logger
@@ -59,13 +66,15 @@ func (o LeaseOptions) withDefaults() (LeaseOptions, error) {
 	if o.MaxClockOffset == 0 {
 		o.MaxClockOffset = defaultMaxClockOffset
 	}
-	if o.Owner == "" {
+	label := o.Owner
+	if label == "" {
 		host, _ := os.Hostname()
 		if len(host) > 64 {
 			host = host[:64]
 		}
-		o.Owner = fmt.Sprintf("%s-%d-%s", host, os.Getpid(), randomHex(6))
+		label = fmt.Sprintf("%s-%d", host, os.Getpid())
 	}
+	o.Owner = label + "-" + randomHex(6)
 	switch {
 	case o.TTL < 100*time.Millisecond:
 		return o, fmt.Errorf("%w: ttl %v below 100ms", generator.ErrInvalidConfig, o.TTL)
@@ -75,8 +84,8 @@ func (o LeaseOptions) withDefaults() (LeaseOptions, error) {
 		return o, fmt.Errorf("%w: renew interval %v not in (0, ttl-margin %v)", generator.ErrInvalidConfig, o.RenewEvery, o.TTL-o.Margin)
 	case o.MaxClockOffset < 0:
 		return o, fmt.Errorf("%w: negative clock-offset bound %v", generator.ErrInvalidConfig, o.MaxClockOffset)
-	case len(o.Owner) > 128:
-		return o, fmt.Errorf("%w: owner longer than 128 bytes", generator.ErrInvalidConfig)
+	case len(label) > maxOwnerLabel:
+		return o, fmt.Errorf("%w: owner %q longer than %d bytes", generator.ErrInvalidConfig, label, maxOwnerLabel)
 	}
 	return o, nil
 }

@@ -21,8 +21,13 @@ import (
 // wrapping ctx.Err() when ctx ends first, or [ErrLeaseLost] if the lease
 // was lost and stopped healing before a generator existed; other errors
 // are those of [generator.NewSnowflake]. A lease lost during the wait heals
-// and the wait follows the new claim. One lease serves one generator; close
-// the lease when done.
+// and the wait follows the new claim.
+//
+// One lease serves one generator, which is safe for concurrent use: a
+// second call on the same lease, also while the first waits, returns an
+// error wrapping [generator.ErrInvalidConfig] (two generators on one node
+// would each run their own sequence and repeat IDs). Share the generator,
+// or take a lease per generator. Close the lease when done.
 func NewSnowflake(ctx context.Context, l *Lease) (*generator.Snowflake, error) {
 	// While it waits, a lease lost meanwhile heals (it has a generator to
 	// move: this one), and the wait follows the floor of the new claim.
@@ -30,6 +35,10 @@ func NewSnowflake(ctx context.Context, l *Lease) (*generator.Snowflake, error) {
 	if l.gone {
 		l.genMu.Unlock()
 		return nil, fmt.Errorf("%w: node %d: the lease stopped healing", ErrLeaseLost, l.Node())
+	}
+	if len(l.gens) > 0 || l.waiting > 0 {
+		l.genMu.Unlock()
+		return nil, fmt.Errorf("%w: node %d: the lease already serves a generator; share it (it is safe for concurrent use) or take another lease", generator.ErrInvalidConfig, l.Node())
 	}
 	l.waiting++
 	l.genMu.Unlock()

@@ -10,6 +10,7 @@ import (
 	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/generatortest"
 	"github.com/idkit-go/idkit/generator/node"
+	"github.com/idkit-go/idkit/types"
 )
 
 // TestNewSnowflakeTakesGeneratorOptions: the generator options given to
@@ -149,4 +150,65 @@ func TestNewSnowflakeLeaseFloorWins(t *testing.T) {
 			require.Greater(t, p.Tick, last.Tick)
 		})
 	}
+}
+
+// TestOneGeneratorPerLease: a second NewSnowflake on one lease, after the
+// first or while it waits, is refused with ErrInvalidConfig; two
+// generators on one node would each run their own sequence. On every
+// store, the user's code: one lease, two calls, IDs from both counted.
+func TestOneGeneratorPerLease(t *testing.T) {
+	t.Parallel()
+	for _, sm := range stores() {
+		t.Run(sm.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			l, err := sm.make(t).lease(ctx, leaseConf{})
+			require.NoError(t, err)
+			defer l.Close(ctx)
+			g1, err := node.NewSnowflake(ctx, l)
+			require.NoError(t, err)
+			g2, err := node.NewSnowflake(ctx, l)
+			if err == nil {
+				// What the old code did: count the IDs both returned.
+				seen := map[types.Snowflake]bool{}
+				dups := 0
+				for range 100_000 {
+					for _, g := range []*generator.Snowflake{g1, g2} {
+						id, err := g.Next()
+						require.NoError(t, err)
+						if seen[id] {
+							dups++
+						}
+						seen[id] = true
+					}
+				}
+				t.Fatalf("a second generator on one lease: %d of 200000 IDs repeated", dups)
+			}
+			require.ErrorIs(t, err, generator.ErrInvalidConfig)
+			require.Contains(t, err.Error(), "already serves a generator")
+			_, err = g1.Next() // the first keeps issuing
+			require.NoError(t, err)
+		})
+	}
+}
+
+// TestOneGeneratorPerLeaseWhileWaiting: a call made while the first waits
+// for the node's mark is refused too.
+func TestOneGeneratorPerLeaseWhileWaiting(t *testing.T) {
+	t.Parallel()
+	s := sqlite(t)
+	ctx := context.Background()
+	s.fake(t, 0, time.Now().Add(time.Second)) // the first call waits for this mark
+	l, err := s.lease(ctx, leaseConf{})
+	require.NoError(t, err)
+	defer l.Close(ctx)
+	first := make(chan error, 1)
+	go func() {
+		_, err := node.NewSnowflake(ctx, l)
+		first <- err
+	}()
+	time.Sleep(100 * time.Millisecond)
+	_, err = node.NewSnowflake(ctx, l)
+	require.ErrorIs(t, err, generator.ErrInvalidConfig)
+	require.NoError(t, <-first)
 }

@@ -87,6 +87,10 @@ var cases = []testCase{
 	{"EightHandles", nil, eightHandles},
 	{"Partition", nil, partition(false)},
 	{"Pause", nil, partition(true)},
+	// A and B share one Owner (a service name, a cloned container): the
+	// owners recorded must still differ, or B takes A's node at once and
+	// A, thawed, renews on B's record.
+	{"Pause/shared-owner", nil, partitionOwner(true, "shared-owner")},
 }
 
 // failover: holder A claims on a primary whose replica was detached, so
@@ -514,10 +518,15 @@ func eightHandles(e *env) {
 // partition: with one node ID, A's path hangs (pause: and A stops issuing)
 // past its TTL; B claims A's node; A's path heals (and A resumes). A must
 // not issue again on the node B holds; B must keep it.
-func partition(pause bool) func(e *env) {
+func partition(pause bool) func(e *env) { return partitionOwner(pause, "") }
+
+// partitionOwner is partition with both holders' LeaseOptions.Owner set
+// to owner ("" for the default).
+func partitionOwner(pause bool, owner string) func(e *env) {
 	return func(e *env) {
 		t := e.t
 		o := options(0)
+		o.Owner = owner
 		a := e.start("A", o)
 		a.issuing(t, 4*ttl)
 		if !a.link.dialled() {
