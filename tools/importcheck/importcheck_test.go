@@ -215,8 +215,8 @@ var storeInternals = map[string]bool{
 // names. A store imports, of the root module, only public packages and the
 // internal packages storeInternals lists (not generator/internal/wiring,
 // through which package node reaches the generator's), and carries no
-// go:linkname; package node imports no store, so that a claim walks one
-// way.
+// linkname directive; package node imports no store, so that a claim walks
+// one way.
 func TestStoresOnPublicContract(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
