@@ -3,6 +3,9 @@ package segment_test
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -76,6 +79,22 @@ func (r *runner) total() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return len(r.ids)
+}
+
+// errIs returns the last error an allocator returned that wraps target,
+// or else the last error, or nil.
+func (r *runner) errIs(target error) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i := len(r.errs) - 1; i >= 0; i-- {
+		if errors.Is(r.errs[i], target) {
+			return r.errs[i]
+		}
+	}
+	if len(r.errs) == 0 {
+		return nil
+	}
+	return r.errs[len(r.errs)-1]
 }
 
 // lastErr returns the last error an allocator returned, or nil.
@@ -189,7 +208,29 @@ func TestRowSetBack(t *testing.T) {
 			if repeats > 0 {
 				t.Fatalf("%d of %d ids handed out twice after the row was set back", repeats, len(ids))
 			}
-			checkSetBack(t, r.lastErr())
+			checkSetBack(t, r.errIs(segment.ErrLost))
+			// The loss is recorded: a process starting is refused too, until
+			// the operator raises max_id and clears it.
+			if _, err := segment.New(ctx, db, "orders", opts); err == nil {
+				t.Fatal("New after a recorded loss succeeded")
+			} else {
+				checkSetBack(t, fmt.Errorf("%w: %w", segment.ErrUnavailable, err))
+			}
+			if _, err := db.ExecContext(ctx, "UPDATE "+opts.Table+" SET max_id = max_id + 1000000 WHERE biz_tag = 'orders'"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.ExecContext(ctx, "UPDATE "+opts.Table+" SET ident = NULL WHERE biz_tag = ''"); err != nil {
+				t.Fatal(err)
+			}
+			b, err := segment.New(ctx, db, "orders", opts)
+			if err != nil {
+				t.Fatalf("New after the operator cleared the loss: %v", err)
+			}
+			defer b.Close()
+			id, err := b.Next(ctx)
+			if err != nil || id <= ids[0] || slices.Contains(ids, id) {
+				t.Fatalf("the first id after the loss was cleared: %d, %v", id, err)
+			}
 		})
 	}
 }
