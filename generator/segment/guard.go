@@ -175,14 +175,24 @@ func (a *Allocator) seedTag(ctx context.Context) error {
 		return fmt.Errorf("segment: insert tag %q: %w", a.tag, err)
 	}
 	defer tx.Rollback() //nolint:errcheck // after Commit, a no-op
-	res, err := tx.ExecContext(ctx, a.s.lock)
-	if err != nil {
-		return fmt.Errorf("segment: insert tag %q: %w", a.tag, err)
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return fmt.Errorf("segment: insert tag %q: %w", a.tag, err)
-	} else if n == 0 {
-		return a.recordMissing()
+	if a.o.Dialect == dialect.SQLite {
+		// A write takes SQLite's lock; its count is of the rows matched.
+		res, err := tx.ExecContext(ctx, a.s.lock)
+		if err != nil {
+			return fmt.Errorf("segment: insert tag %q: %w", a.tag, err)
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return fmt.Errorf("segment: insert tag %q: %w", a.tag, err)
+		} else if n == 0 {
+			return a.recordMissing()
+		}
+	} else {
+		var seeded int64
+		if err := tx.QueryRowContext(ctx, a.s.lock).Scan(&seeded); errors.Is(err, sql.ErrNoRows) {
+			return a.recordMissing()
+		} else if err != nil {
+			return fmt.Errorf("segment: insert tag %q: %w", a.tag, err)
+		}
 	}
 	var seeded, rows, has int64
 	if err := tx.QueryRowContext(ctx, a.s.counts, a.tag).Scan(&seeded, &rows, &has); err != nil {

@@ -251,3 +251,37 @@ func openEach(t *testing.T, n int, driver, dsn string) []*sql.DB {
 	}
 	return dbs
 }
+
+// TestLegacyTable: a table made before the record row (no ident column)
+// gets it at New, counting the rows it holds: its tags go on above their
+// max_id, and a row deleted afterwards is refused.
+func TestLegacyTable(t *testing.T) {
+	t.Parallel()
+	for _, d := range databases() {
+		t.Run(d.name, func(t *testing.T) {
+			db := d.open(t)
+			ctx := context.Background()
+			name := table(t, db)
+			if _, err := db.ExecContext(ctx, "CREATE TABLE "+name+" (biz_tag VARCHAR(128) NOT NULL PRIMARY KEY, max_id BIGINT NOT NULL, step INTEGER NOT NULL, updated TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP)"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.ExecContext(ctx, "INSERT INTO "+name+" (biz_tag, max_id, step) VALUES ('old', 5000, 10), ('gone', 7000, 10)"); err != nil {
+				t.Fatal(err)
+			}
+			opts := segment.Options{Table: name, Step: 10}
+			a, err := segment.New(ctx, db, "old", opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer a.Close()
+			if id, err := a.Next(ctx); err != nil || id != 5001 {
+				t.Fatalf("first id of a legacy row: %d, %v; want 5001", id, err)
+			}
+			if _, err := db.ExecContext(ctx, "DELETE FROM "+name+" WHERE biz_tag = 'gone'"); err != nil {
+				t.Fatal(err)
+			}
+			_, err = segment.New(ctx, db, "gone", opts)
+			checkDeleted(t, err)
+		})
+	}
+}

@@ -28,7 +28,7 @@ type stmts struct {
 	addIdent string                   // add the ident column to a table from before it
 	legacy   string                   // insert the record row into a table from before it, counting its rows
 	has      string                   // (tag): 1 if the tag's row exists
-	lock     string                   // lock the record row (a no-op write)
+	lock     string                   // lock the record row: a read FOR UPDATE, a no-op write on SQLite
 	counts   string                   // (tag): seeded count, tag rows, the tag's rows
 	seed     string                   // (tag, start, step): insert the tag row
 	seeded   string                   // (count): the record row's seeded count
@@ -57,7 +57,6 @@ func newStmts(d dialect.Dialect, t, ident, replicas string) stmts {
 		}
 		s.addIdent = `ALTER TABLE ` + t + ` ADD COLUMN IF NOT EXISTS ident VARCHAR(128)`
 		s.legacy = `INSERT INTO ` + t + ` (biz_tag, max_id, step) SELECT '', COUNT(*), 0 FROM ` + t + ` ON CONFLICT (biz_tag) DO NOTHING`
-		s.lock = `UPDATE ` + t + ` SET updated = now() WHERE biz_tag = ''`
 		s.seed = `INSERT INTO ` + t + ` (biz_tag, max_id, step) VALUES ($1, $2, $3)`
 		s.take = `UPDATE ` + t + ` SET max_id = max_id + $1, step = $1, updated = now() WHERE biz_tag = $2 RETURNING max_id, ` + state
 		q = "$1"
@@ -77,7 +76,6 @@ func newStmts(d dialect.Dialect, t, ident, replicas string) stmts {
 		}
 		s.addIdent = `ALTER TABLE ` + t + ` ADD COLUMN ident VARCHAR(128) NULL`
 		s.legacy = `INSERT IGNORE INTO ` + t + ` (biz_tag, max_id, step) SELECT '', COUNT(*), 0 FROM ` + t
-		s.lock = `UPDATE ` + t + ` SET updated = CURRENT_TIMESTAMP(6) WHERE biz_tag = ''`
 		s.seed = `INSERT INTO ` + t + ` (biz_tag, max_id, step) VALUES (?, ?, ?)`
 		// LAST_INSERT_ID(expr) makes the new value the statement's insert
 		// ID, returned in the same reply: one atomic statement.
@@ -96,6 +94,11 @@ func newStmts(d dialect.Dialect, t, ident, replicas string) stmts {
 		s.lock = `UPDATE ` + t + ` SET updated = CURRENT_TIMESTAMP WHERE biz_tag = ''`
 		s.seed = `INSERT INTO ` + t + ` (biz_tag, max_id, step) VALUES (?, ?, ?)`
 		s.take = `UPDATE ` + t + ` SET max_id = max_id + ?1, step = ?1, updated = CURRENT_TIMESTAMP WHERE biz_tag = ?2 RETURNING max_id`
+	}
+	// MySQL counts the rows a write changed, not matched: the record row
+	// is locked by a read (SQLite's lock is a write, stmts above).
+	if d != dialect.SQLite {
+		s.lock = `SELECT max_id FROM ` + t + ` WHERE biz_tag = '' FOR UPDATE`
 	}
 	if d != dialect.Postgres {
 		s.adopt = `UPDATE ` + t + ` SET ident = ?, step = ? WHERE biz_tag = '' AND ident = ?`
