@@ -3,6 +3,7 @@ package segment
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -38,6 +39,7 @@ type Allocator struct {
 	fetchErr  error
 	step      int64
 	lastFetch time.Time
+	seen      int64 // the largest max_id fetched; only the running fetch uses it
 
 	closed     atomic.Bool
 	ctx        context.Context
@@ -47,11 +49,15 @@ type Allocator struct {
 	segments   atomic.Int64
 }
 
-// New returns the allocator of tag, creating the table and the tag's row
-// (max_id = opts.Start) if missing, and fetches the first segment. It
-// returns an error wrapping [ErrInvalidConfig] for bad options, an empty
-// tag or one over 128 bytes, a nil db or an unknown dialect, and the
-// database error otherwise.
+// New returns the allocator of tag, creating the table (with its record
+// row, see [ErrLost]) if missing and the tag's row (max_id = opts.Start)
+// if the table never held it, and fetches the first segment. It returns
+// an error wrapping [ErrInvalidConfig] for bad options, an empty tag or
+// one over 128 bytes, a nil db, an unknown dialect, or, unless
+// AllowSplitBrain, a primary whose replicas cannot acknowledge fetches
+// (the error names the setting); one wrapping [ErrLost] if the tag's row
+// was deleted, the table's record row is gone or a loss is recorded; and
+// the database error otherwise.
 func New(ctx context.Context, db *sql.DB, tag string, opts Options) (*Allocator, error) {
 	o, err := opts.withDefaults()
 	if err != nil {
@@ -65,12 +71,22 @@ func New(ctx context.Context, db *sql.DB, tag string, opts Options) (*Allocator,
 		return nil, fmt.Errorf("%w: cannot tell the SQL dialect of driver %T; set Dialect", ErrInvalidConfig, db.Driver())
 	}
 	o.Dialect = d
-	a := &Allocator{db: db, s: newStmts(d, o.Table), tag: tag, o: o, base: time.Now(), step: o.Step}
-	if err := a.setup(ctx); err != nil {
+	g, err := probe(ctx, db, d, o.AllowSplitBrain)
+	if err != nil {
+		if errors.Is(err, ErrInvalidConfig) {
+			return nil, fmt.Errorf("segment: table %s: %w", o.Table, err)
+		}
+		return nil, fmt.Errorf("segment: table %s: read the server's identity: %w", o.Table, err)
+	}
+	a := &Allocator{db: db, s: newStmts(d, o.Table, g.ident, g.replicas), tag: tag, o: o, base: time.Now(), step: o.Step}
+	if err := a.ensureTable(ctx); err != nil {
+		return nil, err
+	}
+	if err := a.seedTag(ctx); err != nil {
 		return nil, err
 	}
 	a.ctx, a.cancel = context.WithCancel(context.Background())
-	max, err := a.s.takeStep(ctx, db, tag, a.step)
+	max, err := a.take(ctx, a.step)
 	a.statements.Add(1)
 	if err != nil {
 		a.cancel()
@@ -83,14 +99,21 @@ func New(ctx context.Context, db *sql.DB, tag string, opts Options) (*Allocator,
 	return a, nil
 }
 
-func (a *Allocator) setup(ctx context.Context) error {
-	if err := sqldialect.CreateTable(ctx, a.db, a.s.create, a.o.Table); err != nil {
-		return fmt.Errorf("segment: create table %s: %w", a.o.Table, err)
+// take fetches a segment of step IDs and returns its max_id once the
+// table's state allows handing it out (guard.go). One runs at a time.
+func (a *Allocator) take(ctx context.Context, step int64) (int64, error) {
+	r, err := a.s.takeStep(ctx, a.db, a.tag, step)
+	if errors.Is(err, errNoRow) {
+		return 0, fmt.Errorf("%w: table %s: the row of tag %q is gone; INSERT it again with max_id above every ID the tag handed out", ErrLost, a.o.Table, a.tag)
 	}
-	if _, err := a.db.ExecContext(ctx, a.s.seed, a.tag, a.o.Start, a.o.Step); err != nil {
-		return fmt.Errorf("segment: insert tag %q: %w", a.tag, err)
+	if err != nil {
+		return 0, err
 	}
-	return nil
+	if err := a.check(ctx, r, step, a.seen); err != nil {
+		return 0, err
+	}
+	a.seen = max(a.seen, r.max)
+	return r.max, nil
 }
 
 func (a *Allocator) newSeg(max, step int64) *seg {
@@ -189,7 +212,7 @@ func (a *Allocator) fetch(ch chan struct{}) {
 	}
 	a.mu.Unlock()
 	ctx, cancel := context.WithTimeout(a.ctx, a.o.Timeout)
-	max, err := a.s.takeStep(ctx, a.db, a.tag, step)
+	max, err := a.take(ctx, step)
 	cancel()
 	a.statements.Add(1)
 	a.mu.Lock()

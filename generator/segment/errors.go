@@ -16,6 +16,15 @@ var (
 	// ErrUnavailable reports that no ID is buffered and a fetch failed; the
 	// database error is wrapped. Later calls retry.
 	ErrUnavailable = errors.New("segment: no ids buffered and database unavailable")
+	// ErrLost reports that the table lost writes a segment was handed out
+	// from, so that a fetch could hand the same IDs out again: a tag's row
+	// deleted (New does not seed it again), the table's record row
+	// deleted, the server's identity changed without its replicas having
+	// acknowledged the writes, or a max_id below one the allocator
+	// fetched. The error names what the operator must do; a loss found
+	// by a fetch is recorded in the table and fails every allocator's
+	// fetches until then. [Allocator.Next] wraps it in [ErrUnavailable].
+	ErrLost = errors.New("segment: the table lost handed-out segments")
 	// ErrClosed reports use of an allocator after Close.
 	ErrClosed = errors.New("segment: allocator closed")
 )

@@ -30,6 +30,16 @@ type Options struct {
 	// Timeout bounds one fetch (default 5 s); RetryAfter spaces background
 	// fetches after a failure (default 100 ms).
 	Timeout, RetryAfter time.Duration
+	// AllowSplitBrain, if true, makes fetches on a primary with replicas
+	// return without their acknowledgement, and lets New use a primary
+	// whose replicas cannot acknowledge (MySQL and MariaDB without
+	// semi-synchronous replication, a PostgreSQL role that cannot read
+	// the replicas' flush_lsn). A failover to a replica that missed
+	// fetches, or a replica promoted while the old primary still serves,
+	// then hands out segments twice; it is named as
+	// sqllease.StoreOptions.AllowSplitBrain is:
+	// https://github.com/idkit-go/idkit/blob/main/docs/generators.md#store-faults
+	AllowSplitBrain bool
 }
 
 func (o Options) withDefaults() (Options, error) {

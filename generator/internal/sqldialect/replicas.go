@@ -1,0 +1,133 @@
+package sqldialect
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// What a primary's replicas have, for the SQL generators that must not
+// trust a write the replicas lack (a replica promoted while the old
+// primary still serves would let both hand out the same IDs). The rules
+// are those of the SQL lease store (generator/node/sqllease, replicas.go
+// and identity.go): PostgreSQL's walsenders report each physical
+// replica's flush_lsn in pg_stat_replication; MySQL and MariaDB report no
+// per-replica position to a client, so semi-synchronous replication
+// waiting AFTER_SYNC is demanded and checked after each write.
+
+// PGStreaming selects, in pg_stat_replication, the physical replicas that
+// stream: those a failover could promote. A logical replication or change
+// capture client (a walsender holding a logical slot) is not one.
+const PGStreaming = `state = 'streaming' AND NOT EXISTS (SELECT 1 FROM pg_replication_slots s
+	WHERE s.active_pid = pg_stat_replication.pid AND s.slot_type = 'logical')`
+
+// PGIdent is the SQL expression of a PostgreSQL server's identity: the
+// system identifier and the timeline, which a promotion or a point-in-time
+// restore changes. It needs EXECUTE on pg_control_system().
+const PGIdent = `((SELECT system_identifier::text FROM pg_control_system()) || '/' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))`
+
+// PGReplicas is the SQL expression of the number of physical replicas
+// streaming from a PostgreSQL primary now.
+const PGReplicas = `(SELECT count(*) FROM pg_stat_replication WHERE ` + PGStreaming + `)`
+
+// MySQLIdent and MariaDBIdent are the SQL expressions of a server's
+// identity; MySQLReplicas counts the replicas reading its binary log (it
+// needs the PROCESS privilege to see them).
+const (
+	MySQLIdent    = `CONCAT(@@server_id, '/', @@server_uuid)`
+	MariaDBIdent  = `CONCAT(@@server_id)`
+	MySQLReplicas = `(SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%')`
+)
+
+// ErrNotAcked is wrapped by [PGAcked] and [SemiSyncAcked] when the
+// replicas did not acknowledge a write.
+var ErrNotAcked = errors.New("write not acknowledged by the replicas")
+
+// PGAcked polls pg_stat_replication until need streaming replicas have
+// flushed the WAL up to the insert position read when it is called (so
+// every write this process committed before), until ctx ends.
+func PGAcked(ctx context.Context, db *sql.DB, need int64) error {
+	var lsn string
+	var streaming, flushed, hidden int64
+	err := db.QueryRowContext(ctx, `SELECT pg_current_wal_insert_lsn()::text, count(*) FILTER (WHERE `+PGStreaming+`),
+	count(*) FILTER (WHERE `+PGStreaming+` AND flush_lsn >= pg_current_wal_insert_lsn()),
+	count(*) FILTER (WHERE `+PGStreaming+` AND flush_lsn IS NULL) FROM pg_stat_replication`).Scan(&lsn, &streaming, &flushed, &hidden)
+	for pause := 500 * time.Microsecond; err == nil; pause = min(2*pause, 10*time.Millisecond) {
+		switch {
+		case flushed >= need:
+			return nil
+		case streaming < need:
+			return fmt.Errorf("%w: %d replicas stream from the primary, %d must acknowledge: one left it (a replica promoted while this primary still serves?)", ErrNotAcked, streaming, need)
+		}
+		select {
+		case <-ctx.Done():
+			if hidden > 0 {
+				return fmt.Errorf("%w: pg_stat_replication hides the replicas' flush_lsn from this role: grant it pg_monitor (or pg_read_all_stats)", ErrNotAcked)
+			}
+			return fmt.Errorf("%w: %d of %d replicas flushed %s in time", ErrNotAcked, flushed, need, lsn)
+		case <-time.After(pause):
+		}
+		err = db.QueryRowContext(ctx, `SELECT count(*) FILTER (WHERE `+PGStreaming+`),
+	count(*) FILTER (WHERE `+PGStreaming+` AND flush_lsn >= $1::pg_lsn),
+	count(*) FILTER (WHERE `+PGStreaming+` AND flush_lsn IS NULL) FROM pg_stat_replication`, lsn).Scan(&streaming, &flushed, &hidden)
+	}
+	return fmt.Errorf("%w: %w", ErrNotAcked, err)
+}
+
+// SemiSyncAcked checks, after a write, that semi-synchronous replication
+// is in force with at least need replicas connected: the write then waited
+// for one to acknowledge it (or, had it timed out and switched
+// semi-synchronous replication off, a replica has since caught up past
+// it).
+func SemiSyncAcked(ctx context.Context, db *sql.DB, need int64) error {
+	rows, err := db.QueryContext(ctx, `SHOW GLOBAL STATUS WHERE Variable_name IN
+	('Rpl_semi_sync_master_status', 'Rpl_semi_sync_master_clients', 'Rpl_semi_sync_source_status', 'Rpl_semi_sync_source_clients')`)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrNotAcked, err)
+	}
+	defer rows.Close()
+	on, clients := false, int64(0)
+	for rows.Next() {
+		var name, value string
+		if err := rows.Scan(&name, &value); err != nil {
+			return fmt.Errorf("%w: %w", ErrNotAcked, err)
+		}
+		switch strings.ToLower(name) {
+		case "rpl_semi_sync_master_status", "rpl_semi_sync_source_status":
+			on = on || strings.EqualFold(value, "ON")
+		case "rpl_semi_sync_master_clients", "rpl_semi_sync_source_clients":
+			n, _ := strconv.ParseInt(value, 10, 64)
+			clients = max(clients, n)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("%w: %w", ErrNotAcked, err)
+	}
+	switch {
+	case !on:
+		return fmt.Errorf("%w: semi-synchronous replication is off (Rpl_semi_sync_master_status OFF: not enabled, or it timed out waiting for a replica after rpl_semi_sync_master_timeout), %d replicas must acknowledge", ErrNotAcked, need)
+	case clients < need:
+		return fmt.Errorf("%w: %d semi-synchronous replicas connected, %d must acknowledge: one left the primary (a replica promoted while this primary still serves?) or runs without rpl_semi_sync_slave_enabled", ErrNotAcked, clients, need)
+	}
+	return nil
+}
+
+// SemiSyncAfterSync reports whether the MySQL or MariaDB primary waits for
+// a replica's acknowledgement before committing (AFTER_SYNC).
+func SemiSyncAfterSync(ctx context.Context, db *sql.DB) bool {
+	for _, q := range []string{
+		`SELECT @@rpl_semi_sync_master_enabled, @@rpl_semi_sync_master_wait_point`,
+		`SELECT @@rpl_semi_sync_source_enabled, @@rpl_semi_sync_source_wait_point`,
+	} {
+		var on int
+		var point string
+		if err := db.QueryRowContext(ctx, q).Scan(&on, &point); err == nil {
+			return on == 1 && strings.EqualFold(point, "AFTER_SYNC")
+		}
+	}
+	return false
+}
