@@ -87,8 +87,9 @@ func (g *sqlGuard) warn(log *slog.Logger, split bool) {
 }
 
 // guard completes r, a claim that read the node's floor and id: it waits
-// out a loss, records it and the claimer's horizon.
-func (b *store) guard(ctx context.Context, c node.Claim, r node.Claimed, floor int64, id identity) (node.Claimed, bool, error) {
+// out a loss, records it and the claimer's horizon, through q: the
+// claim's own transaction on SQLite, db elsewhere.
+func (b *store) guard(ctx context.Context, q querier, c node.Claim, r node.Claimed, floor int64, id identity) (node.Claimed, bool, error) {
 	need := b.need(id)
 	r.Seen.Ident = seenIdent(id.now, need)
 	horizon := max(id.horizon.Int64, int64(c.Horizon))
@@ -108,19 +109,19 @@ func (b *store) guard(ctx context.Context, c node.Claim, r node.Claimed, floor i
 				"was", id.stored.String, "now", id.now, "floor", time.Unix(0, r.Floor))
 		}
 		// The renewals check the row: the claim fails unless it is written.
-		if err := b.exec(ctx, b.s.marker, id.now, mark, horizon); err != nil {
+		if err := b.exec(ctx, q, b.s.marker, id.now, mark, horizon); err != nil {
 			return r, false, fmt.Errorf("record the store's identity: %w", err)
 		}
-		return r, true, b.replicated(ctx, c.TTL, id, need)
+		return r, true, b.replicated(ctx, q, c.TTL, id, need)
 	}
 	// The claim read the stored horizon: raise it whenever it is below
 	// this holder's, whoever lowered it (a loss) or raised it last.
 	if id.horizon.Int64 < int64(c.Horizon) {
-		if err := b.exec(ctx, b.s.horizon, int64(c.Horizon), int64(c.Horizon)); err != nil {
+		if err := b.exec(ctx, q, b.s.horizon, int64(c.Horizon), int64(c.Horizon)); err != nil {
 			return r, false, fmt.Errorf("record the horizon: %w", err)
 		}
 	}
-	return r, true, b.replicated(ctx, c.TTL, id, need)
+	return r, true, b.replicated(ctx, q, c.TTL, id, need)
 }
 
 // Renew renews r.Node if the database proves it holds what the lease saw

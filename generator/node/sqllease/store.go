@@ -94,6 +94,12 @@ func (b *store) ready(ctx context.Context) error {
 		if err := createLeaseTable(ctx, b.db, b.d, s, b.table); err != nil {
 			return err
 		}
+		if b.d == dialect.SQLite {
+			if err := oneDatabase(ctx, b.db, s); err != nil {
+				b.err = fmt.Errorf("%w: sqllease: lease table %s: %w", generator.ErrInvalidConfig, b.table, err)
+				return b.err
+			}
+		}
 		b.t.created = true
 		b.t.seeded.Store(-1)
 		b.t.guard = g
@@ -105,6 +111,37 @@ func (b *store) ready(ctx context.Context) error {
 	b.s = leaseStmts(b.d, b.table, b.t.guard.ident)
 	b.set.Store(true)
 	return nil
+}
+
+// oneDatabase returns an error if db is an SQLite database in memory
+// (its main database has no file) that is private to each connection,
+// while db may open more than one: each connection would see a database
+// of its own, without the lease table. Two connections held at once
+// must both see the table just created.
+func oneDatabase(ctx context.Context, db *sql.DB, s sqlStmts) error {
+	if db.Stats().MaxOpenConnections == 1 {
+		return nil
+	}
+	var file string
+	if err := db.QueryRowContext(ctx, `SELECT file FROM pragma_database_list WHERE name = 'main'`).Scan(&file); err != nil || file != "" {
+		return nil // a file, or an SQLite too old to tell: its errors will say
+	}
+	c1, err := db.Conn(ctx)
+	if err != nil {
+		return nil
+	}
+	defer c1.Close()
+	c2, err := db.Conn(ctx)
+	if err != nil {
+		return nil
+	}
+	defer c2.Close()
+	var n1, n2 int64
+	if c1.QueryRowContext(ctx, s.exists).Scan(&n1) != nil || c2.QueryRowContext(ctx, s.exists).Scan(&n2) != nil || n1 == 1 && n2 == 1 {
+		return nil
+	}
+	return errors.New("the SQLite database is in memory and private to each connection, and the pool may open several (SetMaxOpenConns is not 1): each would see a database of its own; " +
+		"open a file, or a shared in-memory database (file::memory:?cache=shared, or file:name?mode=memory&cache=shared), or call db.SetMaxOpenConns(1)")
 }
 
 // tables remembers, per database handle and lease table, that the table
@@ -327,7 +364,7 @@ func (b *store) claimIn(ctx context.Context, c node.Claim, lo, hi int64) (r node
 		if err != nil {
 			return r, false, err
 		}
-		return b.guard(ctx, c, r, floor, id)
+		return b.guard(ctx, b.db, c, r, floor, id)
 	}
 	var q querier
 	var commit, rollback func() error
@@ -372,12 +409,27 @@ func (b *store) claimIn(ctx context.Context, c node.Claim, lo, hi int64) (r node
 	} else if n != 1 {
 		return r, false, fmt.Errorf("sqllease: claimed row %d not updated", r.Node)
 	}
+	if b.d == dialect.SQLite {
+		// The claim's records go in its transaction, on the connection it
+		// holds: a pool of one connection has no other to give.
+		if r, found, err = b.guard(ctx, q, c, r, floor, id); err != nil {
+			return r, false, err
+		}
+		done = true
+		if err := commit(); err != nil {
+			_ = rollback()
+			return r, false, err
+		}
+		return r, found, nil
+	}
 	done = true
 	if err := commit(); err != nil {
 		_ = rollback()
 		return r, false, err
 	}
-	return b.guard(ctx, c, r, floor, id)
+	// The transaction gave its connection back: the records and the
+	// replicas' acknowledgement take one from the pool.
+	return b.guard(ctx, b.db, c, r, floor, id)
 }
 
 // querier is what a claim needs from a *sql.Tx or an *sql.Conn.
