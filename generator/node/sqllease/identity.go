@@ -140,14 +140,16 @@ func (b *store) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 	switch {
 	case b.d == dialect.SQLite:
 		// SQLite updates one table a statement: the horizon is raised
-		// apart, before the renewal returns.
-		err = busyRetry(ctx, func() error { return b.db.QueryRowContext(ctx, b.s.proven, args[:6]...).Scan(&seen.Version) })
-		if err == nil {
-			err = busyRetry(ctx, func() error { _, err := b.db.ExecContext(ctx, b.s.horizon, horizon, horizon); return err })
-			if err != nil {
-				return r.Seen, fmt.Errorf("sqllease: renew node %d: record the horizon: %w", r.Node, err)
+		// apart, in the renewal's transaction (sqliteRenew).
+		err = b.sqliteRenew(ctx, func(q querier) error {
+			if err := q.QueryRowContext(ctx, b.s.proven, args[:6]...).Scan(&seen.Version); err != nil {
+				return err
 			}
-		}
+			if _, err := q.ExecContext(ctx, b.s.horizon, horizon, horizon); err != nil {
+				return fmt.Errorf("record the horizon: %w", err)
+			}
+			return nil
+		})
 	case b.d == dialect.MySQL:
 		var res sql.Result
 		args = []any{args[0], args[1], horizon, r.Node, r.Owner, r.Seen.Version, ident}

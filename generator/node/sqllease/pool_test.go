@@ -240,7 +240,8 @@ func TestLeaseUnderWriteLoad(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), setupWait)
 			defer cancel()
-			lease, err := node.NewLease(ctx, sqllease.NewStore(sqldb, sqllease.StoreOptions{Table: table}), node.LeaseOptions{TTL: ttl})
+			store := &timedStore{Store: sqllease.NewStore(sqldb, sqllease.StoreOptions{Table: table})}
+			lease, err := node.NewLease(ctx, store, node.LeaseOptions{TTL: ttl})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -258,8 +259,8 @@ func TestLeaseUnderWriteLoad(t *testing.T) {
 			start := time.Now()
 			ok, fenced, other, first := writeLoad(t, gdb, writers, 4*ttl)
 			st := lease.Stats()
-			t.Logf("%v: %d creates, %d fenced, %d other errors (%v); lease %+v",
-				time.Since(start).Round(time.Millisecond), ok, fenced, other, first, st)
+			t.Logf("%v: %d creates, %d fenced, %d other errors (%v); slowest renewal %v of the %v a renewal may take; lease %+v",
+				time.Since(start).Round(time.Millisecond), ok, fenced, other, first, time.Duration(store.slowest.Load()), ttl-ttl/4-ttl/3, st)
 			if fenced != 0 {
 				t.Errorf("%d of %d creates fenced: %v", fenced, ok+fenced+other, first)
 			}
@@ -287,4 +288,20 @@ func TestLeaseUnderWriteLoad(t *testing.T) {
 			}
 		})
 	}
+}
+
+// timedStore keeps the longest a renewal took.
+type timedStore struct {
+	node.Store
+	slowest atomic.Int64
+}
+
+func (s *timedStore) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
+	start := time.Now()
+	defer func() {
+		d := int64(time.Since(start))
+		for old := s.slowest.Load(); d > old && !s.slowest.CompareAndSwap(old, d); old = s.slowest.Load() {
+		}
+	}()
+	return s.Store.Renew(ctx, r)
 }

@@ -3,8 +3,10 @@ package sqllease
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -451,3 +453,70 @@ func (b *store) Release(ctx context.Context, r node.Release) error {
 	}
 	return nil
 }
+
+// sqliteRenew runs f, a renewal's statements, in one write transaction
+// (BEGIN IMMEDIATE) on a connection of the pool, committing it if f
+// succeeds.
+//
+// The application's writers, queued for SQLite's write lock beside the
+// renewal, wait in SQLite's busy handler, which sleeps between attempts
+// (up to 100 ms each), and a writer that just committed takes the lock
+// again at once: a renewal waiting there too lost that race for longer
+// than TTL - Margin - RenewEvery under 50 writers, and its generator
+// fenced. So the renewal's connection waits for the lock itself, with
+// busy_timeout 0 while it holds the connection, trying every
+// renewPoll: it takes the lock within one writer's transaction of it
+// being free. Its busy_timeout is set back before the connection returns
+// to the pool (a connection that cannot be set back is discarded). With a
+// pool of one connection, the only connection in this process is the
+// renewal's while it holds it, and the renewal waits in the pool's queue,
+// which serves waiters in random order.
+func (b *store) sqliteRenew(ctx context.Context, f func(q querier) error) error {
+	conn, err := b.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	var timeout int64
+	restore := false
+	defer func() {
+		if restore {
+			if _, err := conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA busy_timeout = "+strconv.FormatInt(timeout, 10)); err != nil {
+				_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+			}
+		}
+		conn.Close()
+	}()
+	if err := conn.QueryRowContext(ctx, "PRAGMA busy_timeout").Scan(&timeout); err == nil && timeout != 0 {
+		restore = true
+		if _, err := conn.ExecContext(ctx, "PRAGMA busy_timeout = 0"); err != nil {
+			return err
+		}
+	}
+	until := time.Now().Add(busyFor)
+	for {
+		_, err = conn.ExecContext(ctx, "BEGIN IMMEDIATE")
+		if err == nil {
+			break
+		}
+		if !sqliteBusy(err) || ctx.Err() != nil || time.Now().After(until) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(renewPoll):
+		}
+	}
+	if err := f(conn); err != nil {
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+		return err
+	}
+	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+		return err
+	}
+	return nil
+}
+
+// renewPoll is how often a SQLite renewal tries for the write lock.
+const renewPoll = 200 * time.Microsecond
