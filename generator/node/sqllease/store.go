@@ -49,7 +49,10 @@ type StoreOptions struct {
 // table name or an undetectable dialect, every method returns an error
 // wrapping [generator.ErrInvalidConfig]; so does every request, unless
 // AllowSplitBrain, on a MySQL or MariaDB primary with replicas and no
-// semi-synchronous replication in force. On a PostgreSQL standby in
+// semi-synchronous replication in force; so does a request whose role can
+// neither read the table nor create it (the error names the grants), and
+// on SQLite one whose database is in memory, private to each connection,
+// with a pool that may open more than one. On a PostgreSQL standby in
 // recovery every request fails. On a primary with replicas, each claim
 // and renewal returns only once every replica the lease saw at its claim
 // has the write (replicas.go).
