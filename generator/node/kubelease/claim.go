@@ -59,7 +59,7 @@ func (s *store) listing(ctx context.Context) (*listing, error) {
 	}
 	l := &listing{at: time.Now(), nodes: make(map[int64]*coordinationv1.Lease, len(r.Items))}
 	if l.rv, err = strconv.ParseInt(r.ResourceVersion, 10, 64); err != nil {
-		return nil, fmt.Errorf("kubelease: claim: the list's resourceVersion %q is not an integer", r.ResourceVersion)
+		return nil, fmt.Errorf("kubelease: claim: %w", errNotRevision("the list of leases", r.ResourceVersion))
 	}
 	for i := range r.Items {
 		o := &r.Items[i]

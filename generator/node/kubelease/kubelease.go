@@ -130,7 +130,7 @@ func NewStore(client coordv1.LeasesGetter, opts StoreOptions) node.Store {
 		} else if e := validation.IsValidLabelValue(s.prefix); len(e) > 0 {
 			s.err = fmt.Errorf("%w: kubelease: prefix %q: %s", generator.ErrInvalidConfig, s.prefix, strings.Join(e, "; "))
 		} else {
-			s.c = client.Leases(s.ns)
+			s.c = authorized{client.Leases(s.ns)}
 		}
 	}
 	return s
@@ -205,11 +205,10 @@ func (s *store) token() string {
 }
 
 // fail wraps err from the API server's answer to verb on object what,
-// naming the Role rule to add when the answer is "forbidden".
+// naming the Role rule to add when the answer is "forbidden" (forbidden).
 func (s *store) fail(op, verb, what string, err error) error {
 	if apierrors.IsForbidden(err) {
-		return fmt.Errorf("kubelease: %s: %s leases.coordination.k8s.io %q in namespace %s is forbidden: give the Role's rule for leases (apiGroups: [coordination.k8s.io]) the verb %q: %w",
-			op, verb, what, s.ns, verb, err)
+		return s.forbidden(op, verb, what, err)
 	}
 	return fmt.Errorf("kubelease: %s: %s lease %q: %w", op, verb, what, err)
 }
@@ -231,7 +230,7 @@ func annInt(o *coordinationv1.Lease, key string) (int64, error) {
 func rvOf(o *coordinationv1.Lease) (int64, error) {
 	n, err := strconv.ParseInt(o.ResourceVersion, 10, 64)
 	if err != nil {
-		return 0, fmt.Errorf("kubelease: lease %s/%s has resourceVersion %q, not an integer", o.Namespace, o.Name, o.ResourceVersion)
+		return 0, errNotRevision("lease "+o.Namespace+"/"+o.Name, o.ResourceVersion)
 	}
 	return n, nil
 }

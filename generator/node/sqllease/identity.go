@@ -87,8 +87,9 @@ func (g *sqlGuard) warn(log *slog.Logger, split bool) {
 }
 
 // guard completes r, a claim that read the node's floor and id: it waits
-// out a loss, records it and the claimer's horizon.
-func (b *store) guard(ctx context.Context, c node.Claim, r node.Claimed, floor int64, id identity) (node.Claimed, bool, error) {
+// out a loss, records it and the claimer's horizon, through q: the
+// claim's own transaction on SQLite, db elsewhere.
+func (b *store) guard(ctx context.Context, q querier, c node.Claim, r node.Claimed, floor int64, id identity) (node.Claimed, bool, error) {
 	need := b.need(id)
 	r.Seen.Ident = seenIdent(id.now, need)
 	horizon := max(id.horizon.Int64, int64(c.Horizon))
@@ -108,19 +109,19 @@ func (b *store) guard(ctx context.Context, c node.Claim, r node.Claimed, floor i
 				"was", id.stored.String, "now", id.now, "floor", time.Unix(0, r.Floor))
 		}
 		// The renewals check the row: the claim fails unless it is written.
-		if err := b.exec(ctx, b.s.marker, id.now, mark, horizon); err != nil {
+		if err := b.exec(ctx, q, b.s.marker, id.now, mark, horizon); err != nil {
 			return r, false, fmt.Errorf("record the store's identity: %w", err)
 		}
-		return r, true, b.replicated(ctx, c.TTL, id, need)
+		return r, true, b.replicated(ctx, q, c.TTL, id, need)
 	}
 	// The claim read the stored horizon: raise it whenever it is below
 	// this holder's, whoever lowered it (a loss) or raised it last.
 	if id.horizon.Int64 < int64(c.Horizon) {
-		if err := b.exec(ctx, b.s.horizon, int64(c.Horizon), int64(c.Horizon)); err != nil {
+		if err := b.exec(ctx, q, b.s.horizon, int64(c.Horizon), int64(c.Horizon)); err != nil {
 			return r, false, fmt.Errorf("record the horizon: %w", err)
 		}
 	}
-	return r, true, b.replicated(ctx, c.TTL, id, need)
+	return r, true, b.replicated(ctx, q, c.TTL, id, need)
 }
 
 // Renew renews r.Node if the database proves it holds what the lease saw
@@ -139,14 +140,16 @@ func (b *store) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 	switch {
 	case b.d == dialect.SQLite:
 		// SQLite updates one table a statement: the horizon is raised
-		// apart, before the renewal returns.
-		err = busyRetry(ctx, func() error { return b.db.QueryRowContext(ctx, b.s.proven, args[:6]...).Scan(&seen.Version) })
-		if err == nil {
-			err = busyRetry(ctx, func() error { _, err := b.db.ExecContext(ctx, b.s.horizon, horizon, horizon); return err })
-			if err != nil {
-				return r.Seen, fmt.Errorf("sqllease: renew node %d: record the horizon: %w", r.Node, err)
+		// apart, in the renewal's transaction (sqliteRenew).
+		err = b.sqliteRenew(ctx, func(q querier) error {
+			if err := q.QueryRowContext(ctx, b.s.proven, args[:6]...).Scan(&seen.Version); err != nil {
+				return err
 			}
-		}
+			if _, err := q.ExecContext(ctx, b.s.horizon, horizon, horizon); err != nil {
+				return fmt.Errorf("record the horizon: %w", err)
+			}
+			return nil
+		})
 	case b.d == dialect.MySQL:
 		var res sql.Result
 		args = []any{args[0], args[1], horizon, r.Node, r.Owner, r.Seen.Version, ident}

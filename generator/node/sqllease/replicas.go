@@ -92,9 +92,9 @@ func (b *store) need(id identity) int64 {
 // replicated completes a claim that read id: it records the replicas
 // streaming now under the server's identity if more than recorded, and
 // waits for need of them to acknowledge the claim's writes.
-func (b *store) replicated(ctx context.Context, ttl time.Duration, id identity, need int64) error {
+func (b *store) replicated(ctx context.Context, q querier, ttl time.Duration, id identity, need int64) error {
 	if id.replicas > 0 && id.replicas > id.recorded.Int64 && b.t.guard.ident != "''" {
-		if err := b.exec(ctx, b.s.record, id.now, id.replicas); err != nil {
+		if err := b.exec(ctx, q, b.s.record, id.now, id.replicas); err != nil {
 			return fmt.Errorf("record the replicas: %w", err)
 		}
 	}
@@ -216,12 +216,12 @@ func busyRetry(ctx context.Context, f func() error) error {
 	}
 }
 
-// exec runs a statement that completes a claim already committed, retrying
-// a busy SQLite database: a claim retried from the start would take
-// another node.
-func (b *store) exec(ctx context.Context, query string, args ...any) error {
+// exec runs a statement that completes a claim through q, retrying a busy
+// SQLite database: a claim retried from the start would take another
+// node.
+func (b *store) exec(ctx context.Context, q querier, query string, args ...any) error {
 	return busyRetry(ctx, func() error {
-		_, err := b.db.ExecContext(ctx, query, args...)
+		_, err := q.ExecContext(ctx, query, args...)
 		return err
 	})
 }

@@ -3,8 +3,10 @@ package sqllease
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -47,7 +49,10 @@ type StoreOptions struct {
 // table name or an undetectable dialect, every method returns an error
 // wrapping [generator.ErrInvalidConfig]; so does every request, unless
 // AllowSplitBrain, on a MySQL or MariaDB primary with replicas and no
-// semi-synchronous replication in force. On a PostgreSQL standby in
+// semi-synchronous replication in force; so does a request whose role can
+// neither read the table nor create it (the error names the grants), and
+// on SQLite one whose database is in memory, private to each connection,
+// with a pool that may open more than one. On a PostgreSQL standby in
 // recovery every request fails. On a primary with replicas, each claim
 // and renewal returns only once every replica the lease saw at its claim
 // has the write (replicas.go).
@@ -94,6 +99,12 @@ func (b *store) ready(ctx context.Context) error {
 		if err := createLeaseTable(ctx, b.db, b.d, s, b.table); err != nil {
 			return err
 		}
+		if b.d == dialect.SQLite {
+			if err := oneDatabase(ctx, b.db, s); err != nil {
+				b.err = fmt.Errorf("%w: sqllease: lease table %s: %w", generator.ErrInvalidConfig, b.table, err)
+				return b.err
+			}
+		}
 		b.t.created = true
 		b.t.seeded.Store(-1)
 		b.t.guard = g
@@ -105,6 +116,37 @@ func (b *store) ready(ctx context.Context) error {
 	b.s = leaseStmts(b.d, b.table, b.t.guard.ident)
 	b.set.Store(true)
 	return nil
+}
+
+// oneDatabase returns an error if db is an SQLite database in memory
+// (its main database has no file) that is private to each connection,
+// while db may open more than one: each connection would see a database
+// of its own, without the lease table. Two connections held at once
+// must both see the table just created.
+func oneDatabase(ctx context.Context, db *sql.DB, s sqlStmts) error {
+	if db.Stats().MaxOpenConnections == 1 {
+		return nil
+	}
+	var file string
+	if err := db.QueryRowContext(ctx, `SELECT file FROM pragma_database_list WHERE name = 'main'`).Scan(&file); err != nil || file != "" {
+		return nil // a file, or an SQLite too old to tell: its errors will say
+	}
+	c1, err := db.Conn(ctx)
+	if err != nil {
+		return nil
+	}
+	defer c1.Close()
+	c2, err := db.Conn(ctx)
+	if err != nil {
+		return nil
+	}
+	defer c2.Close()
+	var n1, n2 int64
+	if c1.QueryRowContext(ctx, s.exists).Scan(&n1) != nil || c2.QueryRowContext(ctx, s.exists).Scan(&n2) != nil || n1 == 1 && n2 == 1 {
+		return nil
+	}
+	return errors.New("the SQLite database is in memory and private to each connection, and the pool may open several (SetMaxOpenConns is not 1): each would see a database of its own; " +
+		"open a file, or a shared in-memory database (file::memory:?cache=shared, or file:name?mode=memory&cache=shared), or call db.SetMaxOpenConns(1)")
 }
 
 // tables remembers, per database handle and lease table, that the table
@@ -327,7 +369,7 @@ func (b *store) claimIn(ctx context.Context, c node.Claim, lo, hi int64) (r node
 		if err != nil {
 			return r, false, err
 		}
-		return b.guard(ctx, c, r, floor, id)
+		return b.guard(ctx, b.db, c, r, floor, id)
 	}
 	var q querier
 	var commit, rollback func() error
@@ -372,12 +414,27 @@ func (b *store) claimIn(ctx context.Context, c node.Claim, lo, hi int64) (r node
 	} else if n != 1 {
 		return r, false, fmt.Errorf("sqllease: claimed row %d not updated", r.Node)
 	}
+	if b.d == dialect.SQLite {
+		// The claim's records go in its transaction, on the connection it
+		// holds: a pool of one connection has no other to give.
+		if r, found, err = b.guard(ctx, q, c, r, floor, id); err != nil {
+			return r, false, err
+		}
+		done = true
+		if err := commit(); err != nil {
+			_ = rollback()
+			return r, false, err
+		}
+		return r, found, nil
+	}
 	done = true
 	if err := commit(); err != nil {
 		_ = rollback()
 		return r, false, err
 	}
-	return b.guard(ctx, c, r, floor, id)
+	// The transaction gave its connection back: the records and the
+	// replicas' acknowledgement take one from the pool.
+	return b.guard(ctx, b.db, c, r, floor, id)
 }
 
 // querier is what a claim needs from a *sql.Tx or an *sql.Conn.
@@ -399,3 +456,70 @@ func (b *store) Release(ctx context.Context, r node.Release) error {
 	}
 	return nil
 }
+
+// sqliteRenew runs f, a renewal's statements, in one write transaction
+// (BEGIN IMMEDIATE) on a connection of the pool, committing it if f
+// succeeds.
+//
+// The application's writers, queued for SQLite's write lock beside the
+// renewal, wait in SQLite's busy handler, which sleeps between attempts
+// (up to 100 ms each), and a writer that just committed takes the lock
+// again at once: a renewal waiting there too lost that race for longer
+// than TTL - Margin - RenewEvery under 50 writers, and its generator
+// fenced. So the renewal's connection waits for the lock itself, with
+// busy_timeout 0 while it holds the connection, trying every
+// renewPoll: it takes the lock within one writer's transaction of it
+// being free. Its busy_timeout is set back before the connection returns
+// to the pool (a connection that cannot be set back is discarded). With a
+// pool of one connection, the only connection in this process is the
+// renewal's while it holds it, and the renewal waits in the pool's queue,
+// which serves waiters in random order.
+func (b *store) sqliteRenew(ctx context.Context, f func(q querier) error) error {
+	conn, err := b.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	var timeout int64
+	restore := false
+	defer func() {
+		if restore {
+			if _, err := conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA busy_timeout = "+strconv.FormatInt(timeout, 10)); err != nil {
+				_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+			}
+		}
+		conn.Close()
+	}()
+	if err := conn.QueryRowContext(ctx, "PRAGMA busy_timeout").Scan(&timeout); err == nil && timeout != 0 {
+		restore = true
+		if _, err := conn.ExecContext(ctx, "PRAGMA busy_timeout = 0"); err != nil {
+			return err
+		}
+	}
+	until := time.Now().Add(busyFor)
+	for {
+		_, err = conn.ExecContext(ctx, "BEGIN IMMEDIATE")
+		if err == nil {
+			break
+		}
+		if !sqliteBusy(err) || ctx.Err() != nil || time.Now().After(until) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(renewPoll):
+		}
+	}
+	if err := f(conn); err != nil {
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+		return err
+	}
+	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+		return err
+	}
+	return nil
+}
+
+// renewPoll is how often a SQLite renewal tries for the write lock.
+const renewPoll = 200 * time.Microsecond
