@@ -10,11 +10,11 @@ import (
 	"time"
 )
 
-// What a primary's replicas have, for the SQL generators that must not
+// What a primary's replicas have, for the SQL lease store
+// (generator/node/sqllease) and the segment allocator, which must not
 // trust a write the replicas lack (a replica promoted while the old
-// primary still serves would let both hand out the same IDs). The rules
-// are those of the SQL lease store (generator/node/sqllease, replicas.go
-// and identity.go): PostgreSQL's walsenders report each physical
+// primary still serves would let both hand out the same IDs): PostgreSQL's
+// walsenders report each physical
 // replica's flush_lsn in pg_stat_replication; MySQL and MariaDB report no
 // per-replica position to a client, so semi-synchronous replication
 // waiting AFTER_SYNC is demanded and checked after each write.

@@ -1,7 +1,8 @@
 // Package sqldialect holds what the SQL-backed generators (node leases and
-// segments) need to know about a database: which dialect it speaks and
-// whether a table name is safe to splice into SQL. The dialect type itself
-// is [dialect.Dialect].
+// segments) need to know about a database: which dialect it speaks,
+// whether a table name is safe to splice into SQL, how to create a table
+// once, and what the primary's replicas have acknowledged (replicas.go).
+// The dialect type itself is [dialect.Dialect].
 package sqldialect
 
 import (

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/dialect"
+	"github.com/idkit-go/idkit/generator/internal/sqldialect"
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/generator/node/internal/failover"
 )
@@ -234,7 +235,7 @@ func probeGuard(ctx context.Context, db *sql.DB, d dialect.Dialect) (*sqlGuard, 
 		var err error
 		for try := 0; try < 2; try++ {
 			err = db.QueryRowContext(ctx, `SELECT `+ident+`, current_setting('synchronous_commit'), current_setting('fsync'),
-	(SELECT count(*) FROM pg_stat_replication WHERE `+pgStreaming+`), (SELECT count(*) FROM pg_stat_replication WHERE sync_state IN ('sync', 'quorum')),
+	(SELECT count(*) FROM pg_stat_replication WHERE `+sqldialect.PGStreaming+`), (SELECT count(*) FROM pg_stat_replication WHERE sync_state IN ('sync', 'quorum')),
 	(SELECT rolsuper FROM pg_roles WHERE rolname = current_user) OR pg_has_role(current_user, 'pg_read_all_stats', 'USAGE')`).
 				Scan(&id, &commit, &fsync, &replicas, &sync, &stats)
 			if err == nil {
@@ -296,26 +297,10 @@ func probeGuard(ctx context.Context, db *sql.DB, d dialect.Dialect) (*sqlGuard, 
 		}
 		var replicas int
 		_ = db.QueryRowContext(ctx, `SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%'`).Scan(&replicas)
-		if replicas > 0 && !semiSyncAfterSync(ctx, db) {
+		if replicas > 0 && !sqldialect.SemiSyncAfterSync(ctx, db) {
 			g.unsafe = fmt.Sprintf("%d replicas read this primary's binary log without semi-synchronous replication: a replica promoted while this primary still serves its holders would repeat IDs; set rpl_semi_sync_master_enabled = ON and rpl_semi_sync_master_wait_point = AFTER_SYNC (MySQL: rpl_semi_sync_source_*) on the primary and rpl_semi_sync_slave_enabled = ON on every replica", replicas)
 			g.splitWarns = append(g.splitWarns, fmt.Sprintf("lease store on a primary with %d asynchronous replicas (no semi-synchronous replication waiting AFTER_SYNC), with AllowSplitBrain: a failover may forget leases (claims after one wait the longest TTL + BorrowAhead + MaxClockOffset of the holders), and a replica promoted while this primary still serves repeats IDs; rpl_semi_sync_master_enabled with rpl_semi_sync_master_wait_point = AFTER_SYNC avoids both", replicas))
 		}
 	}
 	return g, nil
-}
-
-// semiSyncAfterSync reports whether the MySQL or MariaDB primary waits for
-// a replica's acknowledgement before committing (AFTER_SYNC).
-func semiSyncAfterSync(ctx context.Context, db *sql.DB) bool {
-	for _, q := range []string{
-		`SELECT @@rpl_semi_sync_master_enabled, @@rpl_semi_sync_master_wait_point`,
-		`SELECT @@rpl_semi_sync_source_enabled, @@rpl_semi_sync_source_wait_point`,
-	} {
-		var on int
-		var point string
-		if err := db.QueryRowContext(ctx, q).Scan(&on, &point); err == nil {
-			return on == 1 && strings.EqualFold(point, "AFTER_SYNC")
-		}
-	}
-	return false
 }

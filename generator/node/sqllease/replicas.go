@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/dialect"
+	"github.com/idkit-go/idkit/generator/internal/sqldialect"
 )
 
 // Split brain on SQL (see docs/leases.md, "Split brain"). A replica
@@ -34,17 +35,6 @@ import (
 // one that sees fewer streaming (a replica that left may have been
 // promoted). A promoted replica has an identity of its own, and so a
 // record of its own.
-
-// pgStreaming selects, in pg_stat_replication, the physical replicas that
-// stream: those a failover could promote. A logical replication or change
-// capture client (a walsender holding a logical slot) is not one, and
-// reports its flush position when it pleases.
-const pgStreaming = `state = 'streaming' AND NOT EXISTS (SELECT 1 FROM pg_replication_slots s
-	WHERE s.active_pid = pg_stat_replication.pid AND s.slot_type = 'logical')`
-
-// errNotAcked is wrapped by the error of a claim or renewal that the
-// replicas did not acknowledge; a claim is not retried.
-var errNotAcked = errors.New("write not acknowledged by the replicas")
 
 // seenIdent is the Seen.Ident of a lease that saw the server identity
 // ident with replicas streaming: the identity, with "+n" if n > 0.
@@ -117,76 +107,9 @@ func (b *store) acked(ctx context.Context, need int64, ttl time.Duration) error 
 	defer cancel()
 	switch b.d {
 	case dialect.Postgres:
-		return b.pgAcked(ctx, need)
+		return sqldialect.PGAcked(ctx, b.db, need)
 	case dialect.MySQL:
-		return b.semiSyncAcked(ctx, need)
-	}
-	return nil
-}
-
-// pgAcked polls pg_stat_replication until need streaming replicas have
-// flushed the WAL up to the insert position read after the write.
-func (b *store) pgAcked(ctx context.Context, need int64) error {
-	var lsn string
-	var streaming, flushed, hidden int64
-	err := b.db.QueryRowContext(ctx, `SELECT pg_current_wal_insert_lsn()::text, count(*) FILTER (WHERE `+pgStreaming+`),
-	count(*) FILTER (WHERE `+pgStreaming+` AND flush_lsn >= pg_current_wal_insert_lsn()),
-	count(*) FILTER (WHERE `+pgStreaming+` AND flush_lsn IS NULL) FROM pg_stat_replication`).Scan(&lsn, &streaming, &flushed, &hidden)
-	for pause := 500 * time.Microsecond; err == nil; pause = min(2*pause, 10*time.Millisecond) {
-		switch {
-		case flushed >= need:
-			return nil
-		case streaming < need:
-			return fmt.Errorf("%w: %d replicas stream from the primary, %d must acknowledge: one left it (a replica promoted while this primary still serves?)", errNotAcked, streaming, need)
-		}
-		select {
-		case <-ctx.Done():
-			if hidden > 0 {
-				return fmt.Errorf("%w: pg_stat_replication hides the replicas' flush_lsn from this role: grant it pg_monitor (or pg_read_all_stats)", errNotAcked)
-			}
-			return fmt.Errorf("%w: %d of %d replicas flushed %s in time", errNotAcked, flushed, need, lsn)
-		case <-time.After(pause):
-		}
-		err = b.db.QueryRowContext(ctx, `SELECT count(*) FILTER (WHERE `+pgStreaming+`),
-	count(*) FILTER (WHERE `+pgStreaming+` AND flush_lsn >= $1::pg_lsn),
-	count(*) FILTER (WHERE `+pgStreaming+` AND flush_lsn IS NULL) FROM pg_stat_replication`, lsn).Scan(&streaming, &flushed, &hidden)
-	}
-	return fmt.Errorf("%w: %w", errNotAcked, err)
-}
-
-// semiSyncAcked checks, after a write, that semi-synchronous replication
-// is in force with at least need replicas: the write then waited for one
-// to acknowledge it (or, had it timed out and switched semi-synchronous
-// replication off, a replica has since caught up past it).
-func (b *store) semiSyncAcked(ctx context.Context, need int64) error {
-	rows, err := b.db.QueryContext(ctx, `SHOW GLOBAL STATUS WHERE Variable_name IN
-	('Rpl_semi_sync_master_status', 'Rpl_semi_sync_master_clients', 'Rpl_semi_sync_source_status', 'Rpl_semi_sync_source_clients')`)
-	if err != nil {
-		return fmt.Errorf("%w: %w", errNotAcked, err)
-	}
-	defer rows.Close()
-	on, clients := false, int64(0)
-	for rows.Next() {
-		var name, value string
-		if err := rows.Scan(&name, &value); err != nil {
-			return fmt.Errorf("%w: %w", errNotAcked, err)
-		}
-		switch strings.ToLower(name) {
-		case "rpl_semi_sync_master_status", "rpl_semi_sync_source_status":
-			on = on || strings.EqualFold(value, "ON")
-		case "rpl_semi_sync_master_clients", "rpl_semi_sync_source_clients":
-			n, _ := strconv.ParseInt(value, 10, 64)
-			clients = max(clients, n)
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("%w: %w", errNotAcked, err)
-	}
-	switch {
-	case !on:
-		return fmt.Errorf("%w: semi-synchronous replication is off (Rpl_semi_sync_master_status OFF: not enabled, or it timed out waiting for a replica after rpl_semi_sync_master_timeout), %d replicas must acknowledge", errNotAcked, need)
-	case clients < need:
-		return fmt.Errorf("%w: %d semi-synchronous replicas connected, %d must acknowledge: one left the primary (a replica promoted while this primary still serves?) or runs without rpl_semi_sync_slave_enabled", errNotAcked, clients, need)
+		return sqldialect.SemiSyncAcked(ctx, b.db, need)
 	}
 	return nil
 }

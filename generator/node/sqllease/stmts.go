@@ -63,7 +63,7 @@ func leaseStmts(d dialect.Dialect, t, ident string) sqlStmts {
 	case dialect.Postgres:
 		now, exp := "clock_timestamp()", "clock_timestamp() + $%d::bigint * interval '1 microsecond'"
 		nowNS = "(extract(epoch from clock_timestamp()) * 1000000)::bigint * 1000"
-		replicas = "(SELECT count(*) FROM pg_stat_replication WHERE " + pgStreaming + ")"
+		replicas = "(SELECT count(*) FROM pg_stat_replication WHERE " + sqldialect.PGStreaming + ")"
 		gone := "clock_timestamp() - interval '1 second'"
 		s.create = func(name string) string {
 			return `CREATE TABLE ` + name + ` (

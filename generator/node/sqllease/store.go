@@ -343,7 +343,7 @@ func (b *store) retry(ctx context.Context, f func() error) error {
 	var err error
 	busyUntil := time.Now().Add(busyFor)
 	for attempt := 0; attempt < 8; attempt++ {
-		if err = f(); err == nil || ctx.Err() != nil || errors.Is(err, errNotAcked) {
+		if err = f(); err == nil || ctx.Err() != nil || errors.Is(err, sqldialect.ErrNotAcked) {
 			return err
 		}
 		if b.d == dialect.SQLite && sqliteBusy(err) && time.Now().Before(busyUntil) {
