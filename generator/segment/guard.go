@@ -49,7 +49,6 @@ func probe(ctx context.Context, db *sql.DB, d dialect.Dialect, split bool) (guar
 	g := guard{ident: "''", replicas: "0"}
 	switch d {
 	case dialect.Postgres:
-		g.replicas = sqldialect.PGReplicas
 		var id string
 		if err := db.QueryRowContext(ctx, `SELECT `+sqldialect.PGIdent).Scan(&id); err == nil {
 			g.ident = sqldialect.PGIdent
@@ -62,23 +61,31 @@ func probe(ctx context.Context, db *sql.DB, d dialect.Dialect, split bool) (guar
 				return g, errors.New("the server is a standby in recovery")
 			}
 		}
-		var replicas int64
-		var stats bool
-		if err := db.QueryRowContext(ctx, `SELECT `+g.replicas+`, (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) OR pg_has_role(current_user, 'pg_read_all_stats', 'USAGE')`).Scan(&replicas, &stats); err != nil {
+		count, blind, err := sqldialect.Replicas(ctx, db, d, false)
+		if err != nil {
 			return g, err
 		}
-		if replicas > 0 && !stats && !split {
-			return g, fmt.Errorf("%w: %d replicas stream from this primary and pg_stat_replication hides their flush_lsn from this role, so fetches cannot wait for them: grant the role pg_monitor (or pg_read_all_stats), or set segment.Options.AllowSplitBrain to accept the risk", ErrInvalidConfig, replicas)
+		g.replicas = count
+		if blind != "" && !split {
+			return g, fmt.Errorf("%w: %s, or set segment.Options.AllowSplitBrain to accept the risk", ErrInvalidConfig, blind)
 		}
 	case dialect.MySQL:
 		var version string
 		if err := db.QueryRowContext(ctx, `SELECT VERSION()`).Scan(&version); err != nil {
 			return g, err
 		}
-		g.replicas = sqldialect.MySQLReplicas
+		mariadb := strings.Contains(strings.ToLower(version), "mariadb")
 		g.ident = sqldialect.MySQLIdent
-		if strings.Contains(strings.ToLower(version), "mariadb") {
+		if mariadb {
 			g.ident = sqldialect.MariaDBIdent
+		}
+		count, blind, err := sqldialect.Replicas(ctx, db, d, mariadb)
+		if err != nil {
+			return g, err
+		}
+		g.replicas = count
+		if blind != "" && !split {
+			return g, fmt.Errorf("%w: %s, or set segment.Options.AllowSplitBrain to accept the risk", ErrInvalidConfig, blind)
 		}
 		var replicas int64
 		if err := db.QueryRowContext(ctx, `SELECT `+g.replicas).Scan(&replicas); err != nil {

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/idkit-go/idkit/dialect"
 )
 
 // What a primary's replicas have, for the SQL lease store
@@ -21,9 +23,18 @@ import (
 
 // PGStreaming selects, in pg_stat_replication, the physical replicas that
 // stream: those a failover could promote. A logical replication or change
-// capture client (a walsender holding a logical slot) is not one.
-const PGStreaming = `state = 'streaming' AND NOT EXISTS (SELECT 1 FROM pg_replication_slots s
+// capture client (a walsender holding a logical slot) is not one, nor is
+// a WAL archiver (pg_receivewal, Barman's receive-wal), which replays
+// nothing and so reports no replay_lsn; a standby reports the position it
+// replayed. A role without pg_read_all_stats sees every column but pid and
+// the names as NULL, so it sees no replica streaming: [PGWalsenders]
+// counts the rows it does see.
+const PGStreaming = `state = 'streaming' AND replay_lsn IS NOT NULL AND NOT EXISTS (SELECT 1 FROM pg_replication_slots s
 	WHERE s.active_pid = pg_stat_replication.pid AND s.slot_type = 'logical')`
+
+// PGWalsenders is the SQL expression of the number of walsenders a
+// PostgreSQL primary runs, whatever they serve and whoever reads it.
+const PGWalsenders = `(SELECT count(*) FROM pg_stat_replication)`
 
 // PGIdent is the SQL expression of a PostgreSQL server's identity: the
 // system identifier and the timeline, which a promotion or a point-in-time
@@ -35,13 +46,52 @@ const PGIdent = `((SELECT system_identifier::text FROM pg_control_system()) || '
 const PGReplicas = `(SELECT count(*) FROM pg_stat_replication WHERE ` + PGStreaming + `)`
 
 // MySQLIdent and MariaDBIdent are the SQL expressions of a server's
-// identity; MySQLReplicas counts the replicas reading its binary log (it
-// needs the PROCESS privilege to see them).
+// identity. MySQLReplicas counts the replicas reading a MySQL server's
+// binary log; it sees them only with the PROCESS privilege
+// ([MySQLSeesReplicas]). MariaDBReplicas counts them on MariaDB from the
+// global status Slaves_connected, which every user can read.
 const (
-	MySQLIdent    = `CONCAT(@@server_id, '/', @@server_uuid)`
-	MariaDBIdent  = `CONCAT(@@server_id)`
-	MySQLReplicas = `(SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%')`
+	MySQLIdent      = `CONCAT(@@server_id, '/', @@server_uuid)`
+	MariaDBIdent    = `CONCAT(@@server_id)`
+	MySQLReplicas   = `(SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%')`
+	MariaDBReplicas = `(SELECT CAST(VARIABLE_VALUE AS SIGNED) FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'SLAVES_CONNECTED')`
 )
+
+// Replicas returns the SQL expression that counts the failover targets of
+// the primary db (PostgreSQL or MySQL/MariaDB, mariadb telling which) and,
+// when the current user cannot see them all, why, naming the grant ("" if
+// it can): a replica set the store cannot read is refused, never counted
+// as zero. A PostgreSQL role without pg_read_all_stats that sees
+// walsenders cannot tell a standby from an archiver, nor read its flush
+// position; a MySQL user without PROCESS sees no Binlog Dump thread.
+func Replicas(ctx context.Context, db *sql.DB, d dialect.Dialect, mariadb bool) (count, blind string, err error) {
+	switch {
+	case d == dialect.Postgres:
+		var walsenders int64
+		var stats bool
+		err := db.QueryRowContext(ctx, `SELECT `+PGWalsenders+`, (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) OR pg_has_role(current_user, 'pg_read_all_stats', 'USAGE')`).Scan(&walsenders, &stats)
+		if err != nil {
+			return "0", "", err
+		}
+		if walsenders > 0 && !stats {
+			blind = fmt.Sprintf("%d walsenders serve this primary and pg_stat_replication hides their state and flush_lsn from this role, so it cannot tell a standby from an archiver nor wait for one: grant the role pg_monitor (or pg_read_all_stats)", walsenders)
+		}
+		return PGReplicas, blind, nil
+	case d == dialect.MySQL && mariadb:
+		return MariaDBReplicas, "", nil
+	case d == dialect.MySQL:
+		var n int
+		err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM information_schema.USER_PRIVILEGES WHERE PRIVILEGE_TYPE IN ('PROCESS', 'SUPER')`).Scan(&n)
+		if err != nil {
+			return "0", "", err
+		}
+		if n == 0 {
+			blind = "this user lacks the PROCESS privilege, so information_schema.PROCESSLIST hides the replicas reading the binary log: GRANT PROCESS ON *.* to it"
+		}
+		return MySQLReplicas, blind, nil
+	}
+	return "0", "", nil
+}
 
 // ErrNotAcked is wrapped by [PGAcked] and [SemiSyncAcked] when the
 // replicas did not acknowledge a write.

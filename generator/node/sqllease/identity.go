@@ -66,6 +66,7 @@ func (id *identity) dest() []any {
 // unsafe without AllowSplitBrain (replicas.go).
 type sqlGuard struct {
 	ident      string
+	replicas   string // the SQL expression counting the failover targets
 	warns      []string
 	splitWarns []string // logged too by the stores with AllowSplitBrain
 	warned     atomic.Bool
@@ -231,13 +232,11 @@ func probeGuard(ctx context.Context, db *sql.DB, d dialect.Dialect) (*sqlGuard, 
 		const ident = `((SELECT system_identifier::text FROM pg_control_system()) || '/' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))`
 		var id, commit, fsync string
 		var replicas, sync int
-		var stats bool
 		var err error
 		for try := 0; try < 2; try++ {
 			err = db.QueryRowContext(ctx, `SELECT `+ident+`, current_setting('synchronous_commit'), current_setting('fsync'),
-	(SELECT count(*) FROM pg_stat_replication WHERE `+sqldialect.PGStreaming+`), (SELECT count(*) FROM pg_stat_replication WHERE sync_state IN ('sync', 'quorum')),
-	(SELECT rolsuper FROM pg_roles WHERE rolname = current_user) OR pg_has_role(current_user, 'pg_read_all_stats', 'USAGE')`).
-				Scan(&id, &commit, &fsync, &replicas, &sync, &stats)
+	`+sqldialect.PGReplicas+`, (SELECT count(*) FROM pg_stat_replication WHERE sync_state IN ('sync', 'quorum'))`).
+				Scan(&id, &commit, &fsync, &replicas, &sync)
 			if err == nil {
 				break
 			}
@@ -262,9 +261,11 @@ func probeGuard(ctx context.Context, db *sql.DB, d dialect.Dialect) (*sqlGuard, 
 		if commit == "off" {
 			g.warns = append(g.warns, "lease store on PostgreSQL with synchronous_commit = off: a crash may forget lease writes unnoticed and repeat IDs; set synchronous_commit = on")
 		}
-		if replicas > 0 && !stats {
-			g.unsafe = fmt.Sprintf("%d replicas stream from this primary and pg_stat_replication hides their flush_lsn from this role, so claims and renewals cannot wait for them: grant the role pg_monitor (or pg_read_all_stats)", replicas)
+		count, blind, err := sqldialect.Replicas(ctx, db, d, false)
+		if err != nil {
+			return nil, err
 		}
+		g.replicas, g.unsafe = count, blind
 		if replicas > sync && sync == 0 {
 			g.splitWarns = append(g.splitWarns, fmt.Sprintf("lease store on a primary with %d asynchronous replicas and no synchronous standby, with AllowSplitBrain: claims and renewals do not wait for the replicas; a failover may forget leases (claims after one wait the longest TTL + BorrowAhead + MaxClockOffset of the holders), and a replica promoted while this primary still serves repeats IDs; synchronous_standby_names avoids both", replicas))
 		}
@@ -288,15 +289,20 @@ func probeGuard(ctx context.Context, db *sql.DB, d dialect.Dialect) (*sqlGuard, 
 			return g, nil
 		}
 		mariadb := strings.Contains(strings.ToLower(version), "mariadb")
-		g.ident = "CONCAT(@@server_id, '/', @@server_uuid)"
+		g.ident = sqldialect.MySQLIdent
 		if mariadb {
-			g.ident = "CONCAT(@@server_id)"
+			g.ident = sqldialect.MariaDBIdent
 		}
 		if flush != 1 {
 			g.warns = append(g.warns, fmt.Sprintf("lease store on a server with innodb_flush_log_at_trx_commit = %d: a crash may forget lease writes unnoticed and repeat IDs; set it to 1", flush))
 		}
+		count, blind, err := sqldialect.Replicas(ctx, db, d, mariadb)
+		if err != nil {
+			return nil, err
+		}
+		g.replicas, g.unsafe = count, blind
 		var replicas int
-		_ = db.QueryRowContext(ctx, `SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%'`).Scan(&replicas)
+		_ = db.QueryRowContext(ctx, `SELECT `+count).Scan(&replicas)
 		if replicas > 0 && !sqldialect.SemiSyncAfterSync(ctx, db) {
 			g.unsafe = fmt.Sprintf("%d replicas read this primary's binary log without semi-synchronous replication: a replica promoted while this primary still serves its holders would repeat IDs; set rpl_semi_sync_master_enabled = ON and rpl_semi_sync_master_wait_point = AFTER_SYNC (MySQL: rpl_semi_sync_source_*) on the primary and rpl_semi_sync_slave_enabled = ON on every replica", replicas)
 			g.splitWarns = append(g.splitWarns, fmt.Sprintf("lease store on a primary with %d asynchronous replicas (no semi-synchronous replication waiting AFTER_SYNC), with AllowSplitBrain: a failover may forget leases (claims after one wait the longest TTL + BorrowAhead + MaxClockOffset of the holders), and a replica promoted while this primary still serves repeats IDs; rpl_semi_sync_master_enabled with rpl_semi_sync_master_wait_point = AFTER_SYNC avoids both", replicas))

@@ -1,6 +1,7 @@
 package sqllease
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -40,8 +41,9 @@ type sqlStmts struct {
 // held by the claimer itself.
 const candidate = `node >= %[1]s AND node <= %[2]s AND (expires_at < %[5]s OR owner = %[3]s AND node = %[4]s)`
 
-func leaseStmts(d dialect.Dialect, t, ident string) sqlStmts {
+func leaseStmts(d dialect.Dialect, t string, g *sqlGuard) sqlStmts {
 	var s sqlStmts
+	ident := g.ident
 	var nowNS string    // the database's clock, Unix ns
 	var replicas string // the replicas streaming from the server now
 	s.count = `SELECT COUNT(*) FROM ` + t + ` WHERE node >= 0 AND node <= ` + sqldialect.P(d, 1)
@@ -63,7 +65,7 @@ func leaseStmts(d dialect.Dialect, t, ident string) sqlStmts {
 	case dialect.Postgres:
 		now, exp := "clock_timestamp()", "clock_timestamp() + $%d::bigint * interval '1 microsecond'"
 		nowNS = "(extract(epoch from clock_timestamp()) * 1000000)::bigint * 1000"
-		replicas = "(SELECT count(*) FROM pg_stat_replication WHERE " + sqldialect.PGStreaming + ")"
+		replicas = cmp.Or(g.replicas, sqldialect.PGReplicas)
 		gone := "clock_timestamp() - interval '1 second'"
 		s.create = func(name string) string {
 			return `CREATE TABLE ` + name + ` (
@@ -100,7 +102,7 @@ ON CONFLICT (node) DO UPDATE SET owner = EXCLUDED.owner,
 	case dialect.MySQL:
 		now, exp := "UTC_TIMESTAMP(6)", "UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND"
 		nowNS = "TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6)) * 1000"
-		replicas = "(SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%')"
+		replicas = cmp.Or(g.replicas, sqldialect.MySQLReplicas)
 		gone := "UTC_TIMESTAMP(6) - INTERVAL 1 SECOND"
 		s.create = func(name string) string {
 			return `CREATE TABLE ` + name + ` (

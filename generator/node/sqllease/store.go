@@ -95,7 +95,7 @@ func (b *store) ready(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("sqllease: lease table %s: %w", b.table, err)
 		}
-		s := leaseStmts(b.d, b.table, g.ident)
+		s := leaseStmts(b.d, b.table, g)
 		if err := createLeaseTable(ctx, b.db, b.d, s, b.table); err != nil {
 			return err
 		}
@@ -113,7 +113,7 @@ func (b *store) ready(ctx context.Context) error {
 		b.err = fmt.Errorf("%w: sqllease: lease table %s: %s", generator.ErrInvalidConfig, b.table, err)
 		return b.err
 	}
-	b.s = leaseStmts(b.d, b.table, b.t.guard.ident)
+	b.s = leaseStmts(b.d, b.table, b.t.guard)
 	b.set.Store(true)
 	return nil
 }
