@@ -22,8 +22,8 @@ run() {
 run bulk -net bulk -methods returning,insert,copy,loaddata -netrows 1000000 -reps 2 "$@"
 # The same through GORM's CreateInBatches, 200,000 rows.
 run bulk-gorm -net bulk -methods gorm -netrows 200000 -reps 2 "$@"
-# Orders: 10,000 orders of 10 lines, two round trips against one.
-run orders -net orders -methods two,pipelined -orders 10000 "$@"
+# Orders: 5,000 orders of 10 lines, two round trips against one.
+run orders -net orders -methods two,pipelined -orders 5000 "$@"
 # GORM's association create, 1,000 orders.
 run orders-gorm -net orders -methods gorm -orders 1000 "$@"
 # Lost replies: 20 batches of 1,000 rows each.

@@ -259,7 +259,7 @@ func (p *Proxy) deliver(queue <-chan chunk, src, dst net.Conn) {
 			continue // drain, so that pump never blocks on a dead writer
 		}
 		if d := time.Until(c.due); d > 0 {
-			time.Sleep(d)
+			sleep(d)
 		}
 		if _, err := dst.Write(c.b); err != nil {
 			failed = true
