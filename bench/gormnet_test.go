@@ -30,6 +30,15 @@ type netOrder struct {
 	Lines []netLine `gorm:"foreignKey:OrderID"`
 }
 
+// BeforeCreate names an order that has no item, to show that a DryRun
+// create runs the model's hooks.
+func (o *netOrder) BeforeCreate(*gorm.DB) error {
+	if o.Item == "" {
+		o.Item = "unnamed"
+	}
+	return nil
+}
+
 type netLine struct {
 	ID      types.ObjectID
 	OrderID types.ObjectID
@@ -207,11 +216,14 @@ func TestGORMFillThenCopy(t *testing.T) {
 
 	// A slice of rows with COPY.
 	rows := make([]netOrder, 1000)
-	for i := range rows {
-		rows[i].Item = "item-" + strconv.Itoa(i)
+	for i := range rows[1:] {
+		rows[i+1].Item = "item-" + strconv.Itoa(i+1)
 	}
 	if err := db.Session(&gorm.Session{DryRun: true}).Table(orders.Statement.Table).Create(&rows).Error; err != nil {
 		t.Fatal(err)
+	}
+	if rows[0].Item != "unnamed" || rows[999].ID.IsZero() {
+		t.Fatalf("DryRun create: hook or keys not run: %+v, %+v", rows[0], rows[999])
 	}
 	err = conn.Raw(func(dc any) error {
 		pc := dc.(*stdlib.Conn).Conn()

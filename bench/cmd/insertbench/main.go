@@ -80,6 +80,12 @@ func main() {
 		render   = flag.String("render", "", "run nothing: write the tables of the runs the -json files in this comma-separated list hold")
 	)
 	flag.Parse()
+	if *netRender != "" {
+		if err := renderNet(*netRender, *out); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	if *netScenarios != "" {
 		var kinds []keyKind
 		for _, name := range strings.Split(*keys, ",") {

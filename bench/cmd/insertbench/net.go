@@ -28,7 +28,22 @@ var (
 	netLines     = flag.Int("lines", 10, "-net orders: lines per order")
 	netRetries   = flag.Int("retrybatches", 20, "-net retry: batches per run, each of -batch rows, each committed, its reply lost and replayed once")
 	netMethods   = flag.String("methods", "", "-net: run only these methods (comma-separated; default all)")
+	netRender    = flag.String("netrender", "", "run nothing: write the tables of the -net runs this -json file holds")
 )
+
+// renderNet writes the tables of the -net runs saved in path.
+func renderNet(path, out string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var rep netReport
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	write(rep.markdown(), out)
+	return nil
+}
 
 // netRun is one measured run of a -net scenario.
 type netRun struct {
