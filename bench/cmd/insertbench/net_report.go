@@ -67,14 +67,24 @@ func rttLabel(d time.Duration) string {
 
 // markdown returns a table per database and scenario: one row per method
 // and key kind, per round trip the median rate over the repetitions and
-// its ratio to the sequence's keyed path (for retries, the rows
-// duplicated).
+// its ratio to the sequence's keyed path (INSERT … RETURNING, LAST_INSERT_ID,
+// two round trips per order), or to the sequence by the same method when
+// the runs have no keyed path; for retries, the rows duplicated.
 func (rep *netReport) markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Through a TCP proxy that delays every byte by half the round trip each way (loopback: straight to the server, no proxy); the round trip measured is the median of 21 `SELECT 1` (MariaDB: `DO 1`) on each run's connection. ")
-	fmt.Fprintf(&b, "Bulk: %s rows of a %d-byte payload per run, %s rows per INSERT statement (each committed on its own), %s rows per `COPY` or `LOAD DATA`. ", count(rep.Rows), rep.Payload, count(rep.Batch), count(rep.CopyBatch))
-	fmt.Fprintf(&b, "Orders: %s orders of %d lines per run, each order and its lines one transaction. ", count(rep.Orders), rep.Lines)
-	fmt.Fprintf(&b, "Retries: %d batches of %s rows, each committed, the reply to its COMMIT lost, replayed once. ", rep.RetryBatches, count(rep.Batch))
+	has := func(scenario string) bool {
+		return slices.ContainsFunc(rep.Runs, func(r netRun) bool { return r.Scenario == scenario })
+	}
+	if has("bulk") {
+		fmt.Fprintf(&b, "Bulk: %s rows of a %d-byte payload per run, %s rows per INSERT statement (each committed on its own), %s rows per `COPY`, `LOAD DATA` or `CreateInBatches` call. ", count(rep.Rows), rep.Payload, count(rep.Batch), count(rep.CopyBatch))
+	}
+	if has("orders") {
+		fmt.Fprintf(&b, "Orders: %s orders of %d lines per run, each order and its lines one transaction. ", count(rep.Orders), rep.Lines)
+	}
+	if has("retry") {
+		fmt.Fprintf(&b, "Retries: %d batches of %s rows of a %d-byte payload, each committed, the reply to its COMMIT lost, replayed once. ", rep.RetryBatches, count(rep.Batch), rep.Payload)
+	}
 	if rep.Reps == 1 {
 		b.WriteString("One run per configuration.\n")
 	} else {
@@ -156,6 +166,9 @@ func (rep *netReport) markdown() string {
 			cells := []string{netLabel(g.db, g.scenario, k.method, k.key == "seq"), keyLabel(k.key)}
 			for _, rtt := range rtts {
 				v, bv := rate(k, rtt), rate(base, rtt)
+				if len(runs[base]) == 0 { // a run of one method: against the sequence's
+					bv = rate(row{k.method, "seq"}, rtt)
+				}
 				if v == 0 {
 					cells = append(cells, "", "")
 					continue
