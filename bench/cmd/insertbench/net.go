@@ -28,6 +28,7 @@ var (
 	netLines     = flag.Int("lines", 10, "-net orders: lines per order")
 	netRetries   = flag.Int("retrybatches", 20, "-net retry: batches per run, each of -batch rows, each committed, its reply lost and replayed once")
 	netMethods   = flag.String("methods", "", "-net: run only these methods (comma-separated; default all)")
+	netAsync     = flag.Bool("asynccommit", false, "-net, PostgreSQL: SET synchronous_commit = off on every connection, so that a COMMIT does not wait for its WAL flush (a session setting; the server's stays)")
 	netRender    = flag.String("netrender", "", "run nothing: write the tables of the -net runs this -json file holds")
 )
 
@@ -78,6 +79,7 @@ func (r netRun) unit() string {
 // netReport is every run of one -net invocation.
 type netReport struct {
 	Rows, CopyBatch, Batch, Orders, Lines, RetryBatches, Payload, Reps int
+	AsyncCommit                                                        bool `json:",omitempty"`
 	Versions                                                           []string
 	LoadBefore, LoadAfter                                              string
 	Start                                                              time.Time
@@ -131,7 +133,7 @@ func runNet(ctx context.Context, dbs []string, kinds []keyKind, reps int, batch,
 		only = strings.Split(*netMethods, ",")
 	}
 	rep := netReport{Rows: cfg.rows, CopyBatch: cfg.copyBatch, Batch: batch, Orders: cfg.orders, Lines: cfg.lines, RetryBatches: cfg.retries, Payload: payload, Reps: reps,
-		LoadBefore: loadAvg(), Start: time.Now()}
+		AsyncCommit: *netAsync, LoadBefore: loadAvg(), Start: time.Now()}
 	for _, name := range dbs {
 		s, err := newServer(strings.TrimSpace(name), pgDSN, myDSN, "")
 		if err != nil {

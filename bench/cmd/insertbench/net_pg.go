@@ -38,8 +38,8 @@ func (s *server) target() (string, error) {
 	return "", fmt.Errorf("insertbench: no network target for %s", s.name)
 }
 
-// pgConfig returns c's pgx connection settings, with idkit's types
-// registered on the connection.
+// pgConfig returns c's pgx connection settings (with -asynccommit,
+// synchronous_commit off).
 func (c *netConn) pgConfig() (*pgx.ConnConfig, error) {
 	cfg, err := pgx.ParseConfig(c.s.dsn)
 	if err != nil {
@@ -54,6 +54,9 @@ func (c *netConn) pgConfig() (*pgx.ConnConfig, error) {
 		return nil, err
 	}
 	cfg.Host, cfg.Port = host, uint16(p)
+	if *netAsync {
+		cfg.RuntimeParams["synchronous_commit"] = "off"
+	}
 	return cfg, nil
 }
 

@@ -85,6 +85,9 @@ func (rep *netReport) markdown() string {
 	if has("retry") {
 		fmt.Fprintf(&b, "Retries: %d batches of %s rows of a %d-byte payload, each committed, the reply to its COMMIT lost, replayed once. ", rep.RetryBatches, count(rep.Batch), rep.Payload)
 	}
+	if rep.AsyncCommit {
+		b.WriteString("On PostgreSQL every connection sets `synchronous_commit = off`: a COMMIT does not wait for its WAL flush. ")
+	}
 	if rep.Reps == 1 {
 		b.WriteString("One run per configuration.\n")
 	} else {
