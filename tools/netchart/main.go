@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"image/color"
 	"log"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -68,7 +69,7 @@ var panels = []panel{
 		{"copy", "uuidv4", "UUIDv4, COPY", false},
 	}},
 	{"net-bulk.json", "mariadb", "bulk", "MariaDB: bulk load, keys known after", "rows/s", []series{
-		{"insert", "seq", "AUTO_INCREMENT, INSERT, LAST_INSERT_ID", false},
+		{"insert", "seq", "AUTO_INCREMENT, INSERT, LAST_INSERT_ID()", false},
 		{"loaddata", "seq", "AUTO_INCREMENT, LOAD DATA, no keys (floor)", true},
 		{"loaddata", "snowflake", "Snowflake, LOAD DATA", false},
 		{"loaddata", "objectid", "ObjectID, LOAD DATA", false},
@@ -129,7 +130,7 @@ func main() {
 	}
 	fmt.Println("wrote", out)
 
-	res, err := loadResults(filepath.Join(root, "bench", "results"), "net-bulk.json", "net-orders.json", "net-retry.json")
+	res, err := loadResults(filepath.Join(root, "bench", "results"), "net-bulk.json", "net-orders.json", "net-orders-async.json", "net-retry.json")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -153,11 +154,18 @@ func draw1(path string, pn panel) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = pn.title
 	p.X.Label.Text = "round trip, median of SELECT 1 (ms)"
-	p.Y.Label.Text = pn.unit
-	p.Y.Min = 0
+	p.Y.Label.Text = pn.unit + " (log scale)"
+	// A log scale: a ratio between two lines is the same distance at
+	// every round trip, so a win and a tie read at a glance.
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = logTicks{}
+	p.X.Tick.Marker = plot.ConstantTicks([]plot.Tick{{Value: 0, Label: "0"}, {Value: 0.5, Label: "0.5"}, {Value: 1, Label: "1"}, {Value: 1.5, Label: "1.5"}, {Value: 2, Label: "2"}, {Value: 2.5, Label: "2.5"}})
+	p.X.Min = 0
 	p.Legend.Top = true
-	p.Legend.TextStyle.Font.Size = vg.Points(7)
-	p.Y.Tick.Marker = kTicks{}
+	p.Legend.TextStyle.Font.Size = vg.Points(8)
+	p.Legend.Padding = vg.Points(2)
+	p.Legend.ThumbnailWidth = vg.Points(22)
+	lo, hi := math.Inf(1), 0.0
 	p.Add(plotter.NewGrid())
 	// x: the round trip measured on the panel's connections at each
 	// round trip the proxy added.
@@ -197,10 +205,13 @@ func draw1(path string, pn panel) (*plot.Plot, error) {
 		}
 		p.Add(l, sc)
 		p.Legend.Add(s.label, l, sc)
-		if m := pts[0].Y * 1.15; m > p.Y.Max {
-			p.Y.Max = m
+		for _, pt := range pts {
+			lo, hi = min(lo, pt.Y), max(hi, pt.Y)
 		}
 	}
+	// Room above the lines for the legend.
+	p.Y.Min, p.Y.Max = lo/1.5, hi*3
+	p.X.Max = max(p.X.Max, 2.5)
 	return p, nil
 }
 
@@ -212,21 +223,23 @@ func median(v []float64) float64 {
 	return v[len(v)/2]
 }
 
-// kTicks labels the throughput axis in thousands.
-type kTicks struct{}
+// logTicks marks a log axis at 1, 2 and 5 times each power of ten,
+// labelled in thousands from 10,000 up.
+type logTicks struct{}
 
-func (kTicks) Ticks(min, max float64) []plot.Tick {
-	ticks := plot.DefaultTicks{}.Ticks(min, max)
-	for i := range ticks {
-		if ticks[i].Label == "" {
-			continue
-		}
-		v := ticks[i].Value
-		switch {
-		case max >= 10000:
-			ticks[i].Label = fmt.Sprintf("%.0fk", v/1000)
-		default:
-			ticks[i].Label = fmt.Sprintf("%.0f", v)
+func (logTicks) Ticks(lo, hi float64) []plot.Tick {
+	var ticks []plot.Tick
+	for d := math.Pow(10, math.Floor(math.Log10(lo))); d <= hi; d *= 10 {
+		for _, m := range []float64{1, 2, 5} {
+			v := m * d
+			if v < lo || v > hi {
+				continue
+			}
+			label := fmt.Sprintf("%.0f", v)
+			if v >= 10000 {
+				label = fmt.Sprintf("%.0fk", v/1000)
+			}
+			ticks = append(ticks, plot.Tick{Value: v, Label: label})
 		}
 	}
 	return ticks
