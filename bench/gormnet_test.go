@@ -145,29 +145,32 @@ func TestGORMRetryAfterLostReply(t *testing.T) {
 			}
 			rows := []netOrder{{Item: "book"}, {Item: "pen"}, {Item: "ink"}}
 			lose = true
-			if err := orders.Session(&gorm.Session{}).Create(&rows).Error; err == nil {
+			db = orders.Session(&gorm.Session{}) // every call from here starts on the table
+			err := db.Create(&rows).Error
+			if err == nil {
 				t.Fatal("the COMMIT's reply was not lost")
 			}
-			if n := countRows(t, orders.Session(&gorm.Session{})); n != 3 {
+			if n := countRows(t, db); n != 3 {
 				t.Fatalf("after the lost reply: %d rows, want 3 (the COMMIT went through)", n)
 			}
 
 			// The create a user writes to retry safely: the same rows, their
 			// keys kept, nothing done for a key already in.
-			err := orders.Session(&gorm.Session{}).Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "id"}}, DoNothing: true}).Create(&rows).Error
+			err = db.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "id"}}, DoNothing: true}).Create(&rows).Error
 			if err != nil {
 				t.Fatalf("replay with OnConflict DoNothing: %v", err)
 			}
-			if n := countRows(t, orders.Session(&gorm.Session{})); n != 3 {
+			if n := countRows(t, db); n != 3 {
 				t.Fatalf("after the replay: %d rows, want 3", n)
 			}
 
 			// Or the plain create, and the error that says the rows are in.
-			err = orders.Session(&gorm.Session{}).Create(&rows).Error
-			if !errors.Is(err, gorm.ErrDuplicatedKey) {
+			if err := db.Create(&rows).Error; errors.Is(err, gorm.ErrDuplicatedKey) {
+				t.Logf("plain replay: %v", err)
+			} else {
 				t.Fatalf("plain replay: %v, want gorm.ErrDuplicatedKey", err)
 			}
-			if n := countRows(t, orders.Session(&gorm.Session{})); n != 3 {
+			if n := countRows(t, db); n != 3 {
 				t.Fatalf("after the plain replay: %d rows, want 3", n)
 			}
 		})
@@ -181,16 +184,31 @@ func TestGORMRetryAfterLostReply(t *testing.T) {
 // docs/benchmarks.md shows GORM users.
 func TestGORMFillThenCopy(t *testing.T) {
 	db, _ := netGORM(t, "PostgreSQL")
-	orders, lines := netTables(t, db)
+	ordersDB, linesDB := netTables(t, db)
+	table := ordersDB.Statement.Table
+	db = ordersDB.Session(&gorm.Session{}) // every call from here starts on the table
 	ctx := context.Background()
 
 	// One order, its lines, one round trip.
 	order := netOrder{Item: "book", Lines: []netLine{{Sku: "a"}, {Sku: "b"}}}
-	if err := db.Session(&gorm.Session{DryRun: true}).Table(orders.Statement.Table).Create(&order).Error; err != nil {
+	if err := db.Session(&gorm.Session{DryRun: true}).Create(&order).Error; err != nil {
 		t.Fatal(err)
 	}
 	if order.ID.IsZero() || order.Lines[1].ID.IsZero() || order.Lines[1].OrderID != order.ID {
 		t.Fatalf("keys not filled: %+v", order)
+	}
+
+	// A slice of rows with COPY.
+	orders := make([]netOrder, 1000)
+	for i := range orders[1:] {
+		orders[i+1].Item = "item-" + strconv.Itoa(i+1)
+	}
+	err := db.Session(&gorm.Session{DryRun: true}).Create(&orders).Error
+	if err != nil {
+		t.Fatal(err)
+	}
+	if orders[0].Item != "unnamed" || orders[999].ID.IsZero() {
+		t.Fatalf("DryRun create: hook or keys not run: %+v, %+v", orders[0], orders[999])
 	}
 	sqlDB, err := db.DB()
 	if err != nil {
@@ -203,46 +221,36 @@ func TestGORMFillThenCopy(t *testing.T) {
 	defer conn.Close()
 	err = conn.Raw(func(dc any) error {
 		pc := dc.(*stdlib.Conn).Conn()
+		_, err := pc.CopyFrom(ctx, pgx.Identifier{table}, []string{"id", "item"},
+			pgx.CopyFromSlice(len(orders), func(i int) ([]any, error) {
+				return []any{orders[i].ID, orders[i].Item}, nil
+			}))
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = conn.Raw(func(dc any) error {
+		pc := dc.(*stdlib.Conn).Conn()
 		var b pgx.Batch
-		b.Queue("INSERT INTO "+orders.Statement.Table+" (id, item) VALUES ($1, $2)", order.ID, order.Item)
+		b.Queue("INSERT INTO "+table+" (id, item) VALUES ($1, $2)", order.ID, order.Item)
 		for _, l := range order.Lines {
-			b.Queue("INSERT INTO "+lines.Statement.Table+" (id, order_id, sku) VALUES ($1, $2, $3)", l.ID, l.OrderID, l.Sku)
+			b.Queue("INSERT INTO "+linesDB.Statement.Table+" (id, order_id, sku) VALUES ($1, $2, $3)", l.ID, l.OrderID, l.Sku)
 		}
 		return pc.SendBatch(ctx, &b).Close()
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-
-	// A slice of rows with COPY.
-	rows := make([]netOrder, 1000)
-	for i := range rows[1:] {
-		rows[i+1].Item = "item-" + strconv.Itoa(i+1)
-	}
-	if err := db.Session(&gorm.Session{DryRun: true}).Table(orders.Statement.Table).Create(&rows).Error; err != nil {
-		t.Fatal(err)
-	}
-	if rows[0].Item != "unnamed" || rows[999].ID.IsZero() {
-		t.Fatalf("DryRun create: hook or keys not run: %+v, %+v", rows[0], rows[999])
-	}
-	err = conn.Raw(func(dc any) error {
-		pc := dc.(*stdlib.Conn).Conn()
-		_, err := pc.CopyFrom(ctx, pgx.Identifier{orders.Statement.Table}, []string{"id", "item"},
-			pgx.CopyFromSlice(len(rows), func(i int) ([]any, error) { return []any{rows[i].ID, rows[i].Item}, nil }))
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	conn.Close()
-	if n := countRows(t, orders.Session(&gorm.Session{})); n != 1001 {
+	if n := countRows(t, db); n != 1001 {
 		t.Fatalf("%d orders, want 1001", n)
 	}
-	if n := countRows(t, lines.Session(&gorm.Session{})); n != 2 {
+	if n := countRows(t, linesDB.Session(&gorm.Session{})); n != 2 {
 		t.Fatalf("%d lines, want 2", n)
 	}
 	var got netOrder
-	if err := orders.Session(&gorm.Session{}).Where("id = ?", rows[999].ID).Take(&got).Error; err != nil || got.Item != "item-999" {
+	if err := db.Where("id = ?", orders[999].ID).Take(&got).Error; err != nil || got.Item != "item-999" {
 		t.Fatalf("row by its key: %+v, %v", got, err)
 	}
 }

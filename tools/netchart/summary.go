@@ -109,7 +109,7 @@ func readme(res results) string {
 	if len(res["net-orders-async.json"]) > 0 {
 		async = " (" + res.span("net-orders-async.json", "postgres", "pipelined", "two", two) + " when its COMMIT does not wait for the disk)"
 	}
-	fmt.Fprintf(&b, "Over a network, where the sequence costs round trips, they win: "+
+	fmt.Fprintf(&b, "Over a network, where the sequence costs round trips, idkit's keys win: "+
 		"at a round trip of %.2f ms (measured), a bulk load that keeps its keys ran %s the rows/s of the sequence's keyed path on PostgreSQL "+
 		"(`COPY` against `INSERT … RETURNING`) and %s on MariaDB (`LOAD DATA` against multi-row `INSERT`); "+
 		"at %.2f ms, an order with its 10 lines in one round trip ran %s the orders/s of the sequence's two on PostgreSQL%s and %s on MariaDB; "+
