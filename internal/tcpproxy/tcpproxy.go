@@ -1,6 +1,7 @@
 // Package tcpproxy is a test helper: a TCP proxy on the loopback interface
 // that forwards to a loopback server and can cut or blackhole the link, to
-// test partitions without touching the network.
+// test partitions without touching the network, delay every byte by a fixed
+// time each way, as a network path's latency does, and lose one reply.
 //
 // It listens on 127.0.0.1 only, forwards only to a loopback address, and
 // shuts down when the test ends or after a lifetime (one minute by
@@ -26,12 +27,14 @@ type Proxy struct {
 	target string
 	ln     net.Listener
 
-	mu     sync.Mutex
-	mode   mode
-	conns  map[net.Conn]struct{}
-	closed bool
-	wg     sync.WaitGroup
-	stop   *time.Timer
+	mu        sync.Mutex
+	mode      mode
+	delay     time.Duration // one way; see SetDelay
+	dropReply bool          // see DropNextReply
+	conns     map[net.Conn]struct{}
+	closed    bool
+	wg        sync.WaitGroup
+	stop      *time.Timer
 }
 
 type mode int
@@ -167,7 +170,7 @@ func (p *Proxy) accept() {
 func (p *Proxy) serve(c net.Conn, m mode) {
 	defer p.wg.Done()
 	if m == blackhole {
-		p.pump(c, nil)
+		p.pump(c, nil, false)
 		return
 	}
 	p.mu.Lock()
@@ -182,35 +185,86 @@ func (p *Proxy) serve(c net.Conn, m mode) {
 		return
 	}
 	p.wg.Add(1)
-	go func() { defer p.wg.Done(); p.pump(s, c) }()
-	p.pump(c, s)
+	go func() { defer p.wg.Done(); p.pump(s, c, true) }()
+	p.pump(c, s, false)
 }
 
 // pump copies from src to dst while the proxy forwards, dropping the bytes
 // while it blackholes (dst nil: always drop). It closes both ends when src
-// ends.
-func (p *Proxy) pump(src, dst net.Conn) {
+// ends. fromServer marks the server-to-client direction, the one
+// DropNextReply acts on. With a delay, a second goroutine writes each chunk
+// to dst once its own delivery time has come, so that chunks read in quick
+// succession arrive in quick succession, each delay after it was read.
+func (p *Proxy) pump(src, dst net.Conn, fromServer bool) {
 	defer func() {
 		src.Close()
 		if dst != nil {
 			dst.Close()
 		}
 	}()
-	buf := make([]byte, 32<<10)
+	var queue chan chunk // nil until the first delayed chunk
+	defer func() {
+		if queue != nil {
+			close(queue)
+		}
+	}()
 	for {
+		buf := make([]byte, 32<<10)
 		n, err := src.Read(buf)
 		if n > 0 && dst != nil {
+			now := time.Now()
 			p.mu.Lock()
-			m := p.mode
+			m, delay := p.mode, p.delay
+			drop := fromServer && p.dropReply
+			if drop {
+				p.dropReply = false
+			}
 			p.mu.Unlock()
+			if drop { // the reply is lost, and with it the connection
+				return
+			}
 			if m == forward {
-				if _, werr := dst.Write(buf[:n]); werr != nil {
-					return
+				if delay <= 0 && queue == nil {
+					if _, werr := dst.Write(buf[:n]); werr != nil {
+						return
+					}
+				} else {
+					if queue == nil {
+						queue = make(chan chunk, 4096)
+						p.wg.Add(1)
+						go func() { defer p.wg.Done(); p.deliver(queue, src, dst) }()
+					}
+					queue <- chunk{buf[:n], now.Add(delay)}
 				}
 			}
 		}
 		if err != nil { // EOF or closed: end both directions
 			return
+		}
+	}
+}
+
+// chunk is bytes read from one side, to be written to the other at due.
+type chunk struct {
+	b   []byte
+	due time.Time
+}
+
+// deliver writes every chunk of queue to dst at its due time, and closes
+// both ends if a write fails.
+func (p *Proxy) deliver(queue <-chan chunk, src, dst net.Conn) {
+	failed := false
+	for c := range queue {
+		if failed {
+			continue // drain, so that pump never blocks on a dead writer
+		}
+		if d := time.Until(c.due); d > 0 {
+			sleep(d)
+		}
+		if _, err := dst.Write(c.b); err != nil {
+			failed = true
+			src.Close()
+			dst.Close()
 		}
 	}
 }

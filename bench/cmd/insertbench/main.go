@@ -21,8 +21,17 @@
 // connection. The run lines on stderr also give the client's heap
 // allocations and bytes per row and its garbage collections.
 //
-// It creates and drops tables named insertbench_<kind>; it changes no
-// server setting (on PostgreSQL it runs CHECKPOINT before every run).
+// With -net bulk,orders,retry it runs the network scenarios instead,
+// through a TCP proxy that adds each -rtt round trip: bulk loads whose keys
+// the client holds afterwards (INSERT … RETURNING or LAST_INSERT_ID against
+// COPY or LOAD DATA with client keys), orders inserted with their lines (two
+// round trips with the sequence, one pipelined with client keys, and GORM's
+// association create), and batches replayed after the reply to their
+// COMMIT was lost (the rows each key kind duplicates).
+//
+// It creates and drops tables named insertbench_<kind> (bench48_* with
+// -net); it changes no server setting (on PostgreSQL it runs CHECKPOINT
+// before every run).
 package main
 
 import (
@@ -71,6 +80,26 @@ func main() {
 		render   = flag.String("render", "", "run nothing: write the tables of the runs the -json files in this comma-separated list hold")
 	)
 	flag.Parse()
+	if *netRender != "" {
+		if err := renderNet(*netRender, *out); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
+	if *netScenarios != "" {
+		var kinds []keyKind
+		for _, name := range strings.Split(*keys, ",") {
+			k, err := keyByName(strings.TrimSpace(name))
+			if err != nil {
+				log.Fatal(err)
+			}
+			kinds = append(kinds, k)
+		}
+		if err := runNet(context.Background(), strings.Split(*dbs, ","), kinds, *reps, *batch, *payload, *pgDSN, *myDSN, *out, *jsonOut); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	if *render != "" {
 		rep, kinds, err := load(strings.Split(*render, ",")...)
 		if err != nil {
