@@ -76,6 +76,7 @@ var cases = []testCase{
 	{"SplitBrain/alone", []string{"Replicate", "CaughtUp", "Detach", "Promote"}, splitBrain(1, false, false)},
 	{"SplitBrain/alone-new-holder", []string{"Replicate", "CaughtUp", "Detach", "Promote"}, splitBrain(1, false, true)},
 	{"SplitBrain/second-replica", []string{"Replicate", "CaughtUp", "Detach", "Promote"}, splitBrain(2, false, false)},
+	{"SplitBrain/replica-added", []string{"Replicate", "CaughtUp", "Detach", "Promote"}, splitBrainLate},
 	{"SplitBrain/restarted-empty", []string{"Replicate", "CaughtUp", "Detach", "Promote", "Restart"}, splitBrain(1, true, false)},
 	{"Restart/keep", []string{"Restart"}, restart(true)},
 	{"Restart/empty", []string{"Restart"}, restart(false)},
@@ -298,6 +299,30 @@ func splitBrain(replicas int, restarted, renew bool) func(e *env) {
 		time.Sleep(ttl)
 		e.check()
 	}
+}
+
+// splitBrainLate: A claims on a primary with no replica; a replica joins
+// and catches up while A renews (as one added after a failover does); then
+// the link between them breaks and the replica is promoted while the
+// primary still serves A. A's renewals must wait for the replica they see
+// now, not only for those its claim saw, so A fences instead of issuing
+// beside B.
+func splitBrainLate(e *env) {
+	t := e.t
+	o := options(0)
+	a := e.start("A", o)
+	a.issuing(t, 4*ttl)
+	e.h.Replicate(t)
+	e.h.CaughtUp(t)
+	time.Sleep(ttl) // three renewals (RenewEvery = TTL/3) that see the replica
+	e.h.CaughtUp(t)
+	a.link.Pin()
+	e.h.Detach(t)
+	e.h.Promote(t)
+	b := e.start("B", o)
+	b.issuing(t, 4*ttl)
+	time.Sleep(ttl)
+	e.check()
 }
 
 // restart: the primary restarts, with its data or empty, under holder A;

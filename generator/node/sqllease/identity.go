@@ -138,6 +138,7 @@ func (b *store) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 	horizon := int64(r.Horizon)
 	args := []any{b.s.ttlArg(r.TTL), r.Bound, r.Node, r.Owner, r.Seen.Version, ident, horizon}
 	seen := node.Seen{Ident: r.Seen.Ident}
+	var streaming int64 // the replicas streaming now
 	var err error
 	switch {
 	case b.d == dialect.SQLite:
@@ -165,9 +166,28 @@ func (b *store) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 			}
 		}
 	default:
-		err = b.db.QueryRowContext(ctx, b.s.proven, args...).Scan(&seen.Version)
+		err = b.db.QueryRowContext(ctx, b.s.proven, args...).Scan(&seen.Version, &streaming)
+	}
+	if err == nil && b.d == dialect.MySQL && !b.split {
+		if err := b.db.QueryRowContext(ctx, b.s.streams).Scan(&streaming); err != nil {
+			return r.Seen, fmt.Errorf("sqllease: renew node %d: count the replicas: %w", r.Node, err)
+		}
 	}
 	if err == nil {
+		// A replica that joined since the claim is waited for from now
+		// on, by this renewal and the lease's next ones: a replica promoted
+		// later must have every renewal the old primary answered.
+		if !b.split && streaming > need {
+			// Recorded under the server's identity too, so that a new
+			// process on this primary waits for it as well (row -2).
+			if b.t.guard.ident != "''" {
+				if err := b.exec(ctx, b.db, b.s.record, ident, streaming); err != nil {
+					return r.Seen, fmt.Errorf("sqllease: renew node %d: record the replicas: %w", r.Node, err)
+				}
+			}
+			need = streaming
+			seen.Ident = seenIdent(ident, need)
+		}
 		if need > 0 && !b.split {
 			if err := b.acked(ctx, need, r.TTL); err != nil {
 				return r.Seen, fmt.Errorf("sqllease: renew node %d: %w", r.Node, err)

@@ -28,7 +28,8 @@ type sqlStmts struct {
 	marker  string                    // (identity, mark, horizon): record a loss (see identity.go)
 	horizon string                    // (horizon, horizon): raise the stored horizon
 	take    string                    // (owner, ttl, bound, node)
-	proven  string                    // (ttl, bound, node, owner, version, identity, horizon): renew if continuity is proven, raising the horizon; -> version (MySQL: horizon after bound; SQLite: the horizon apart)
+	proven  string                    // (ttl, bound, node, owner, version, identity, horizon): renew if continuity is proven, raising the horizon; -> version (PostgreSQL: and the replicas streaming; MySQL: horizon after bound; SQLite: the horizon apart)
+	streams string                    // -> the replicas streaming now
 	record  string                    // (identity, replicas): record the replicas seen under identity (node -2)
 	probe   string                    // (node): owner, version, expired, identity row owner, identity now
 	exists  string                    // (): 1 if the table exists, 0 if not
@@ -90,7 +91,7 @@ ON CONFLICT (node) DO UPDATE SET owner = EXCLUDED.owner, hwm_ns = GREATEST(` + t
 		s.proven = `WITH r AS (UPDATE ` + t + ` SET expires_at = ` + fmt.Sprintf(exp, 1) + `, hwm_ns = GREATEST(hwm_ns, $2), version = version + 1
 WHERE node = $3 AND ` + proof("$4", "$6", "$5", now) + ` AND (SELECT owner FROM ` + t + ` WHERE node = -1) = $6 RETURNING version),
 h AS (UPDATE ` + t + ` SET version = $7 WHERE node = -1 AND version < $7 AND EXISTS (SELECT 1 FROM r))
-SELECT version FROM r`
+SELECT version, ` + replicas + ` FROM r`
 		s.record = `INSERT INTO ` + t + ` (node, owner, expires_at, hwm_ns, version) VALUES (-2, $1, to_timestamp(0), 0, $2)
 ON CONFLICT (node) DO UPDATE SET owner = EXCLUDED.owner,
 	version = CASE WHEN ` + t + `.owner = EXCLUDED.owner THEN GREATEST(` + t + `.version, EXCLUDED.version) ELSE EXCLUDED.version END`
@@ -163,6 +164,7 @@ ON CONFLICT (node) DO UPDATE SET owner = excluded.owner, version = CASE WHEN own
 		s.exists = `SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = '` + t + `'`
 		s.ttlArg = func(d time.Duration) int64 { return d.Milliseconds() }
 	}
+	s.streams = `SELECT ` + replicas
 	return s
 }
 
