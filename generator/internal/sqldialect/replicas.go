@@ -24,12 +24,13 @@ import (
 // PGStreaming selects, in pg_stat_replication, the physical replicas that
 // stream: those a failover could promote. A logical replication or change
 // capture client (a walsender holding a logical slot) is not one, nor is
-// a WAL archiver (pg_receivewal, Barman's receive-wal), which replays
-// nothing and so reports no replay_lsn; a standby reports the position it
-// replayed. A role without pg_read_all_stats sees every column but pid and
+// a WAL archiver, told by the application name its tool sets:
+// pg_receivewal's own, and Barman's receive-wal. (replay_lsn cannot tell
+// them: a standby that just connected may not have reported one yet, and
+// the split-brain suite repeated IDs when it was the test.) A role without pg_read_all_stats sees every column but pid and
 // the names as NULL, so it sees no replica streaming: [PGWalsenders]
 // counts the rows it does see.
-const PGStreaming = `state = 'streaming' AND replay_lsn IS NOT NULL AND NOT EXISTS (SELECT 1 FROM pg_replication_slots s
+const PGStreaming = `state = 'streaming' AND application_name NOT IN ('pg_receivewal', 'barman_receive_wal') AND NOT EXISTS (SELECT 1 FROM pg_replication_slots s
 	WHERE s.active_pid = pg_stat_replication.pid AND s.slot_type = 'logical')`
 
 // PGWalsenders is the SQL expression of the number of walsenders a
