@@ -24,7 +24,10 @@ func TestLeaseExpiryByStoreClock(t *testing.T) {
 		t.Run(sm.name, func(t *testing.T) {
 			s := sm.make(t)
 			ctx := context.Background()
+			// A TTL whose renewals may each take 1.1 s (TTL - Margin -
+			// RenewEvery), so that a busy machine does not fence A.
 			o := short(t, 1)
+			o.TTL, o.RenewEvery, o.Margin = 2*time.Second, 400*time.Millisecond, 500*time.Millisecond
 			o.Gen = append(o.Gen, generator.WithClock(testclock.Offset{D: -time.Hour}))
 			a, err := s.lease(ctx, o)
 			require.NoError(t, err)
