@@ -16,9 +16,6 @@ import (
 // ..."). A table with the ident column holds the row from its creation,
 // so one without it has lost it. See guard.go.
 
-// recordTag is the record row's biz_tag.
-const recordTag = ""
-
 // stmts are one dialect's statements for one table.
 type stmts struct {
 	d        dialect.Dialect
