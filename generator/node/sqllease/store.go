@@ -237,6 +237,9 @@ func (b *store) Claim(ctx context.Context, c node.Claim) (node.Claimed, error) {
 	if err := b.ready(ctx); err != nil {
 		return node.Claimed{}, err
 	}
+	if err := checkHorizon(c.Horizon); err != nil {
+		return node.Claimed{}, err
+	}
 	b.t.guard.warn(c.Log, b.split)
 	if b.t.gone.Load() {
 		if err := b.recreate(ctx); err != nil {
@@ -338,12 +341,12 @@ func (b *store) missing(ctx context.Context, node int64) bool {
 // deadlocks, serialization failures and busy databases are worth a few
 // retries. A busy SQLite database (SQLITE_BUSY) is retried until ctx ends
 // or for busyFor, without counting; a write its replicas did not
-// acknowledge is not retried.
+// acknowledge, or a field out of bounds, is not retried.
 func (b *store) retry(ctx context.Context, f func() error) error {
 	var err error
 	busyUntil := time.Now().Add(busyFor)
 	for attempt := 0; attempt < 8; attempt++ {
-		if err = f(); err == nil || ctx.Err() != nil || errors.Is(err, sqldialect.ErrNotAcked) {
+		if err = f(); err == nil || ctx.Err() != nil || errors.Is(err, sqldialect.ErrNotAcked) || errors.Is(err, node.ErrCorrupt) {
 			return err
 		}
 		if b.d == dialect.SQLite && sqliteBusy(err) && time.Now().Before(busyUntil) {
@@ -360,16 +363,26 @@ func (b *store) claimIn(ctx context.Context, c node.Claim, lo, hi int64) (r node
 	owner, prefer, bound := c.Owner, c.Prefer, c.Bound
 	ttlArg := b.s.ttlArg(c.TTL)
 	var id identity
-	var floor int64
+	var floor, version int64 // the node's mark and version before the claim
+	var far bool             // the node's expiry was out of bounds (bounds.go)
 	if b.d == dialect.Postgres {
-		err = b.db.QueryRowContext(ctx, b.s.claim, lo, hi, owner, prefer, ttlArg, bound).Scan(append([]any{&r.Node, &floor, &r.Seen.Version}, id.dest()...)...)
+		err = b.db.QueryRowContext(ctx, b.s.claim, lo, hi, owner, prefer, ttlArg, bound).Scan(append([]any{&r.Node, &floor, &version, &far}, id.dest()...)...)
 		if errors.Is(err, sql.ErrNoRows) {
+			// No candidate, or a store-wide field out of bounds: the
+			// statement takes no row then.
+			var now identity
+			if err := b.db.QueryRowContext(ctx, b.s.current).Scan(now.dest()...); err == nil {
+				if err := now.corrupt(); err != nil {
+					return r, false, err
+				}
+			}
 			return r, false, nil
 		}
 		if err != nil {
 			return r, false, err
 		}
-		return b.guard(ctx, b.db, c, r, floor, id)
+		r.Seen.Version = nextVersion(version)
+		return b.guard(ctx, b.db, c, r, floor, far, id)
 	}
 	var q querier
 	var commit, rollback func() error
@@ -398,14 +411,22 @@ func (b *store) claimIn(ctx context.Context, c node.Claim, lo, hi int64) (r node
 			_ = rollback()
 		}
 	}()
-	err = q.QueryRowContext(ctx, b.s.pick, lo, hi, owner, prefer).Scan(append([]any{&r.Node, &floor, &r.Seen.Version}, id.dest()...)...)
+	err = q.QueryRowContext(ctx, b.s.pick, lo, hi, owner, prefer).Scan(append([]any{&r.Node, &floor, &version, &far}, id.dest()...)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, false, nil
 	}
 	if err != nil {
 		return r, false, err
 	}
-	res, err := q.ExecContext(ctx, b.s.take, owner, ttlArg, bound, r.Node)
+	if err := id.corrupt(); err != nil {
+		return r, false, err // rolled back: nothing written
+	}
+	mark := max(floor, bound)
+	if badMark(floor, id.clock) {
+		mark = bound // rewritten; the claim waits out the horizon (guard)
+	}
+	r.Seen.Version = nextVersion(version)
+	res, err := q.ExecContext(ctx, b.s.take, owner, ttlArg, mark, r.Seen.Version, r.Node)
 	if err != nil {
 		return r, false, err
 	}
@@ -417,7 +438,7 @@ func (b *store) claimIn(ctx context.Context, c node.Claim, lo, hi int64) (r node
 	if b.d == dialect.SQLite {
 		// The claim's records go in its transaction, on the connection it
 		// holds: a pool of one connection has no other to give.
-		if r, found, err = b.guard(ctx, q, c, r, floor, id); err != nil {
+		if r, found, err = b.guard(ctx, q, c, r, floor, far, id); err != nil {
 			return r, false, err
 		}
 		done = true
@@ -434,7 +455,7 @@ func (b *store) claimIn(ctx context.Context, c node.Claim, lo, hi int64) (r node
 	}
 	// The transaction gave its connection back: the records and the
 	// replicas' acknowledgement take one from the pool.
-	return b.guard(ctx, b.db, c, r, floor, id)
+	return b.guard(ctx, b.db, c, r, floor, far, id)
 }
 
 // querier is what a claim needs from a *sql.Tx or an *sql.Conn.
