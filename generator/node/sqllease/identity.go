@@ -209,7 +209,7 @@ func (b *store) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 			need = streaming
 			seen.Ident = seenIdent(ident, need)
 		}
-		if need > 0 && !b.split {
+		if (need > 0 || len(b.standbys) > 0) && !b.split {
 			if err := b.acked(ctx, need, r.TTL); err != nil {
 				return r.Seen, fmt.Errorf("sqllease: renew node %d: %w", r.Node, err)
 			}

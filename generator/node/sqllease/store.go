@@ -36,6 +36,17 @@ type StoreOptions struct {
 	// its holders then lets both issue the same IDs:
 	// https://github.com/idkit-go/idkit/blob/main/docs/leases.md#split-brain
 	AllowSplitBrain bool
+	// Standbys names, by application_name, the PostgreSQL standbys a
+	// failover may promote. Every claim and renewal then also waits until
+	// each has flushed the write, and a named standby that does not stream
+	// from the primary fails it: the store is refused with
+	// [generator.ErrInvalidConfig] if one is missing when it opens the
+	// table. This closes what the primary cannot see: a cascading standby
+	// (streaming from another standby) appears in no pg_stat_replication of
+	// the primary, so without it a promotion of one may repeat IDs
+	// (https://github.com/idkit-go/idkit/blob/main/docs/leases.md#what-the-rule-cannot-cover).
+	// PostgreSQL only; ignored with AllowSplitBrain.
+	Standbys []string
 }
 
 // NewStore returns the [node.Store] of the lease table opts.Table in db,
@@ -57,7 +68,7 @@ type StoreOptions struct {
 // and renewal returns only once every replica the lease saw at its claim
 // has the write (replicas.go).
 func NewStore(db *sql.DB, opts StoreOptions) node.Store {
-	b := &store{db: db, split: opts.AllowSplitBrain, table: opts.Table}
+	b := &store{db: db, split: opts.AllowSplitBrain, table: opts.Table, standbys: opts.Standbys}
 	if b.table == "" {
 		b.table = defaultTable
 	}
@@ -70,6 +81,8 @@ func NewStore(db *sql.DB, opts StoreOptions) node.Store {
 		b.err = fmt.Errorf("%w: sqllease: table name %q is not a plain identifier", generator.ErrInvalidConfig, b.table)
 	case !ok:
 		b.err = fmt.Errorf("%w: sqllease: cannot tell the SQL dialect of driver %T; set Dialect", generator.ErrInvalidConfig, db.Driver())
+	case len(opts.Standbys) > 0 && d != dialect.Postgres:
+		b.err = fmt.Errorf("%w: sqllease: Standbys names PostgreSQL standbys; the dialect is %s", generator.ErrInvalidConfig, d)
 	default:
 		b.d = d
 		v, _ := tables.LoadOrStore(tableKey{weak.Make(db), b.table}, &tableState{claiming: make(chan struct{}, claimsAtOnce)})
@@ -112,6 +125,12 @@ func (b *store) ready(ctx context.Context) error {
 	if err := b.t.guard.refuse(b.split); err != nil {
 		b.err = fmt.Errorf("%w: sqllease: lease table %s: %s", generator.ErrInvalidConfig, b.table, err)
 		return b.err
+	}
+	if len(b.standbys) > 0 && !b.split {
+		// Not kept: the next request asks again.
+		if err := sqldialect.PGStandbysStream(ctx, b.db, b.standbys); err != nil {
+			return fmt.Errorf("%w: sqllease: lease table %s: StoreOptions.Standbys: %w", generator.ErrInvalidConfig, b.table, err)
+		}
 	}
 	b.s = leaseStmts(b.d, b.table, b.t.guard)
 	b.set.Store(true)
@@ -174,11 +193,12 @@ type tableKey struct {
 
 // store is the [node.Store] of one lease table.
 type store struct {
-	db    *sql.DB
-	d     dialect.Dialect
-	table string
-	split bool  // AllowSplitBrain
-	err   error // a bad option, or a setup refused; set before set is
+	db       *sql.DB
+	d        dialect.Dialect
+	table    string
+	split    bool     // AllowSplitBrain
+	standbys []string // StoreOptions.Standbys
+	err      error    // a bad option, or a setup refused; set before set is
 
 	set atomic.Bool // ready has run: s holds the statements
 	s   sqlStmts
