@@ -301,6 +301,13 @@ func probeGuard(ctx context.Context, db *sql.DB, d dialect.Dialect) (*sqlGuard, 
 		}
 		if err != nil {
 			g.warns = append(g.warns, fmt.Sprintf("lease store cannot read the server's identity (%v): a failover to an asynchronous replica goes unnoticed and may repeat IDs; grant EXECUTE on pg_control_system() and pg_current_wal_lsn(), or replicate synchronously", err))
+			// The replicas are counted all the same: a role that cannot
+			// see them is refused, never counted as having none.
+			count, blind, err := sqldialect.Replicas(ctx, db, d, false)
+			if err != nil {
+				return nil, err
+			}
+			g.replicas, g.unsafe = count, blind
 			return g, nil
 		}
 		g.ident = ident

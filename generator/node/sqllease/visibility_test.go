@@ -96,6 +96,29 @@ func TestPostgresRoleWithoutStatsAfterPrivileged(t *testing.T) {
 	}
 }
 
+// TestPostgresBlindRoleWithoutStats: a role that can read neither the
+// server's identity (EXECUTE on pg_control_system() revoked) nor
+// pg_stat_replication's state is refused naming pg_monitor, as one that
+// can read the identity is: the store once skipped counting the replicas
+// when the identity could not be read, and so counted none.
+func TestPostgresBlindRoleWithoutStats(t *testing.T) {
+	t.Parallel()
+	p := testservers.StartPostgres(t)
+	r := p.Replica(t, p.Addr())
+	p.CaughtUp(t, r)
+	p.Psql(t, "REVOKE EXECUTE ON FUNCTION pg_control_system() FROM PUBLIC; CREATE ROLE app LOGIN; GRANT ALL ON SCHEMA public TO app")
+	app := open(t, "pgx", strings.Replace(testservers.PostgresDSN(p.Addr()), "postgres@", "app@", 1))
+	var n int
+	if err := app.QueryRow("SELECT count(*) FROM pg_control_system()").Scan(&n); err == nil {
+		t.Fatal("the role reads pg_control_system(); the case needs it not to")
+	}
+	_, err := claim(t, app)
+	t.Logf("a role reading neither the identity nor the replicas: %v", err)
+	if !errors.Is(err, generator.ErrInvalidConfig) || !strings.Contains(err.Error(), "pg_monitor") {
+		t.Fatalf("a lease for a role that reads neither the identity nor the replicas: %v; want ErrInvalidConfig naming pg_monitor", err)
+	}
+}
+
 // TestPostgresArchiverNotAReplica: pg_receivewal (Barman's streaming
 // archiver) streams WAL from the primary but replays nothing and reports
 // no replay_lsn: it is no failover target, so claims neither wait for it
