@@ -81,6 +81,9 @@ func repeated(a, b []types.Snowflake) int {
 // node.ErrCorrupt naming the field, writing nothing; once the operator
 // sets the horizon right, the claim waits it out and no ID repeats.
 func TestSQLiteHorizonOutOfBounds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two holders issuing flat out for seconds, every ID kept")
+	}
 	t.Parallel()
 	db := testdb.SQLite(t)
 	ctx := context.Background()
