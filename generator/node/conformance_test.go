@@ -56,6 +56,7 @@ type sqlHarness struct {
 	promote   func(t *testing.T, replica int)
 	kill      func(t *testing.T)
 	restart   func(t *testing.T, keep bool)
+	far       string // an expires_at centuries ahead, as a literal
 }
 
 func (h *sqlHarness) harness() nodetest.Harness {
@@ -97,10 +98,41 @@ func (h *sqlHarness) harness() nodetest.Harness {
 			return sqlSnapshot(t, h.s.exec, h.begin)
 		},
 		Forget: func(t *testing.T) { h.s.exec(t, "DELETE FROM "+leaseTable+" WHERE node = -1") },
-		Unsupported: map[string]string{
-			"Corrupt": "the columns' types admit only values the store could write",
+		Corrupt: func(t *testing.T, n int64, i int) (string, func(t *testing.T)) {
+			return sqlCorrupt(t, h.s.exec, h.far, n, i)
 		},
 	}
+}
+
+// sqlCorrupt writes into the i-th field node n's row depends on a value
+// out of the store's bounds (sqllease's bounds.go): the node's mark in
+// 2261, its version at the largest BIGINT, its expiry centuries ahead
+// (far), then the identity row's mark in 2261 and its horizon near 2^63 ns,
+// which would wrap the wait after a loss. exec runs SQL on the database
+// and returns a SELECT's value.
+func sqlCorrupt(t *testing.T, exec func(t *testing.T, q string) string, far string, n int64, i int) (string, func(t *testing.T)) {
+	const in2261 = "9200000000000000000"
+	fields := []struct {
+		name, col, value string
+		row              int64
+	}{
+		{fmt.Sprintf("hwm_ns of node %d", n), "hwm_ns", in2261, n},
+		{fmt.Sprintf("version of node %d", n), "version", "9223372036854775807", n},
+		{fmt.Sprintf("expires_at of node %d", n), "expires_at", far, n},
+		{"hwm_ns of the identity row", "hwm_ns", in2261, -1},
+		{"version of the identity row", "version", "8000000000000000000", -1},
+	}
+	if i >= len(fields) {
+		return "", nil
+	}
+	f := fields[i]
+	where := fmt.Sprintf(" WHERE node = %d", f.row)
+	old := exec(t, "SELECT "+f.col+" FROM "+leaseTable+where)
+	exec(t, "UPDATE "+leaseTable+" SET "+f.col+" = "+f.value+where)
+	if f.row >= 0 {
+		return f.name, nil // the node's own: the store heals it
+	}
+	return f.name, func(t *testing.T) { exec(t, "UPDATE "+leaseTable+" SET "+f.col+" = "+old+where) }
 }
 
 // sqlSnapshot copies the lease table aside; the restore puts the copy
@@ -149,6 +181,7 @@ func postgresHarness() nodetest.Harness {
 		kill:     func(t *testing.T) { primary.Kill(t) },
 		restart:  func(t *testing.T, keep bool) { primary.Restart(t, keep) },
 		begin:    "BEGIN; LOCK TABLE {t} IN ACCESS EXCLUSIVE MODE;",
+		far:      "'2261-01-01 00:00:00+00'",
 	}
 	return h.harness()
 }
@@ -219,6 +252,7 @@ func mariadb(split bool) nodetest.Harness {
 		restart:  func(t *testing.T, keep bool) { primary.Restart(t, keep) },
 		opts:     sqllease.StoreOptions{AllowSplitBrain: split},
 		begin:    "START TRANSACTION;",
+		far:      "'2261-01-01 00:00:00'",
 	}
 	return h.harness()
 }
@@ -230,6 +264,13 @@ func sqliteHarness() nodetest.Harness {
 	var dsn string
 	var db *sql.DB
 	exec := func(t *testing.T, q string) string {
+		if strings.HasPrefix(q, "SELECT ") {
+			var v string
+			if err := db.QueryRow(q).Scan(&v); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+			return v
+		}
 		if _, err := db.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
@@ -261,10 +302,12 @@ func sqliteHarness() nodetest.Harness {
 		},
 		Snapshot: func(t *testing.T) func(t *testing.T, step bool) { return sqlSnapshot(t, exec, "BEGIN IMMEDIATE;") },
 		Forget:   func(t *testing.T) { exec(t, "DELETE FROM "+leaseTable+" WHERE node = -1") },
+		Corrupt: func(t *testing.T, n int64, i int) (string, func(t *testing.T)) {
+			return sqlCorrupt(t, exec, "9200000000000", n, i) // Unix ms in 2261
+		},
 		Unsupported: map[string]string{
 			"Replicate": "SQLite has no replicas",
 			"Restart":   "SQLite has no server: a committed transaction survives the process",
-			"Corrupt":   "the columns' types admit only values the store could write",
 		},
 	}
 }

@@ -104,6 +104,10 @@ func New(ctx context.Context, db *sql.DB, tag string, opts Options) (*Allocator,
 func (a *Allocator) take(ctx context.Context, step int64) (int64, error) {
 	r, err := a.s.takeStep(ctx, a.db, a.tag, step)
 	if errors.Is(err, errNoRow) {
+		var v sql.NullInt64
+		if e := a.db.QueryRowContext(ctx, `SELECT max_id FROM `+a.o.Table+` WHERE biz_tag = `+sqldialect.P(a.o.Dialect, 1), a.tag).Scan(&v); e == nil {
+			return 0, fmt.Errorf("%w: table %s: the max_id of tag %q holds %d, out of range: below 0, or above 2^63-1 minus the step (%d), so the fetch would overflow; set it to the last ID the tag handed out", ErrLost, a.o.Table, a.tag, v.Int64, step)
+		}
 		return 0, fmt.Errorf("%w: table %s: the row of tag %q is gone; INSERT it again with max_id above every ID the tag handed out", ErrLost, a.o.Table, a.tag)
 	}
 	if err != nil {

@@ -21,7 +21,9 @@ var (
 	// deleted (New does not seed it again), the table's record row
 	// deleted, the server's identity changed without its replicas having
 	// acknowledged the writes, or a max_id below one the allocator
-	// fetched. The error names what the operator must do; a loss found
+	// fetched; or a number in the table out of range (a max_id below 0 or
+	// so large that a fetch would overflow, a recorded replica count
+	// below 0 or above 2^18). The error names what the operator must do; a loss found
 	// by a fetch is recorded in the table and fails every allocator's
 	// fetches until then. [Allocator.Next] wraps it in [ErrUnavailable].
 	ErrLost = errors.New("segment: the table lost handed-out segments")

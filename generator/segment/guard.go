@@ -242,6 +242,8 @@ func (a *Allocator) check(ctx context.Context, r taken, step, seen int64) error 
 	switch {
 	case r.records == 0:
 		return a.recordMissing()
+	case r.recorded.Valid && (r.recorded.Int64 < 0 || r.recorded.Int64 > 1<<18):
+		return fmt.Errorf("%w: table %s: the step of its record row (biz_tag ''), the replicas recorded, holds %d: not a count from 0 to 2^18; set it to the server's replicas", ErrLost, a.o.Table, r.recorded.Int64)
 	case r.ident.Valid && strings.HasPrefix(r.ident.String, lostMarkPrefix):
 		return fmt.Errorf("%w: table %s records a loss (%s): %s", ErrLost, a.o.Table, r.ident.String, clear)
 	case r.max-step < seen:

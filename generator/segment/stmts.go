@@ -55,7 +55,7 @@ func newStmts(d dialect.Dialect, t, ident, replicas string) stmts {
 		s.addIdent = `ALTER TABLE ` + t + ` ADD COLUMN IF NOT EXISTS ident VARCHAR(128)`
 		s.legacy = `INSERT INTO ` + t + ` (biz_tag, max_id, step) SELECT '', COUNT(*), 0 FROM ` + t + ` ON CONFLICT (biz_tag) DO NOTHING`
 		s.seed = `INSERT INTO ` + t + ` (biz_tag, max_id, step) VALUES ($1, $2, $3)`
-		s.take = `UPDATE ` + t + ` SET max_id = max_id + $1, step = $1, updated = now() WHERE biz_tag = $2 RETURNING max_id, ` + state
+		s.take = `UPDATE ` + t + ` SET max_id = max_id + $1, step = $1, updated = now() WHERE biz_tag = $2 AND max_id >= 0 AND max_id <= 9223372036854775807 - $1 RETURNING max_id, ` + state
 		q = "$1"
 		s.adopt = `UPDATE ` + t + ` SET ident = $1, step = $2 WHERE biz_tag = '' AND ident = $3`
 		s.accept = `UPDATE ` + t + ` SET ident = $1, step = $2 WHERE biz_tag = '' AND ident IS NULL`
@@ -76,7 +76,7 @@ func newStmts(d dialect.Dialect, t, ident, replicas string) stmts {
 		s.seed = `INSERT INTO ` + t + ` (biz_tag, max_id, step) VALUES (?, ?, ?)`
 		// LAST_INSERT_ID(expr) makes the new value the statement's insert
 		// ID, returned in the same reply: one atomic statement.
-		s.take = `UPDATE ` + t + ` SET max_id = LAST_INSERT_ID(max_id + ?), step = ?, updated = CURRENT_TIMESTAMP(6) WHERE biz_tag = ?`
+		s.take = `UPDATE ` + t + ` SET max_id = LAST_INSERT_ID(max_id + ?), step = ?, updated = CURRENT_TIMESTAMP(6) WHERE biz_tag = ? AND max_id >= 0 AND max_id <= 9223372036854775807 - ?`
 	case dialect.SQLite:
 		s.create = func(name string) string {
 			return `CREATE TABLE ` + name + ` (
@@ -90,7 +90,7 @@ func newStmts(d dialect.Dialect, t, ident, replicas string) stmts {
 		s.legacy = `INSERT OR IGNORE INTO ` + t + ` (biz_tag, max_id, step) SELECT '', COUNT(*), 0 FROM ` + t
 		s.lock = `UPDATE ` + t + ` SET updated = CURRENT_TIMESTAMP WHERE biz_tag = ''`
 		s.seed = `INSERT INTO ` + t + ` (biz_tag, max_id, step) VALUES (?, ?, ?)`
-		s.take = `UPDATE ` + t + ` SET max_id = max_id + ?1, step = ?1, updated = CURRENT_TIMESTAMP WHERE biz_tag = ?2 RETURNING max_id`
+		s.take = `UPDATE ` + t + ` SET max_id = max_id + ?1, step = ?1, updated = CURRENT_TIMESTAMP WHERE biz_tag = ?2 AND max_id >= 0 AND max_id <= 9223372036854775807 - ?1 RETURNING max_id`
 	}
 	// MySQL counts the rows a write changed, not matched: the record row
 	// is locked by a read (SQLite's lock is a write, stmts above).
@@ -112,7 +112,9 @@ func newStmts(d dialect.Dialect, t, ident, replicas string) stmts {
 	return s
 }
 
-// errNoRow reports a tag row that disappeared.
+// errNoRow reports a tag row that disappeared, or whose max_id is out of
+// range (below 0, or so large that the fetch would overflow): the take
+// updates no row then.
 var errNoRow = errors.New("the tag's row is missing")
 
 // taken is what a fetch read: the new max_id, and the table's and
@@ -141,7 +143,7 @@ func (s stmts) takeStep(ctx context.Context, db *sql.DB, tag string, step int64)
 		}
 		return r, nil
 	case dialect.MySQL:
-		res, err := db.ExecContext(ctx, s.take, step, step, tag)
+		res, err := db.ExecContext(ctx, s.take, step, step, tag, step)
 		if err != nil {
 			return r, err
 		}

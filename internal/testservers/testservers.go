@@ -159,6 +159,24 @@ func (p *Postgres) Replica(t testing.TB, via string) *Postgres {
 	return r
 }
 
+// NamedReplica is Replica with the replica's cluster_name set to name,
+// which its walreceiver reports as application_name in the
+// pg_stat_replication of the server it streams from. p may itself be a
+// standby: the replica then cascades from it (P -> p -> replica), and a
+// checkpoint of the primary (CHECKPOINT on it) lets the base backup from
+// p start.
+func (p *Postgres) NamedReplica(t testing.TB, via, name string) *Postgres {
+	t.Helper()
+	host, port, _ := net.SplitHostPort(via)
+	r := &Postgres{dir: tempDir(t, "idkit-pg-", "postgres")}
+	data := filepath.Join(r.dir, "data")
+	run(t, "postgres", pgBin(t, "pg_basebackup"), "-h", host, "-p", port, "-U", "postgres",
+		"-D", data, "-R", "-X", "stream", "--no-sync", "-c", "fast")
+	run(t, "postgres", "sh", "-c", "echo \"cluster_name = '"+name+"'\" >> "+filepath.Join(data, "postgresql.auto.conf"))
+	r.start(t)
+	return r
+}
+
 // Restart kills the server and starts it again on the same port, with its
 // data directory (keep) or a new empty one, as when its host reboots.
 func (p *Postgres) Restart(t testing.TB, keep bool) {

@@ -129,6 +129,67 @@ func PGAcked(ctx context.Context, db *sql.DB, need int64) error {
 	return fmt.Errorf("%w: %w", ErrNotAcked, err)
 }
 
+// PGStandbysStream returns an error naming the first of the standbys
+// named (by application_name) that the PostgreSQL primary db does not show
+// streaming in pg_stat_replication: one down, or one that cascades from
+// another standby, which the primary cannot see nor wait for.
+func PGStandbysStream(ctx context.Context, db *sql.DB, names []string) error {
+	_, err := pgStandbys(ctx, db, names, "")
+	return err
+}
+
+// PGStandbysAcked polls pg_stat_replication until every standby named (by
+// application_name) has flushed the WAL up to the insert position read
+// when it is called, until ctx ends. A named standby that the primary does
+// not show streaming fails it at once, as [PGStandbysStream] says.
+func PGStandbysAcked(ctx context.Context, db *sql.DB, names []string) error {
+	var lsn string
+	if err := db.QueryRowContext(ctx, `SELECT pg_current_wal_insert_lsn()::text`).Scan(&lsn); err != nil {
+		return fmt.Errorf("%w: %w", ErrNotAcked, err)
+	}
+	for pause := 500 * time.Microsecond; ; pause = min(2*pause, 10*time.Millisecond) {
+		late, err := pgStandbys(ctx, db, names, lsn)
+		switch {
+		case err != nil:
+			return fmt.Errorf("%w: %w", ErrNotAcked, err)
+		case late == "":
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w: standby %q did not flush %s in time", ErrNotAcked, late, lsn)
+		case <-time.After(pause):
+		}
+	}
+}
+
+// pgStandbys returns the first named standby that has not flushed lsn
+// ("" for none; lsn "" asks only that they stream), or an error naming
+// one the primary does not show streaming.
+func pgStandbys(ctx context.Context, db *sql.DB, names []string, lsn string) (late string, err error) {
+	rows, err := db.QueryContext(ctx, `SELECT n, coalesce(bool_or(r.state = 'streaming'), false),
+	coalesce(bool_or(r.state = 'streaming' AND r.flush_lsn >= nullif($2, '')::pg_lsn), false)
+FROM unnest(string_to_array($1, E'\n')) n LEFT JOIN pg_stat_replication r ON r.application_name = n GROUP BY n ORDER BY n`, strings.Join(names, "\n"), lsn)
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var name string
+		var streaming, flushed bool
+		if err := rows.Scan(&name, &streaming, &flushed); err != nil {
+			return "", err
+		}
+		if !streaming {
+			return "", fmt.Errorf("standby %q does not stream from this primary (no such application_name streaming in pg_stat_replication): it is down, or it cascades from another standby, which the primary cannot see nor wait for; connect it to the primary, or leave it out of the standbys named if it is never promoted", name)
+		}
+		if lsn != "" && !flushed && late == "" {
+			late = name
+		}
+	}
+	return late, rows.Err()
+}
+
 // SemiSyncAcked checks, after a write, that semi-synchronous replication
 // is in force with at least need replicas connected: the write then waited
 // for one to acknowledge it (or, had it timed out and switched

@@ -88,17 +88,35 @@ func (g *sqlGuard) warn(log *slog.Logger, split bool) {
 	}
 }
 
-// guard completes r, a claim that read the node's floor and id: it waits
-// out a loss, records it and the claimer's horizon, through q: the
-// claim's own transaction on SQLite, db elsewhere.
-func (b *store) guard(ctx context.Context, q querier, c node.Claim, r node.Claimed, floor int64, id identity) (node.Claimed, bool, error) {
+// guard completes r, a claim that read the node's floor and id (far: the
+// node's expiry was out of bounds): it waits out a loss, records it and
+// the claimer's horizon, through q: the claim's own transaction on SQLite,
+// db elsewhere. A node whose mark or expiry was out of bounds (rewritten
+// by the claim, bounds.go) is a loss of that node: the claim alone waits
+// out the horizon.
+func (b *store) guard(ctx context.Context, q querier, c node.Claim, r node.Claimed, floor int64, far bool, id identity) (node.Claimed, bool, error) {
+	if err := id.corrupt(); err != nil {
+		return r, false, err
+	}
 	need := b.need(id)
 	r.Seen.Ident = seenIdent(id.now, need)
 	horizon := max(id.horizon.Int64, int64(c.Horizon))
 	wait := id.clock + horizon // the floor after a loss
+	var healed string          // the field out of bounds
+	switch {
+	case badMark(floor, id.clock):
+		healed = fmt.Sprintf("field hwm_ns of node %d holds %d", r.Node, floor)
+		floor = 0
+	case far:
+		healed = fmt.Sprintf("field expires_at of node %d is more than %v ahead", r.Node, maxHorizon)
+	}
 	r.Floor = max(floor, id.mark.Int64)
-	if c.Lapsed && !failover.Off.Load() {
+	if (c.Lapsed || healed != "") && !failover.Off.Load() {
 		r.Floor = max(r.Floor, wait)
+	}
+	if healed != "" && c.Log != nil {
+		c.Log.Warn("lease store: "+healed+", out of bounds (corrupt): the claim rewrites it and waits out earlier holders",
+			"floor", time.Unix(0, r.Floor))
 	}
 	if !id.stored.Valid || id.stored.String != id.now || c.Lost {
 		mark := id.mark.Int64
@@ -132,6 +150,9 @@ func (b *store) guard(ctx context.Context, q querier, c node.Claim, r node.Claim
 // lapse ([node.ErrLapsed]) and another holder ([node.ErrLeaseLost]).
 func (b *store) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 	if err := b.ready(ctx); err != nil {
+		return r.Seen, err
+	}
+	if err := checkHorizon(r.Horizon); err != nil {
 		return r.Seen, err
 	}
 	ident, need := splitSeen(r.Seen.Ident)
@@ -188,7 +209,7 @@ func (b *store) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 			need = streaming
 			seen.Ident = seenIdent(ident, need)
 		}
-		if need > 0 && !b.split {
+		if (need > 0 || len(b.standbys) > 0) && !b.split {
 			if err := b.acked(ctx, need, r.TTL); err != nil {
 				return r.Seen, fmt.Errorf("sqllease: renew node %d: %w", r.Node, err)
 			}
@@ -216,19 +237,27 @@ func (b *store) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 func (b *store) unproven(ctx context.Context, r node.Renewal) error {
 	r.Seen.Ident, _ = splitSeen(r.Seen.Ident)
 	var owner, stored sql.NullString
-	var version sql.NullInt64
-	var expired sql.NullBool
+	var version, mark sql.NullInt64
+	var expired, far sql.NullBool
 	var now string
+	var clock int64
 	args := []any{r.Node}
 	if b.d != dialect.Postgres {
-		args = []any{r.Node, r.Node, r.Node}
+		args = []any{r.Node, r.Node, r.Node, r.Node, r.Node}
 	}
-	if err := b.db.QueryRowContext(ctx, b.s.probe, args...).Scan(&owner, &version, &expired, &stored, &now); err != nil {
+	if err := b.db.QueryRowContext(ctx, b.s.probe, args...).Scan(&owner, &version, &expired, &stored, &now, &mark, &clock, &far); err != nil {
 		return fmt.Errorf("sqllease: renew node %d: %w", r.Node, err)
 	}
+	mine := owner.Valid && owner.String == r.Owner
 	switch {
 	case now != r.Seen.Ident || !stored.Valid || stored.String != r.Seen.Ident:
 		return fmt.Errorf("sqllease: renew node %d: %w: identity %q, recorded %q, the lease saw %q", r.Node, node.ErrForgot, now, stored.String, r.Seen.Ident)
+	case mine && version.Valid && badVersion(version.Int64):
+		return fmt.Errorf("sqllease: renew node %d: %w: %w: field version of node %d holds %d, not a version from 0 to 2^53", r.Node, node.ErrForgot, node.ErrCorrupt, r.Node, version.Int64)
+	case mine && mark.Valid && badMark(mark.Int64, clock):
+		return fmt.Errorf("sqllease: renew node %d: %w: %w: field hwm_ns of node %d holds %d, not a time (Unix ns) from 0 to the server's clock + %v", r.Node, node.ErrForgot, node.ErrCorrupt, r.Node, mark.Int64, maxHorizon)
+	case mine && far.Bool:
+		return fmt.Errorf("sqllease: renew node %d: %w: %w: field expires_at of node %d is more than %v after the server's clock", r.Node, node.ErrForgot, node.ErrCorrupt, r.Node, maxHorizon)
 	case !owner.Valid || version.Int64 < r.Seen.Version:
 		return fmt.Errorf("sqllease: renew node %d: %w: version %d, the lease saw %d", r.Node, node.ErrForgot, version.Int64, r.Seen.Version)
 	case owner.String != r.Owner:
@@ -272,6 +301,13 @@ func probeGuard(ctx context.Context, db *sql.DB, d dialect.Dialect) (*sqlGuard, 
 		}
 		if err != nil {
 			g.warns = append(g.warns, fmt.Sprintf("lease store cannot read the server's identity (%v): a failover to an asynchronous replica goes unnoticed and may repeat IDs; grant EXECUTE on pg_control_system() and pg_current_wal_lsn(), or replicate synchronously", err))
+			// The replicas are counted all the same: a role that cannot
+			// see them is refused, never counted as having none.
+			count, blind, err := sqldialect.Replicas(ctx, db, d, false)
+			if err != nil {
+				return nil, err
+			}
+			g.replicas, g.unsafe = count, blind
 			return g, nil
 		}
 		g.ident = ident

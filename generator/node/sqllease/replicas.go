@@ -88,7 +88,7 @@ func (b *store) replicated(ctx context.Context, q querier, ttl time.Duration, id
 			return fmt.Errorf("record the replicas: %w", err)
 		}
 	}
-	if need == 0 {
+	if need == 0 && (len(b.standbys) == 0 || b.split) {
 		return nil
 	}
 	if err := b.acked(ctx, need, ttl); err != nil {
@@ -100,16 +100,22 @@ func (b *store) replicated(ctx context.Context, q querier, ttl time.Duration, id
 	return nil
 }
 
-// acked waits until need replicas have every write this process's
-// connections committed so far, for at most ttl/2 or until ctx ends.
+// acked waits until need replicas, and the standbys named in
+// StoreOptions.Standbys, have every write this process's connections
+// committed so far, for at most ttl/2 or until ctx ends.
 func (b *store) acked(ctx context.Context, need int64, ttl time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, max(ttl/2, 10*time.Millisecond))
 	defer cancel()
-	switch b.d {
-	case dialect.Postgres:
-		return sqldialect.PGAcked(ctx, b.db, need)
-	case dialect.MySQL:
+	switch {
+	case need > 0 && b.d == dialect.Postgres:
+		if err := sqldialect.PGAcked(ctx, b.db, need); err != nil {
+			return err
+		}
+	case need > 0 && b.d == dialect.MySQL:
 		return sqldialect.SemiSyncAcked(ctx, b.db, need)
+	}
+	if len(b.standbys) > 0 && !b.split {
+		return sqldialect.PGStandbysAcked(ctx, b.db, b.standbys)
 	}
 	return nil
 }

@@ -36,6 +36,17 @@ type StoreOptions struct {
 	// its holders then lets both issue the same IDs:
 	// https://github.com/idkit-go/idkit/blob/main/docs/leases.md#split-brain
 	AllowSplitBrain bool
+	// Standbys names, by application_name, the PostgreSQL standbys a
+	// failover may promote. Every claim and renewal then also waits until
+	// each has flushed the write, and a named standby that does not stream
+	// from the primary fails it: the store is refused with
+	// [generator.ErrInvalidConfig] if one is missing when it opens the
+	// table. This closes what the primary cannot see: a cascading standby
+	// (streaming from another standby) appears in no pg_stat_replication of
+	// the primary, so without it a promotion of one may repeat IDs
+	// (https://github.com/idkit-go/idkit/blob/main/docs/leases.md#what-the-rule-cannot-cover).
+	// PostgreSQL only; ignored with AllowSplitBrain.
+	Standbys []string
 }
 
 // NewStore returns the [node.Store] of the lease table opts.Table in db,
@@ -57,7 +68,7 @@ type StoreOptions struct {
 // and renewal returns only once every replica the lease saw at its claim
 // has the write (replicas.go).
 func NewStore(db *sql.DB, opts StoreOptions) node.Store {
-	b := &store{db: db, split: opts.AllowSplitBrain, table: opts.Table}
+	b := &store{db: db, split: opts.AllowSplitBrain, table: opts.Table, standbys: opts.Standbys}
 	if b.table == "" {
 		b.table = defaultTable
 	}
@@ -70,6 +81,8 @@ func NewStore(db *sql.DB, opts StoreOptions) node.Store {
 		b.err = fmt.Errorf("%w: sqllease: table name %q is not a plain identifier", generator.ErrInvalidConfig, b.table)
 	case !ok:
 		b.err = fmt.Errorf("%w: sqllease: cannot tell the SQL dialect of driver %T; set Dialect", generator.ErrInvalidConfig, db.Driver())
+	case len(opts.Standbys) > 0 && d != dialect.Postgres:
+		b.err = fmt.Errorf("%w: sqllease: Standbys names PostgreSQL standbys; the dialect is %s", generator.ErrInvalidConfig, d)
 	default:
 		b.d = d
 		v, _ := tables.LoadOrStore(tableKey{weak.Make(db), b.table}, &tableState{claiming: make(chan struct{}, claimsAtOnce)})
@@ -112,6 +125,12 @@ func (b *store) ready(ctx context.Context) error {
 	if err := b.t.guard.refuse(b.split); err != nil {
 		b.err = fmt.Errorf("%w: sqllease: lease table %s: %s", generator.ErrInvalidConfig, b.table, err)
 		return b.err
+	}
+	if len(b.standbys) > 0 && !b.split {
+		// Not kept: the next request asks again.
+		if err := sqldialect.PGStandbysStream(ctx, b.db, b.standbys); err != nil {
+			return fmt.Errorf("%w: sqllease: lease table %s: StoreOptions.Standbys: %w", generator.ErrInvalidConfig, b.table, err)
+		}
 	}
 	b.s = leaseStmts(b.d, b.table, b.t.guard)
 	b.set.Store(true)
@@ -174,11 +193,12 @@ type tableKey struct {
 
 // store is the [node.Store] of one lease table.
 type store struct {
-	db    *sql.DB
-	d     dialect.Dialect
-	table string
-	split bool  // AllowSplitBrain
-	err   error // a bad option, or a setup refused; set before set is
+	db       *sql.DB
+	d        dialect.Dialect
+	table    string
+	split    bool     // AllowSplitBrain
+	standbys []string // StoreOptions.Standbys
+	err      error    // a bad option, or a setup refused; set before set is
 
 	set atomic.Bool // ready has run: s holds the statements
 	s   sqlStmts
@@ -235,6 +255,9 @@ func (b *store) seed(ctx context.Context, maxNode int64, force bool) error {
 // the next one create it again.
 func (b *store) Claim(ctx context.Context, c node.Claim) (node.Claimed, error) {
 	if err := b.ready(ctx); err != nil {
+		return node.Claimed{}, err
+	}
+	if err := checkHorizon(c.Horizon); err != nil {
 		return node.Claimed{}, err
 	}
 	b.t.guard.warn(c.Log, b.split)
@@ -338,12 +361,12 @@ func (b *store) missing(ctx context.Context, node int64) bool {
 // deadlocks, serialization failures and busy databases are worth a few
 // retries. A busy SQLite database (SQLITE_BUSY) is retried until ctx ends
 // or for busyFor, without counting; a write its replicas did not
-// acknowledge is not retried.
+// acknowledge, or a field out of bounds, is not retried.
 func (b *store) retry(ctx context.Context, f func() error) error {
 	var err error
 	busyUntil := time.Now().Add(busyFor)
 	for attempt := 0; attempt < 8; attempt++ {
-		if err = f(); err == nil || ctx.Err() != nil || errors.Is(err, sqldialect.ErrNotAcked) {
+		if err = f(); err == nil || ctx.Err() != nil || errors.Is(err, sqldialect.ErrNotAcked) || errors.Is(err, node.ErrCorrupt) {
 			return err
 		}
 		if b.d == dialect.SQLite && sqliteBusy(err) && time.Now().Before(busyUntil) {
@@ -360,16 +383,26 @@ func (b *store) claimIn(ctx context.Context, c node.Claim, lo, hi int64) (r node
 	owner, prefer, bound := c.Owner, c.Prefer, c.Bound
 	ttlArg := b.s.ttlArg(c.TTL)
 	var id identity
-	var floor int64
+	var floor, version int64 // the node's mark and version before the claim
+	var far bool             // the node's expiry was out of bounds (bounds.go)
 	if b.d == dialect.Postgres {
-		err = b.db.QueryRowContext(ctx, b.s.claim, lo, hi, owner, prefer, ttlArg, bound).Scan(append([]any{&r.Node, &floor, &r.Seen.Version}, id.dest()...)...)
+		err = b.db.QueryRowContext(ctx, b.s.claim, lo, hi, owner, prefer, ttlArg, bound).Scan(append([]any{&r.Node, &floor, &version, &far}, id.dest()...)...)
 		if errors.Is(err, sql.ErrNoRows) {
+			// No candidate, or a store-wide field out of bounds: the
+			// statement takes no row then.
+			var now identity
+			if err := b.db.QueryRowContext(ctx, b.s.current).Scan(now.dest()...); err == nil {
+				if err := now.corrupt(); err != nil {
+					return r, false, err
+				}
+			}
 			return r, false, nil
 		}
 		if err != nil {
 			return r, false, err
 		}
-		return b.guard(ctx, b.db, c, r, floor, id)
+		r.Seen.Version = nextVersion(version)
+		return b.guard(ctx, b.db, c, r, floor, far, id)
 	}
 	var q querier
 	var commit, rollback func() error
@@ -398,14 +431,22 @@ func (b *store) claimIn(ctx context.Context, c node.Claim, lo, hi int64) (r node
 			_ = rollback()
 		}
 	}()
-	err = q.QueryRowContext(ctx, b.s.pick, lo, hi, owner, prefer).Scan(append([]any{&r.Node, &floor, &r.Seen.Version}, id.dest()...)...)
+	err = q.QueryRowContext(ctx, b.s.pick, lo, hi, owner, prefer).Scan(append([]any{&r.Node, &floor, &version, &far}, id.dest()...)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, false, nil
 	}
 	if err != nil {
 		return r, false, err
 	}
-	res, err := q.ExecContext(ctx, b.s.take, owner, ttlArg, bound, r.Node)
+	if err := id.corrupt(); err != nil {
+		return r, false, err // rolled back: nothing written
+	}
+	mark := max(floor, bound)
+	if badMark(floor, id.clock) {
+		mark = bound // rewritten; the claim waits out the horizon (guard)
+	}
+	r.Seen.Version = nextVersion(version)
+	res, err := q.ExecContext(ctx, b.s.take, owner, ttlArg, mark, r.Seen.Version, r.Node)
 	if err != nil {
 		return r, false, err
 	}
@@ -417,7 +458,7 @@ func (b *store) claimIn(ctx context.Context, c node.Claim, lo, hi int64) (r node
 	if b.d == dialect.SQLite {
 		// The claim's records go in its transaction, on the connection it
 		// holds: a pool of one connection has no other to give.
-		if r, found, err = b.guard(ctx, q, c, r, floor, id); err != nil {
+		if r, found, err = b.guard(ctx, q, c, r, floor, far, id); err != nil {
 			return r, false, err
 		}
 		done = true
@@ -434,7 +475,7 @@ func (b *store) claimIn(ctx context.Context, c node.Claim, lo, hi int64) (r node
 	}
 	// The transaction gave its connection back: the records and the
 	// replicas' acknowledgement take one from the pool.
-	return b.guard(ctx, b.db, c, r, floor, id)
+	return b.guard(ctx, b.db, c, r, floor, far, id)
 }
 
 // querier is what a claim needs from a *sql.Tx or an *sql.Conn.

@@ -71,6 +71,54 @@ func TestPostgresRoleWithoutStats(t *testing.T) {
 	}
 }
 
+// TestPostgresRoleWithoutStatsAfterPrivileged: a privileged process
+// claims first on a healthy primary with a streaming replica (recording
+// that the server has one), then the application's role, without
+// pg_monitor, claims: it is refused naming the grant, where the store once
+// counted no replica streaming and blamed "a replica that left" (a
+// promotion) for a replica that is there.
+func TestPostgresRoleWithoutStatsAfterPrivileged(t *testing.T) {
+	t.Parallel()
+	p := testservers.StartPostgres(t)
+	r := p.Replica(t, p.Addr())
+	p.CaughtUp(t, r)
+	p.Psql(t, "CREATE ROLE app LOGIN; GRANT ALL ON SCHEMA public TO app")
+	su := open(t, "pgx", testservers.PostgresDSN(p.Addr()))
+	if _, err := claim(t, su); err != nil {
+		t.Fatalf("the privileged claim: %v", err)
+	}
+	p.Psql(t, "GRANT ALL ON idkit_node_leases TO app")
+	app := open(t, "pgx", strings.Replace(testservers.PostgresDSN(p.Addr()), "postgres@", "app@", 1))
+	_, err := claim(t, app)
+	t.Logf("the role without pg_monitor, after a privileged claim: %v", err)
+	if !errors.Is(err, generator.ErrInvalidConfig) || !strings.Contains(err.Error(), "pg_monitor") || strings.Contains(err.Error(), "left") {
+		t.Fatalf("a lease for a role that cannot see the replica, after a privileged claim: %v; want ErrInvalidConfig naming pg_monitor, not a replica that left", err)
+	}
+}
+
+// TestPostgresBlindRoleWithoutStats: a role that can read neither the
+// server's identity (EXECUTE on pg_control_system() revoked) nor
+// pg_stat_replication's state is refused naming pg_monitor, as one that
+// can read the identity is: the store once skipped counting the replicas
+// when the identity could not be read, and so counted none.
+func TestPostgresBlindRoleWithoutStats(t *testing.T) {
+	t.Parallel()
+	p := testservers.StartPostgres(t)
+	r := p.Replica(t, p.Addr())
+	p.CaughtUp(t, r)
+	p.Psql(t, "REVOKE EXECUTE ON FUNCTION pg_control_system() FROM PUBLIC; CREATE ROLE app LOGIN; GRANT ALL ON SCHEMA public TO app")
+	app := open(t, "pgx", strings.Replace(testservers.PostgresDSN(p.Addr()), "postgres@", "app@", 1))
+	var n int
+	if err := app.QueryRow("SELECT count(*) FROM pg_control_system()").Scan(&n); err == nil {
+		t.Fatal("the role reads pg_control_system(); the case needs it not to")
+	}
+	_, err := claim(t, app)
+	t.Logf("a role reading neither the identity nor the replicas: %v", err)
+	if !errors.Is(err, generator.ErrInvalidConfig) || !strings.Contains(err.Error(), "pg_monitor") {
+		t.Fatalf("a lease for a role that reads neither the identity nor the replicas: %v; want ErrInvalidConfig naming pg_monitor", err)
+	}
+}
+
 // TestPostgresArchiverNotAReplica: pg_receivewal (Barman's streaming
 // archiver) streams WAL from the primary but replays nothing and reports
 // no replay_lsn: it is no failover target, so claims neither wait for it
@@ -145,15 +193,13 @@ func TestMariaDBUserWithoutProcess(t *testing.T) {
 	}
 }
 
-// TestMariaDBBinlogReaderNotAReplica: a binary-log reader that does not
-// register as a replica (mariadb-binlog --stop-never, as change-data-capture
-// tools read) runs a Binlog Dump thread but is no failover target: the
-// store, counting Slaves_connected, claims beside it, where it once took
-// it for an asynchronous replica and refused the primary.
-func TestMariaDBBinlogReaderNotAReplica(t *testing.T) {
-	t.Parallel()
-	p := testservers.StartMariaDB(t, 1)
-	db := open(t, "mysql", testservers.MySQLDSN(p.Addr()))
+// binlogReader starts mariadb-binlog --read-from-remote-server
+// --stop-never on p (a binary-log reader that does not register as a
+// replica, as change-data-capture tools read), stopped when t ends, and
+// waits until p shows its Binlog Dump thread beside the others it had. It
+// returns the reader's stderr.
+func binlogReader(t *testing.T, p *testservers.MariaDB, db *sql.DB) *strings.Builder {
+	t.Helper()
 	host, port, _ := strings.Cut(p.Addr(), ":")
 	var first string
 	if err := db.QueryRow("SELECT LOG_NAME FROM information_schema.BINLOG_STATUS").Scan(&first); err != nil {
@@ -169,25 +215,97 @@ func TestMariaDBBinlogReaderNotAReplica(t *testing.T) {
 		}
 		rows.Close()
 	}
+	const dumpThreads = "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%'"
+	var before int
+	if err := db.QueryRow(dumpThreads).Scan(&before); err != nil {
+		t.Fatal(err)
+	}
 	cmd := exec.Command("mariadb-binlog", "--read-from-remote-server", "--stop-never", "-h", host, "-P", port, "-u", "root", "--result-file="+filepath.Join(t.TempDir(), "out"), first)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	stderr := new(strings.Builder)
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	var slaves, dumps int
-	for deadline := time.Now().Add(10 * time.Second); dumps == 0 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		_ = db.QueryRow("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%'").Scan(&dumps)
+	dumps := before
+	for deadline := time.Now().Add(10 * time.Second); dumps == before && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		_ = db.QueryRow(dumpThreads).Scan(&dumps)
 	}
-	_ = db.QueryRow("SELECT CAST(VARIABLE_VALUE AS SIGNED) FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'SLAVES_CONNECTED'").Scan(&slaves)
-	_ = db.QueryRow("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%'").Scan(&dumps)
+	if dumps != before+1 {
+		t.Fatalf("%d Binlog Dump threads, %d before: the reader did not connect (%s)", dumps, before, stderr)
+	}
+	return stderr
+}
+
+// status reads a global status variable of db as an integer.
+func status(t *testing.T, db *sql.DB, name string) int {
+	t.Helper()
+	var n int
+	if err := db.QueryRow("SELECT CAST(VARIABLE_VALUE AS SIGNED) FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = ?", name).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestMariaDBBinlogReaderNotAReplica: a binary-log reader that does not
+// register as a replica (mariadb-binlog --stop-never, as change-data-capture
+// tools read) runs a Binlog Dump thread but is no failover target: the
+// store, counting Slaves_connected, claims beside it, where it once took
+// it for an asynchronous replica and refused the primary.
+func TestMariaDBBinlogReaderNotAReplica(t *testing.T) {
+	t.Parallel()
+	p := testservers.StartMariaDB(t, 1)
+	db := open(t, "mysql", testservers.MySQLDSN(p.Addr()))
+	stderr := binlogReader(t, p, db)
 	_, err := claim(t, db)
-	t.Logf("binlog %s; Slaves_connected %d, Binlog Dump threads %d, claim: %v; mariadb-binlog: %s", first, slaves, dumps, err, stderr.String())
-	if dumps != 1 {
-		t.Fatalf("%d Binlog Dump threads: the reader did not connect", dumps)
-	}
+	t.Logf("Slaves_connected %d, claim: %v; mariadb-binlog: %s", status(t, db, "SLAVES_CONNECTED"), err, stderr.String())
 	if err != nil {
 		t.Fatalf("a lease beside a binary-log reader: %v", err)
 	}
+}
+
+// TestMariaDBBinlogReaderBesideSemiSync: a binary-log reader
+// (mariadb-binlog --stop-never) beside a semi-synchronous replica neither
+// blocks claims and renewals (the store once counted it among the
+// replicas that must acknowledge: "2 must acknowledge", every claim
+// refused) nor acknowledges for the replica: once the replica stops, the
+// holder's renewals fail and its generator fences, although the reader
+// still reads.
+func TestMariaDBBinlogReaderBesideSemiSync(t *testing.T) {
+	t.Parallel()
+	p := testservers.StartMariaDB(t, 1)
+	r := testservers.StartMariaDB(t, 2)
+	r.ReplicateSemiSyncFrom(t, p, p.Addr())
+	p.CaughtUp(t, r)
+	db := open(t, "mysql", testservers.MySQLDSN(p.Addr()))
+	stderr := binlogReader(t, p, db)
+	l, err := claim(t, db)
+	t.Logf("Slaves_connected %d, semi-sync clients %d, claim: %v; mariadb-binlog: %s",
+		status(t, db, "SLAVES_CONNECTED"), status(t, db, "RPL_SEMI_SYNC_MASTER_CLIENTS"), err, stderr.String())
+	if err != nil {
+		t.Fatalf("a lease beside a semi-synchronous replica and a binary-log reader: %v", err)
+	}
+	g, err := node.NewSnowflake(context.Background(), l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Renewals every TTL/3: three of them, none waiting for the reader.
+	time.Sleep(2500 * time.Millisecond)
+	if _, err := g.Next(); err != nil {
+		t.Fatalf("after renewals beside a binary-log reader: %v (%+v)", err, l.Stats())
+	}
+	if st := l.Stats(); st.Failures != 0 {
+		t.Fatalf("renewals failed beside a binary-log reader: %+v", st)
+	}
+	// The replica goes; the reader stays connected. The holder must
+	// fence within TTL - Margin (1.5 s) and a renewal or two.
+	r.Kill(t)
+	deadline := time.Now().Add(6 * time.Second)
+	for l.Fence() == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("the holder still trusts its lease %v after the semi-synchronous replica left, with only the reader connected: %+v", 6*time.Second, l.Stats())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Logf("fenced after the replica left: %v", l.Fence())
 }
