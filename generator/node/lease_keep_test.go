@@ -39,7 +39,7 @@ type memStore struct {
 	pending bool  // a failover no claim has noticed yet
 	noKept  bool
 	// slowUntil holds every claim after a loss until then (a slow store).
-	slowUntil time.Time
+	slowUntil                        time.Time
 	lostClaims, keptClaims, renewals atomic.Int64
 }
 

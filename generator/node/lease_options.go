@@ -2,9 +2,9 @@ package node
 
 import (
 	"fmt"
-	"math"
 	"github.com/idkit-go/idkit/generator"
 	"log/slog"
+	"math"
 	"os"
 	"time"
 )
