@@ -123,9 +123,10 @@ type Claimed struct {
 	// [Claim].Seen shows (neither missing nor rewritten since). A lease
 	// whose renewal failed with [ErrForgot] then keeps its node and its
 	// generator's sequence without waiting for Floor, if the claim was
-	// answered while the lease was still trusted (docs/leases.md,
-	// "Failover without a pause"). A store that cannot tell leaves it
-	// false, and such a lease waits for Floor as after any loss.
+	// answered while the lease was still trusted
+	// (https://github.com/idkit-go/idkit/blob/main/docs/leases.md#failover-without-a-pause).
+	// A store that cannot tell leaves it false, and such a lease waits for
+	// Floor as after any loss.
 	Kept bool
 }
 
