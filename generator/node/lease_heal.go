@@ -37,13 +37,13 @@ func (l *Lease) retryEvery() time.Duration { return max(l.o.RenewEvery/4, 10*tim
 
 // attempt is how long a trusted lease's renewal may take before it is
 // abandoned (a request sent into a cut link may never be answered) and
-// retried retryEvery later: RenewEvery/2, but at least 1 s or RenewEvery,
-// for a busy machine. So with RenewEvery of 2 s or more (the default is
-// 4 s) a request starts at least every 3/4 RenewEvery while the store is
-// down, and the first after it is back starts within that: with a round
-// trip of at most RenewEvery/4 it succeeds within RenewEvery of the
-// outage's end, which LeaseOptions.MaxOutage counts on. With a shorter
-// RenewEvery that takes up to 5/4 RenewEvery.
+// retried at once (a refused one retryEvery later): RenewEvery/2, but at
+// least 1 s or RenewEvery, for a busy machine. So with RenewEvery of 2 s
+// or more (the default is 4 s) a request starts within RenewEvery/2 of the
+// store's return, and with a round trip of at most RenewEvery/2 it
+// succeeds within RenewEvery of the outage's end, which
+// LeaseOptions.MaxOutage counts on. With a shorter RenewEvery the request
+// may start up to RenewEvery after the return.
 func (l *Lease) attempt() time.Duration {
 	return max(l.o.RenewEvery/2, min(l.o.RenewEvery, time.Second))
 }
@@ -76,6 +76,7 @@ func (l *Lease) renew() (time.Duration, bool) {
 	}
 	ctx, cancel := context.WithTimeout(l.ctx, timeout)
 	err := l.renewOnce(ctx, node, c0)
+	abandoned := ctx.Err() != nil // the wait is spent: retry at once
 	cancel()
 	var held *claimed
 	switch {
@@ -123,6 +124,9 @@ func (l *Lease) renew() (time.Duration, bool) {
 		l.failing("lease renewals failing", err)
 		if time.Since(l.base) >= time.Duration(l.deadline.Load()) {
 			l.fenced()
+		}
+		if abandoned {
+			return time.Millisecond, true
 		}
 		return l.retryEvery(), true
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -348,6 +349,87 @@ func TestLeaseForgotNotKept(t *testing.T) {
 				seen[id] = true
 			}
 			t.Logf("first ID %v after the failover", first.Sub(failed).Round(time.Millisecond))
+		})
+	}
+}
+
+// downStore is a memStore whose every call, while down, hangs until its
+// context ends (a cut link: the request is never answered, even after the
+// link is back) or fails at once (refused: the server stopped).
+type downStore struct {
+	*memStore
+	down, refuse atomic.Bool
+}
+
+var errRefused = errors.New("connection refused")
+
+func (s *downStore) wait(ctx context.Context) error {
+	if !s.down.Load() {
+		return nil
+	}
+	if s.refuse.Load() {
+		return errRefused
+	}
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+func (s *downStore) Claim(ctx context.Context, c node.Claim) (node.Claimed, error) {
+	if err := s.wait(ctx); err != nil {
+		return node.Claimed{}, err
+	}
+	return s.memStore.Claim(ctx, c)
+}
+
+func (s *downStore) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
+	if err := s.wait(ctx); err != nil {
+		return node.Seen{}, err
+	}
+	return s.memStore.Renew(ctx, r)
+}
+
+// TestLeaseRidesThroughOutage: an outage of the store of MaxOutage,
+// starting just after a renewal, costs no refusal, whether requests hang
+// (a cut link) or are refused (the server stopped).
+func TestLeaseRidesThroughOutage(t *testing.T) {
+	t.Parallel()
+	// RenewEvery 2 s: a renewal is abandoned after 1 s; TTL 5.2 s. The
+	// outage covers the renewal due RenewEvery after the last and its
+	// retries.
+	o := node.LeaseOptions{MaxOutage: 3 * time.Second, RenewEvery: 2 * time.Second, Margin: 200 * time.Millisecond}
+	for _, refuse := range []bool{false, true} {
+		t.Run(fmt.Sprintf("refuse=%v", refuse), func(t *testing.T) {
+			t.Parallel()
+			s := &downStore{memStore: newMemStore()}
+			s.refuse.Store(refuse)
+			ctx := context.Background()
+			logs := newLogRecords()
+			o := o
+			o.Logger = logs.logger()
+			l, err := node.NewLease(ctx, s, o, generator.WithClock(testclock.Offset{}))
+			require.NoError(t, err)
+			defer l.Close(ctx)
+			defer func() {
+				if t.Failed() {
+					t.Logf("log:\n%s", strings.Join(logs.lines(), "\n"))
+				}
+			}()
+			require.Equal(t, 5200*time.Millisecond, l.Options().TTL)
+			g, err := node.NewSnowflake(ctx, l)
+			require.NoError(t, err)
+			is := issueFlat(g)
+			r := s.renewals.Load()
+			waitFor(t, o.RenewEvery+time.Second, "a renewal", func() bool { return s.renewals.Load() > r })
+			s.down.Store(true)
+			time.Sleep(o.MaxOutage)
+			s.down.Store(false)
+			// Trust ends RenewEvery after the outage; a renewal lands by then.
+			r = s.renewals.Load()
+			waitFor(t, o.RenewEvery+time.Second, "a renewal after the outage", func() bool { return s.renewals.Load() > r })
+			is.halt()
+			require.Zero(t, is.fenced, "no ID refused through the outage")
+			require.Zero(t, l.Stats().Fences)
+			require.Positive(t, l.Stats().Failures, "renewals failed during the outage")
 		})
 	}
 }
