@@ -79,7 +79,7 @@ local count, need = 0, 0
 local function reply(t)
   t[#t + 1] = ident
   t[#t + 1] = online
-  t[#t + 1] = listed
+  t[#t + 1] = real
   t[#t + 1] = 0
   t[#t + 1] = count
   t[#t + 1] = need
@@ -122,7 +122,7 @@ elseif stored ~= ident then
       base = nowus - up * 1000000
     end
   end
-  if had then rl = math.max(rl, 1) end
+  if exists and had and listed == 0 then rl = math.max(rl, 1) end
 end
 local present = rl
 if fixed ~= 0 then
@@ -137,7 +137,7 @@ local function short(t)
   t[#t - 2] = present
   return t
 end
-if online < need or listed < present then return short({-4, '0', flags, 0, ''}) end
+if online < need or real < present then return short({-4, '0', flags, 0, ''}) end
 if need ~= want and (need > want or online < want) then return reply({-3, '0', flags, 0, ''}) end
 if ident ~= '' and stored ~= ident then
   redis.call('HSET', H, 'ident', ident)
@@ -149,7 +149,7 @@ if base and not off then
   mark = math.max(mark, base + hz)
   flags = flags + 1
 end
-if rs < 0 then rs = 0 else rs, rl = math.max(rs, online), math.max(rl, online) end
+if rs < 0 then rs = 0 else rs, rl = math.max(rs, online), seenlisted(rl) end
 local run = string.match(server(), 'run_id:(%x+)')
 redis.call('HSET', H, 'mark', string.format('%.0f', mark), 'hz', string.format('%.0f', hz), 'rs', rs, 'rl', rl)
 if run then redis.call('HSET', H, 'run', run) end

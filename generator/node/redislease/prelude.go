@@ -10,10 +10,16 @@ package redislease
 // node and returns nil if it is corrupt, so that the caller can heal it.
 //
 // ident is the master's replication ID (empty if INFO cannot be read),
-// prev its previous one (master_replid2), online its online replicas and
-// listed the replicas it lists in any state (also those still in their
-// first sync, which cannot acknowledge yet). server() reads INFO server
-// once, on demand.
+// prev its previous one (master_replid2), listed the replicas it lists in
+// any state, real those of them that announced a listening port (a
+// replica does; redis-cli --rdb and --replica show port 0, and count for
+// nothing), online those of real that are online. server() reads INFO
+// server once, on demand. seenlisted(rl) is what field "rl" becomes: on a
+// master never promoted since it took its ID afresh, at least real (a
+// replica in its first sync counts, though it cannot acknowledge yet);
+// on a promoted one, at least online (an old master that a Redis Cluster
+// takeover makes a replica of it, syncing a moment before it dies, does
+// not).
 //
 // promoted(from) reports whether the master was promoted from a master
 // whose replication ID was from: its previous ID is from, and this process
@@ -24,9 +30,10 @@ package redislease
 // has had no replication input: it is not taken for a promoted replica
 // (issue 49, row 12).
 //
-// had reports that a replica attached to this master since it took its
-// ID afresh: Redis creates the backlog when the first replica attaches,
-// with a new ID and master_replid2 cleared (issue 49, rows 13 and 15).
+// had reports that a replica, or a client syncing as one, attached to
+// this master since it took its ID afresh: Redis creates the backlog when
+// the first one attaches, with a new ID and master_replid2 cleared (issue
+// 49, rows 13 and 15).
 // lossless(stored) reports whether the hash, written under ID stored, was
 // written by this very process (field "run" is its run_id) and the ID
 // changed only because a first replica attached: nothing was lost.
@@ -60,16 +67,25 @@ local info = redis.pcall('INFO', 'replication')
 if type(info) ~= 'string' then info = nil end
 local ident = info and string.match(info, 'master_replid:(%w+)') or ''
 local prev = info and string.match(info, 'master_replid2:(%w+)') or ''
-local online, listed = 0, 0
+local online, listed, real = 0, 0, 0
 if info then
-  for _ in string.gmatch(info, 'state=online') do online = online + 1 end
-  for _ in string.gmatch(info, 'slave%d+:ip=') do listed = listed + 1 end
+  for line in string.gmatch(info, 'slave%d+:ip=[^\r\n]*') do
+    listed = listed + 1
+    if (tonumber(string.match(line, ',port=(%d+)') or '0') or 0) ~= 0 then
+      real = real + 1
+      if string.find(line, 'state=online', 1, true) then online = online + 1 end
+    end
+  end
 end
 local backlog = info and string.match(info, 'repl_backlog_active:(%d+)') == '1'
 local first = info and tonumber(string.match(info, 'repl_backlog_first_byte_offset:(%-?%d+)') or '')
 local second = info and tonumber(string.match(info, 'second_repl_offset:(%-?%d+)') or '')
 local zero2 = prev == '' or string.match(prev, '^0+$') ~= nil
 local had = ident ~= '' and backlog and zero2
+local function seenlisted(rl)
+  if zero2 then return math.max(rl, real) end
+  return math.max(rl, online)
+end
 local sinfo = nil
 local function server()
   if sinfo == nil then

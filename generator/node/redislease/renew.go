@@ -37,7 +37,7 @@ local present = 0
 local function reply(t)
   t[#t + 1] = ident
   t[#t + 1] = online
-  t[#t + 1] = listed
+  t[#t + 1] = real
   t[#t + 1] = present
   t[#t + 1] = count
   t[#t + 1] = need
@@ -77,7 +77,7 @@ end
 local stored_hz, rs, rl = num('hz', 0), num('rs', 0), num('rl', 0)
 num('v', 0)
 local hz = math.max(tonumber(ARGV[5]), stored_hz)
-if same then rl = math.max(rl, 1) end
+if same and listed == 0 then rl = math.max(rl, 1) end
 local reset = from and switched
 if reset then rs, rl = 0, 0 end
 if fixed ~= 0 then
@@ -87,11 +87,11 @@ else
   present = rl
 end
 need = count
-if online < need or listed < present then return reply({-4, v, ''}) end
+if online < need or real < present then return reply({-4, v, ''}) end
 if need ~= want and (need > want or online < want) then return reply({-3, v, ''}) end
 local x = string.format('%.0f', now + tonumber(ARGV[3]))
 v = math.max(v, tonumber(ARGV[4]))
-redis.call('HSET', H, 'e:' .. n, x, 'h:' .. n, string.format('%.0f', v), 'hz', string.format('%.0f', hz), 'rs', reset and 0 or math.max(rs, online), 'rl', reset and 0 or math.max(rl, online))
+redis.call('HSET', H, 'e:' .. n, x, 'h:' .. n, string.format('%.0f', v), 'hz', string.format('%.0f', hz), 'rs', reset and 0 or math.max(rs, online), 'rl', reset and 0 or seenlisted(rl))
 if same then
   redis.call('HSET', H, 'ident', ident, 'same', same)
   redis.call('HDEL', H, 'from')

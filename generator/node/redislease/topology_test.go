@@ -3,6 +3,8 @@ package redislease_test
 import (
 	"context"
 	"errors"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -272,6 +274,32 @@ func TestPromotedKeepsHolders(t *testing.T) {
 		}
 	}
 	c := issue(storeVia(t, p.replica.Addr(), "leases", redislease.StoreOptions{}), o)
+	c.started(t, 10*time.Second)
+	c.halt()
+}
+
+// TestBackupClientNoStall: a backup taken with redis-cli --rdb syncs as a
+// replica does (the master takes a new replication ID and creates its
+// backlog) but announces no port and leaves: the holders on the master
+// must not stop, nor count it as a replica they need afterwards.
+func TestBackupClientNoStall(t *testing.T) {
+	primary := testservers.StartRedis(t, "--repl-diskless-sync-delay", "1")
+	o := faultOptions()
+	h := issue(storeVia(t, primary.Addr(), "leases", redislease.StoreOptions{}), o)
+	h.started(t, 10*time.Second)
+	time.Sleep(o.TTL / 2)
+	out, err := exec.Command("redis-cli", "-h", "127.0.0.1", "-p", strings.TrimPrefix(primary.Addr(), "127.0.0.1:"),
+		"--rdb", filepath.Join(t.TempDir(), "backup.rdb")).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	require.Equal(t, "1", primary.Info(t, "replication", "repl_backlog_active"))
+	time.Sleep(2 * o.TTL)
+	gap, st := h.longestGap(), h.l.Stats()
+	h.halt()
+	t.Logf("longest time without an ID %v; %+v", gap, st)
+	if gap > o.TTL/4 || st.Reclaims != 0 {
+		t.Errorf("the holder stopped for %v (%d reclaims) over a backup", gap, st.Reclaims)
+	}
+	c := issue(storeVia(t, primary.Addr(), "leases", redislease.StoreOptions{}), o)
 	c.started(t, 10*time.Second)
 	c.halt()
 }
