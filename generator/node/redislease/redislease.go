@@ -80,14 +80,15 @@ type StoreOptions struct {
 	// promoted from the one that wrote the hash), and at least the most
 	// the lease itself saw; it also needs the master to list (in any
 	// state, a replica in its first sync too) as many replicas as field
-	// "rl" holds (as "rs", but at least 1 once the master has had a
-	// replica, which a first replica's new replication ID and the backlog
-	// it creates tell), so that a master that lost a replica (an old master
+	// "rl" holds (as "rs", but also counting replicas in their first sync,
+	// and at least 1 once a first replica's new replication ID shows one
+	// came and went), so that a master that lost a replica (an old master
 	// after a promotion: split brain) or restarted without its data or
 	// from its RDB file fences its holders; a request finding fewer
 	// writes nothing, and its error names the fields to lower once a
-	// replica is gone for good. A positive value waits for exactly that
-	// many. A negative
+	// replica is gone for good. Only replicas that announce a listening
+	// port count: redis-cli --rdb, a backup, shows port 0. A positive
+	// value waits for exactly that many. A negative
 	// value waits for none: an old master cut off by a promotion then
 	// keeps renewing its holders' leases, which repeats IDs, and a
 	// failover may lose claims, which the store detects and waits out.
