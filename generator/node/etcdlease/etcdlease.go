@@ -83,10 +83,15 @@ type store struct {
 	hzKey, markKey, restoredKey string
 
 	// seenMu guards what the store's requests saw: the cluster ID and the
-	// highest revision (see failover.go).
-	seenMu  sync.Mutex
-	cluster uint64
-	rev     int64
+	// highest revision of the line of history they follow, the count of
+	// losses found (each adopting a new line) and how many of them a
+	// store-wide mark has recorded (see failover.go).
+	seenMu         sync.Mutex
+	cluster        uint64
+	rev            int64
+	lines          uint64
+	losses         uint64
+	recordedLosses uint64
 
 	// mu guards what the store's own claims know of each other: the nodes
 	// they are trying now, and those they took (with the revision of the
