@@ -61,8 +61,14 @@ func (s *store) listing(ctx context.Context) (*listing, error) {
 	if l.rv, err = strconv.ParseInt(r.ResourceVersion, 10, 64); err != nil {
 		return nil, fmt.Errorf("kubelease: claim: %w", errNotRevision("the list of leases", r.ResourceVersion))
 	}
+	listed := make(map[string]int64, len(r.Items))
 	for i := range r.Items {
 		o := &r.Items[i]
+		rv, err := rvOf(o)
+		if err != nil {
+			return nil, fmt.Errorf("kubelease: claim: %w", err)
+		}
+		listed[o.Name] = rv
 		if o.Name == s.identName() {
 			l.ident = o
 			hz, err := annInt(o, annHorizon)
@@ -86,10 +92,20 @@ func (s *store) listing(ctx context.Context) (*listing, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if l.rv < s.rv {
+	// The objects went back: the list's resourceVersion is lower (an etcd
+	// restore without --bump-revision), or an object's is, or an object is
+	// gone (a restore with --bump-revision, which raises the list's).
+	rewound := l.rv < s.rv
+	for name, rv := range s.listed {
+		if now, ok := listed[name]; !ok || now < rv {
+			rewound = true
+			break
+		}
+	}
+	if rewound {
 		l.rewound, s.loss = true, true
 	}
-	s.rv = l.rv
+	s.rv, s.listed = l.rv, listed
 	// Watch the held nodes; forget this store's claims the listing shows.
 	for n, o := range l.nodes {
 		if holderOf(o) == "" {

@@ -158,6 +158,11 @@ type store struct {
 	ident string
 	rv    int64
 	loss  bool
+	// listed is each object's resourceVersion in the last listing: the
+	// listings are read one after another, so no object of a later one
+	// has a lower resourceVersion or is missing (node objects are never
+	// deleted), except by a restore.
+	listed map[string]int64
 	// watch is when this store first saw each held node's current
 	// resourceVersion; trying the nodes its claims are trying now; mine
 	// the nodes it took, with the resourceVersion of the claim (a listing
