@@ -158,10 +158,18 @@ func etcdHarness() nodetest.Harness {
 			return func(t *testing.T, step bool) { restoreAtomically(t, m.clientVia(t, nil), kvs, step) }
 		},
 		Corrupt: func(t *testing.T, n int64, i int) (string, func(t *testing.T)) {
+			// The node's own mark (healed by its holder's claim), not a
+			// mark or out of range (in 2255); the store-wide mark and
+			// horizon (repaired), not marks or out of range (a mark in
+			// 2255, a horizon of 31 years, which would wrap a floor).
+			own := fmt.Sprintf("%sh/%d", conformancePrefix, n)
 			fields := []struct{ key, value string }{
-				{fmt.Sprintf("%sh/%d", conformancePrefix, n), "soon"},
+				{own, "soon"},
+				{own, "9000000000000000000"},
 				{conformancePrefix + "mark", "99999999999999999999"},
+				{conformancePrefix + "mark", "9000000000000000000"},
 				{conformancePrefix + "horizon", "ten"},
+				{conformancePrefix + "horizon", "1000000000000000000"},
 			}
 			if i >= len(fields) {
 				return "", nil
@@ -175,7 +183,7 @@ func etcdHarness() nodetest.Harness {
 			if _, err := c.Put(ctx, f.key, f.value); err != nil {
 				t.Fatal(err)
 			}
-			if i == 0 {
+			if f.key == own {
 				return f.key, nil
 			}
 			return f.key, func(t *testing.T) {

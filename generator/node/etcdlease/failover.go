@@ -60,7 +60,7 @@ func (s *store) claimOps(n int64, owner string, id clientv3.LeaseID, bound int64
 
 // read returns what the successful transaction of claimOps read.
 func (s *store) read(r *clientv3.TxnResponse, bound int64) *meta {
-	pre, ok := parseMark(kvs(r.Responses[1]))
+	pre, ok := parseMark(kvs(r.Responses[1]), maxMark)
 	m := &meta{
 		pre:     pre,
 		post:    max(pre, bound),
@@ -71,8 +71,8 @@ func (s *store) read(r *clientv3.TxnResponse, bound int64) *meta {
 		m.badOwn = kvs(r.Responses[1])[0]
 	}
 	var okMark, okHz bool
-	m.mark, okMark = parseMark(kvs(r.Responses[3]))
-	m.hz, okHz = parseMark(kvs(r.Responses[4]))
+	m.mark, okMark = parseMark(kvs(r.Responses[3]), maxMark)
+	m.hz, okHz = parseMark(kvs(r.Responses[4]), maxHorizon)
 	if !okMark {
 		m.bad = kvs(r.Responses[3])[0]
 	} else if !okHz {
@@ -84,13 +84,14 @@ func (s *store) read(r *clientv3.TxnResponse, bound int64) *meta {
 	return m
 }
 
-// corruptErr is the error for key kv, whose value is not a mark.
+// corruptErr is the error for key kv, whose value is not a mark or is
+// out of range.
 func corruptErr(kv *mvccpb.KeyValue) error {
 	v := string(kv.Value)
 	if len(v) > 40 {
 		v = v[:40]
 	}
-	return fmt.Errorf("%w: key %s holds %q, not a mark (19 decimal digits)", node.ErrCorrupt, kv.Key, v)
+	return fmt.Errorf("%w: key %s holds %q, not a mark (19 decimal digits, a mark at most %d, a horizon at most %d)", node.ErrCorrupt, kv.Key, v, int64(maxMark), int64(maxHorizon))
 }
 
 // view is what the store's requests had seen when one was sent.
@@ -221,6 +222,9 @@ func (s *store) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 	if err := s.check(r.TTL); err != nil {
 		return node.Seen{}, err
 	}
+	if err := checkHorizon(r.Horizon); err != nil {
+		return node.Seen{}, err
+	}
 	n, owner, ttl := r.Node, r.Owner, r.TTL
 	ok, hk := s.key(s.owners, n), s.key(s.marks, n)
 	v := s.before()
@@ -257,7 +261,7 @@ func (s *store) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 	if back {
 		return node.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w: the revision %d is below %d, which the store saw", n, node.ErrForgot, res.Header.Revision, v.rev)
 	}
-	pre, valid := parseMark(kvs(res.Responses[1]))
+	pre, valid := parseMark(kvs(res.Responses[1]), maxMark)
 	if !valid {
 		return node.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w: %w", n, node.ErrForgot, corruptErr(kvs(res.Responses[1])[0]))
 	}
