@@ -25,8 +25,10 @@ import (
 // with another cluster ID, or with a revision below one seen before the
 // claim was sent, found a loss. So does a claim that finds the key
 // Prefix+"restored", which an operator puts after a restore, before
-// starting holders. A claim after a loss records the store-wide mark
-// Prefix+"mark": the claimer's clock when the answer arrived plus the
+// starting holders. An answer that shows a loss makes the store adopt its
+// cluster ID and revision at once, and the loss stays pending until a
+// claim has recorded the store-wide mark Prefix+"mark": the claimer's
+// clock when it sends the mark (after the claim's answer arrived) plus the
 // horizon, the longest TTL + BorrowAhead + unit + MaxClockOffset of any
 // holder, which every claim and renewal raises in Prefix+"horizon".
 
