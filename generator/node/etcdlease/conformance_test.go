@@ -244,38 +244,48 @@ func TestProtocol(t *testing.T) {
 
 // TestConformanceSnapshot runs the Restore cases of the suite with real
 // snapshots: saved through the maintenance API, as etcdctl snapshot save
-// does, and restored with etcdutl snapshot restore and its defaults (no
-// --bump-revision: the revision goes back; the same token: the cluster
-// ID stays), the member stopped meanwhile, after 2,000 writes of other
-// users since the snapshot, as on a cluster that others use. A
-// store-fault test:
+// does, and restored with etcdutl snapshot restore onto the same member
+// and token (the cluster ID stays), the member stopped meanwhile, after
+// 2,000 writes of other users since the snapshot, as on a cluster that
+// others use: with etcdutl's defaults (the revision goes back), and with
+// --bump-revision --mark-compacted (it jumps ahead). A store-fault test:
 // IDKIT_FAULTS=1 runs it.
 func TestConformanceSnapshot(t *testing.T) {
 	faults(t)
 	etcdutl(t)
 	why := "TestConformance runs it"
-	nodetest.Run(t, func() nodetest.Harness {
-		var m *member
-		return nodetest.Harness{
-			Start: func(t *testing.T) { m = startMember(t) },
-			Store: func(t *testing.T, dial func(ctx context.Context, network, addr string) (net.Conn, error)) node.Store {
-				return etcdlease.NewStore(m.clientVia(t, dial), etcdlease.StoreOptions{Prefix: conformancePrefix})
-			},
-			Snapshot: func(t *testing.T) func(t *testing.T, step bool) {
-				snap := saveSnapshot(t, m.clientVia(t, nil))
-				return func(t *testing.T, step bool) {
-					otherWrites(t, m.clientVia(t, nil))
-					down := m.restoreSnapshot(t, snap, "idkit-etcdlease-conformance")
-					t.Logf("the member was down %v for the restore", down.Round(time.Millisecond))
-					if step {
-						if _, err := m.clientVia(t, nil).Put(context.Background(), conformancePrefix+"restored", "1"); err != nil {
-							t.Fatal(err)
+	for _, v := range []struct {
+		name  string
+		flags []string
+	}{
+		{"default", nil},
+		{"bump-revision", []string{"--bump-revision", "1000000", "--mark-compacted"}},
+	} {
+		t.Run(v.name, func(t *testing.T) {
+			nodetest.Run(t, func() nodetest.Harness {
+				var m *member
+				return nodetest.Harness{
+					Start: func(t *testing.T) { m = startMember(t) },
+					Store: func(t *testing.T, dial func(ctx context.Context, network, addr string) (net.Conn, error)) node.Store {
+						return etcdlease.NewStore(m.clientVia(t, dial), etcdlease.StoreOptions{Prefix: conformancePrefix})
+					},
+					Snapshot: func(t *testing.T) func(t *testing.T, step bool) {
+						snap := saveSnapshot(t, m.clientVia(t, nil))
+						return func(t *testing.T, step bool) {
+							otherWrites(t, m.clientVia(t, nil))
+							down := m.restoreSnapshot(t, snap, "idkit-etcdlease-conformance", v.flags...)
+							t.Logf("the member was down %v for the restore", down.Round(time.Millisecond))
+							if step {
+								if _, err := m.clientVia(t, nil).Put(context.Background(), conformancePrefix+"restored", "1"); err != nil {
+									t.Fatal(err)
+								}
+							}
 						}
-					}
+					},
+					Unsupported: map[string]string{"Replicate": why, "Restart": why, "Corrupt": why, "Forget": why,
+						"EightHandles": why, "Partition": why, "Pause": why, "Protocol": why},
 				}
-			},
-			Unsupported: map[string]string{"Replicate": why, "Restart": why, "Corrupt": why, "Forget": why,
-				"EightHandles": why, "Partition": why, "Pause": why, "Protocol": why},
-		}
-	})
+			})
+		})
+	}
 }
