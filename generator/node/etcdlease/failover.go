@@ -198,8 +198,10 @@ func (s *store) Claim(ctx context.Context, c node.Claim) (node.Claimed, error) {
 		}
 		if err != nil {
 			// The loss stays pending, so that the next claim records it;
-			// the node goes back.
-			_ = s.Release(context.WithoutCancel(ctx), node.Release{Node: n, Owner: c.Owner, Mark: m.post})
+			// the node goes back (or its etcd lease expires).
+			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.TTL)
+			_ = s.Release(rctx, node.Release{Node: n, Owner: c.Owner, Mark: m.post})
+			cancel()
 			return node.Claimed{}, fmt.Errorf("etcdlease: claim node %d: record the mark: %w", n, err)
 		}
 		if pending != 0 {
