@@ -7,7 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime/debug"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -38,22 +38,20 @@ var (
 	etcdutlErr  error
 )
 
-// etcdVersion is the version of go.etcd.io/etcd/server/v3 in the test
-// binary.
+// etcdVersion is the version of go.etcd.io/etcd/server/v3 that the
+// module's tests build with, as the go command reports it from the
+// package's directory (a test binary's build information lists no
+// dependencies).
 func etcdVersion() (string, error) {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "", fmt.Errorf("no build information")
+	out, err := exec.Command("go", "list", "-m", "-f", "{{if .Replace}}{{.Replace.Version}}{{else}}{{.Version}}{{end}}", "go.etcd.io/etcd/server/v3").Output()
+	if err != nil {
+		return "", fmt.Errorf("go list -m go.etcd.io/etcd/server/v3: %w", err)
 	}
-	for _, d := range bi.Deps {
-		if d.Path == "go.etcd.io/etcd/server/v3" {
-			if d.Replace != nil {
-				return d.Replace.Version, nil
-			}
-			return d.Version, nil
-		}
+	v := strings.TrimSpace(string(out))
+	if v == "" {
+		return "", fmt.Errorf("go list -m go.etcd.io/etcd/server/v3: no version")
 	}
-	return "", fmt.Errorf("go.etcd.io/etcd/server/v3 is not in the build")
+	return v, nil
 }
 
 // etcdutl returns the path of etcdutl at the etcd version in use, built
