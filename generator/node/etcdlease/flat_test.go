@@ -34,7 +34,8 @@ type flat struct {
 	l    *node.Lease
 	mu   sync.Mutex
 	ids  []int64
-	err  error // of the start
+	last time.Time // when the last ID was issued
+	err  error     // of the start
 	stop chan struct{}
 	done chan struct{}
 }
@@ -77,6 +78,7 @@ func issue(s node.Store, o node.LeaseOptions, gen ...generator.SnowflakeOption) 
 			}
 			f.mu.Lock()
 			f.ids = append(f.ids, int64(id))
+			f.last = time.Now()
 			f.mu.Unlock()
 		}
 	}()

@@ -61,8 +61,14 @@ func (s *store) listing(ctx context.Context) (*listing, error) {
 	if l.rv, err = strconv.ParseInt(r.ResourceVersion, 10, 64); err != nil {
 		return nil, fmt.Errorf("kubelease: claim: %w", errNotRevision("the list of leases", r.ResourceVersion))
 	}
+	listed := make(map[string]int64, len(r.Items))
 	for i := range r.Items {
 		o := &r.Items[i]
+		rv, err := rvOf(o)
+		if err != nil {
+			return nil, fmt.Errorf("kubelease: claim: %w", err)
+		}
+		listed[o.Name] = rv
 		if o.Name == s.identName() {
 			l.ident = o
 			hz, err := annInt(o, annHorizon)
@@ -86,10 +92,20 @@ func (s *store) listing(ctx context.Context) (*listing, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if l.rv < s.rv {
+	// The objects went back: the list's resourceVersion is lower (an etcd
+	// restore without --bump-revision), or an object's is, or an object is
+	// gone (a restore with --bump-revision, which raises the list's).
+	rewound := l.rv < s.rv
+	for name, rv := range s.listed {
+		if now, ok := listed[name]; !ok || now < rv {
+			rewound = true
+			break
+		}
+	}
+	if rewound {
 		l.rewound, s.loss = true, true
 	}
-	s.rv = l.rv
+	s.rv, s.listed = l.rv, listed
 	// Watch the held nodes; forget this store's claims the listing shows.
 	for n, o := range l.nodes {
 		if holderOf(o) == "" {
@@ -268,6 +284,9 @@ func (s *store) Claim(ctx context.Context, c node.Claim) (node.Claimed, error) {
 	if c.MaxNode < 0 {
 		return node.Claimed{}, fmt.Errorf("%w: kubelease: max node %d", generator.ErrInvalidConfig, c.MaxNode)
 	}
+	if err := checkHorizon(c.Horizon); err != nil {
+		return node.Claimed{}, err
+	}
 	collisions := 0 // conflicts on node objects, over the listings
 	for {
 		if err := ctx.Err(); err != nil {
@@ -312,14 +331,15 @@ func (s *store) take(ctx context.Context, l *listing, n int64, c node.Claim, uid
 	var pre int64
 	var markErr error
 	if cur != nil {
-		pre, markErr = annInt(cur, annMark)
+		pre, _ = annInt(cur, annMark)
+		markErr = ownErr(cur)
 	}
 	hz := max(l.hz, int64(c.Horizon))
 	start := time.Now()
 	floor := max(storeFloor, pre)
 	if c.Lapsed || markErr != nil {
-		// A lapsed claim, or a node whose mark is unreadable: start after
-		// anything its holders could have issued.
+		// A lapsed claim, or a node whose own numbers are unreadable:
+		// start after anything its holders could have issued.
 		floor = max(floor, start.UnixNano()+hz)
 	}
 	if markErr != nil {
@@ -327,7 +347,7 @@ func (s *store) take(ctx context.Context, l *listing, n int64, c node.Claim, uid
 		if log == nil {
 			log = slog.Default()
 		}
-		log.Warn("kubelease: claim: the node's mark is unreadable; the claim waits out the horizon", "node", n, "error", markErr)
+		log.Warn("kubelease: claim: the node's object holds a corrupt number, which the claim rewrites; it waits out the horizon", "node", n, "error", markErr)
 	}
 	o, _ := s.write(n, cur, c.Owner, c.TTL, max(pre, c.Bound), hz, true)
 	if err := s.acquire(ctx); err != nil {
