@@ -367,16 +367,18 @@ func (s *store) claimOnce(ctx context.Context, c node.Claim) (node.Claimed, erro
 }
 
 // claimFirst is the first claim of a store that has not listed yet, a
-// pod starting: rather than list every object (a fleet starting at once
-// sends the API server as many lists of up to 1,024 objects as it has
-// pods), it lists the identity object alone and creates the object of a
-// node picked at random, as the listing's path would take a node whose
-// object is missing. ok is false when the claim must take the listing's path:
-// the store listed before, the claim prefers a node or follows a loss or
-// a lapse, the identity is missing, unreadable or needs a write (a
-// longer horizon), or the node's object exists.
+// pod starting (one claim per store tries it; the store's other claims
+// share their listings). Rather than list every object (a fleet starting
+// at once sends the API server as many lists of up to 1,024 objects as
+// it has pods), it lists the identity object alone and creates the
+// object of a node picked at random, as the listing's path would take a
+// node whose object is missing. ok is false when the claim must take the
+// listing's path: the store listed or tried this before, the claim
+// prefers a node or follows a loss or a lapse, the identity is missing,
+// unreadable or needs a write (a longer horizon), or the node's object
+// exists.
 func (s *store) claimFirst(ctx context.Context, c node.Claim) (node.Claimed, bool, error) {
-	if c.Prefer >= 0 || c.Lost || c.Lapsed {
+	if c.Prefer >= 0 || c.Lost || c.Lapsed || !s.fastTried.CompareAndSwap(false, true) {
 		return node.Claimed{}, false, nil
 	}
 	s.mu.Lock()

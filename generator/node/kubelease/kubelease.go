@@ -170,6 +170,10 @@ type store struct {
 	// held is the object this store last wrote for each node it holds.
 	held map[int64]*held
 
+	// fastTried is set by the first claim that tries claimFirst: the
+	// store's other claims share its listings instead.
+	fastTried atomic.Bool
+
 	// writing holds a token per write under way (see acquire).
 	writing chan struct{}
 
