@@ -259,3 +259,37 @@ func TestClaimHerdStores(t *testing.T) {
 		report(t, "redis", r, plain, failed)
 	})
 }
+
+// TestSQLiteHerdOfStores: 500 processes' stores (each its own *sql.DB)
+// claim at once on a new SQLite file, and all hold a node within 10 s.
+// Before the rows of a new table were added one store at a time and busy
+// retries backed off, each store inserted every row over the others' and
+// 500 handles retried every 2 ms: 44.9 s, 920 claims failing "database
+// is locked"; after, 2.4 s.
+func TestSQLiteHerdOfStores(t *testing.T) {
+	if testing.Short() {
+		t.Skip("500 claims at once")
+	}
+	dsn := "file:" + filepath.Join(t.TempDir(), "leases.db")
+	var dbs []*sql.DB
+	defer func() {
+		for _, db := range dbs {
+			db.Close()
+		}
+	}()
+	r := claimHerd(t, 500, 30*time.Second, func(int) node.Store {
+		db, err := sql.Open(testdb.SQLiteDriver, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dbs = append(dbs, db)
+		return sqllease.NewStore(db, sqllease.StoreOptions{})
+	})
+	t.Logf("%v", r)
+	if r.dup {
+		t.Error("two trusted leases held one node")
+	}
+	if r.unclaimed > 0 || r.all > 10*time.Second {
+		t.Errorf("not every store held a node within 10 s: %v", r)
+	}
+}
