@@ -153,7 +153,9 @@ func etcdPlan(c *etcdCluster) *failoverPlan {
 // misses: one worker is partitioned from TTL + 0.2 s before the cut until
 // the proxies move (its holders lapse; their nodes expire on the primary
 // before the cut), and another is killed at the cut and restarted at once
-// (its new holders claim the lowest free nodes: the lapsed ones).
+// (on the SQL and Redis stores its new holders claim the lowest free
+// nodes: the lapsed ones; etcd's claim free nodes at random, and etcd
+// replicates synchronously, so nothing lies among missed writes there).
 func (s *sim) failover(ctx context.Context) {
 	at := s.start.Add(s.c.duration / 2)
 	ft := &s.fo

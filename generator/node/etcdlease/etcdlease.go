@@ -57,7 +57,7 @@ type StoreOptions struct {
 // A claim grants an etcd lease of the TTL rounded up to whole seconds (or
 // the server's minimum, if longer), then takes, in a transaction that
 // compares the owner key's revision, the preferred node if it is free or
-// already the owner's, and otherwise the lowest free node. A node is free
+// already the owner's, and otherwise a free node at random. A node is free
 // once its owner key is gone: released, or deleted by etcd when its lease
 // expired. Renewal raises the mark and keeps the etcd lease alive; renewal
 // and release act only if the owner key still names the owner. With a nil
@@ -262,8 +262,8 @@ func (s *store) claim(ctx context.Context, owner string, id clientv3.LeaseID, ma
 			return 0, nil, err
 		}
 	}
-	for collisions := 0; ; collisions++ {
-		n, ok := s.pick(held, maxNode, collisions)
+	for {
+		n, ok := s.pick(held, maxNode)
 		if !ok {
 			return 0, nil, fmt.Errorf("%w: all %d node ids are leased", node.ErrExhausted, maxNode+1)
 		}
@@ -366,23 +366,19 @@ func (s *store) list(rev int64, owners []*mvccpb.KeyValue) *listing {
 
 // pick chooses a node in [0, maxNode] that l does not show held, that
 // no claim of this store is trying and that this store did not take
-// after l's revision, and reserves it: the lowest such node, or after
-// collisions with other stores' claims, one of the lowest w at random,
-// where w is (this store's claims under way + 1) * 2^collisions (at most
-// 1,024), so that claimers that collided spread out.
-func (s *store) pick(l *listing, maxNode int64, collisions int) (int64, bool) {
+// after l's revision, and reserves it: one of them at random, so that
+// claims of many processes at once, each with its own store, spread over
+// the free nodes instead of all trying the lowest (docs/leases.md, "How
+// claims spread"). A collision's transaction returns a fresh listing.
+func (s *store) pick(l *listing, maxNode int64) (int64, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	w := 1
-	if collisions > 0 {
-		w = min((len(s.trying)+1)<<min(collisions, 10), 1024)
-	}
 	n, c := int64(-1), 0
-	for i := int64(0); i <= maxNode && c < w; i++ {
+	for i := int64(0); i <= maxNode; i++ {
 		if _, ok := l.held[i]; ok || s.trying[i] > 0 || s.mine[i] > l.rev {
 			continue
 		}
-		// Each of the first w candidates is kept with probability 1/w.
+		// Each of the c candidates so far is kept with probability 1/c.
 		if c++; rand.IntN(c) == 0 {
 			n = i
 		}

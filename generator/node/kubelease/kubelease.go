@@ -90,8 +90,10 @@ type StoreOptions struct {
 // other's candidates.
 //
 // A claim lists the objects (one request), then takes the preferred node
-// if it is free, expired or already the owner's, else the lowest free
-// node, by a create or a conditioned update. A node is free when its
+// if it is free, expired or already the owner's, else a free node at
+// random (so that pods starting at once spread instead of colliding), by
+// a create or a conditioned update; after a conflict it lists again, and
+// a claim the API server sheds (429) waits what the server asks. A node is free when its
 // object is missing or released (no holder), and expired when this store
 // has watched the same resourceVersion for the holder's TTL. A renewal
 // updates the object the lease last saw, conditioned on its
@@ -172,6 +174,10 @@ type store struct {
 	mine   map[int64]int64
 	// held is the object this store last wrote for each node it holds.
 	held map[int64]*held
+
+	// fastTried is set by the first claim that tries claimFirst: the
+	// store's other claims share its listings instead.
+	fastTried atomic.Bool
 
 	// writing holds a token per write under way (see acquire).
 	writing chan struct{}
