@@ -75,6 +75,10 @@ type config struct {
 	lag      time.Duration // -failover: replication cut this long before the primary dies
 	replicas int           // Redis: redislease.StoreOptions.Replicas
 	keep     bool          // keep dir; every lease logs to its worker's stderr file there
+
+	fault   string        // "", "outage" or "lossless": a run of one fault, without churn (see fault.go)
+	outage  time.Duration // -fault outage: how long the store is unreachable in all
+	faultAt time.Duration // -fault: when the fault starts, from the simultaneous claim
 }
 
 func main() {
@@ -98,6 +102,9 @@ func main() {
 	flag.DurationVar(&c.lag, "failover-lag", 0, "with -failover, how long before the primary's death its replica stops receiving writes (default TTL/2)")
 	flag.IntVar(&c.replicas, "replicas", 0, "Redis: redislease StoreOptions.Replicas (0, the default: the replicas the store has seen)")
 	flag.BoolVar(&c.keep, "keep", false, "keep the run's directory (ID files, and each worker's stderr, where every lease logs) and print its path")
+	flag.StringVar(&c.fault, "fault", "", "a run of one fault and no churn, on private servers: outage (every proxy cut for half of -outage, then the server stopped for the rest and started; etcd: two of three members stopped) or lossless (a failover that loses nothing: synchronous standby, semi-sync, a Redis replica that acknowledged every write, an etcd leader change)")
+	flag.DurationVar(&c.outage, "outage", 24*time.Second, "with -fault outage, how long the store is unreachable in all")
+	flag.DurationVar(&c.faultAt, "fault-at", 0, "with -fault, when the fault starts (default: run time / 3)")
 	flag.StringVar(&table, "table", "", "print the markdown summary of the reports in this directory, and exit")
 	flag.Parse()
 	if table != "" {
@@ -109,6 +116,13 @@ func main() {
 	}
 	if c.short {
 		c = shortConfig(c)
+	}
+	if c.fault != "" {
+		ttlSet := false
+		flag.Visit(func(f *flag.Flag) { ttlSet = ttlSet || f.Name == "ttl" })
+		if !ttlSet {
+			c.ttl = defaultTTL // the library's default options, as a service runs them
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

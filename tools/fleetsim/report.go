@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/binary"
 	"fmt"
 	"io"
 	"maps"
@@ -59,7 +58,10 @@ func (r *report) write(w io.Writer) {
 
 func (r *report) fileName() string {
 	store := r.get("store")
-	if r.get("failover") != "" {
+	switch {
+	case r.get("fault_mode") != "":
+		store += "-" + r.get("fault_mode")
+	case r.get("failover") != "":
 		store += "-failover"
 	}
 	return fmt.Sprintf("%s-%sh-%s-%s.txt", store, r.get("holders"), r.get("duration"),
@@ -95,14 +97,20 @@ func (s *sim) analyse(end time.Time, cpuSec float64, adm *admin) *report {
 	if c.store == "redis" {
 		r.add("redis_replicas", c.replicas)
 	}
+	if c.fault != "" {
+		r.add("fault_mode", c.fault)
+		r.add("churn", "none: the fault alone")
+	}
 
 	// Duplicates over every ID written.
-	var ids []int64
+	var recs []record
 	for _, inc := range s.incs {
 		b, _ := os.ReadFile(inc.ids)
-		for i := 0; i+8 <= len(b); i += 8 {
-			ids = append(ids, int64(binary.LittleEndian.Uint64(b[i:])))
-		}
+		recs = readRecords(b, recs)
+	}
+	ids := make([]int64, len(recs))
+	for i, rc := range recs {
+		ids[i] = rc.id
 	}
 	slices.Sort(ids)
 	dupNodes := map[int64]int{}
@@ -228,6 +236,10 @@ func (s *sim) analyse(end time.Time, cpuSec float64, adm *admin) *report {
 	if c.failover {
 		s.analyseFailover(r, h.failover, h.failoverEpisodes, h.failoverNotHealed)
 	}
+	if c.fault == "outage" {
+		s.analyseOutage(r)
+	}
+	s.analyseSeries(r, recs, end, last.Sub(s.start))
 	return r
 }
 
