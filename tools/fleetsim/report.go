@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"os/exec"
 	"runtime"
 	"slices"
 	"strconv"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/tools/internal/repo"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -85,6 +87,7 @@ func (s *sim) analyse(end time.Time, cpuSec float64, adm *admin) *report {
 	r.add("store", c.store)
 	r.add("server", serverVersion(adm))
 	r.add("machine", machine())
+	r.add("engine", engine())
 	r.add("date", time.Now().UTC().Format(time.RFC3339))
 	r.add("holders", c.holders)
 	r.add("workers", c.workers)
@@ -374,4 +377,23 @@ func machine() string {
 		f.Close()
 	}
 	return fmt.Sprintf("%d cores, %s, %s, shared with other jobs", runtime.NumCPU(), model, runtime.Version())
+}
+
+// engine names the lease engine the run used: the last commit to
+// generator/node in the repository fleetsim runs from ("+dirty" if that
+// directory has changes not committed), or "unknown".
+func engine() string {
+	root, err := repo.Root()
+	if err != nil {
+		return "unknown"
+	}
+	out, err := exec.Command("git", "-C", root, "log", "-1", "--format=%h", "--", "generator/node").Output()
+	if err != nil {
+		return "unknown"
+	}
+	e := strings.TrimSpace(string(out))
+	if st, err := exec.Command("git", "-C", root, "status", "--porcelain", "--", "generator/node").Output(); err == nil && len(st) > 0 {
+		e += "+dirty"
+	}
+	return e
 }
