@@ -79,6 +79,7 @@ type config struct {
 	fault   string        // "", "outage" or "lossless": a run of one fault, without churn (see fault.go)
 	outage  time.Duration // -fault outage: how long the store is unreachable in all
 	faultAt time.Duration // -fault: when the fault starts, from the simultaneous claim
+	libTTL  bool          // the leases take the library's default TTL (ttl is then only the analysis' horizon)
 }
 
 func main() {
@@ -121,7 +122,9 @@ func main() {
 		ttlSet := false
 		flag.Visit(func(f *flag.Flag) { ttlSet = ttlSet || f.Name == "ttl" })
 		if !ttlSet {
-			c.ttl = defaultTTL // the library's default options, as a service runs them
+			// The library's default options, as a service runs them; the
+			// analysis takes main's default TTL for its windows.
+			c.ttl, c.libTTL = defaultTTL, true
 		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

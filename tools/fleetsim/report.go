@@ -92,8 +92,13 @@ func (s *sim) analyse(end time.Time, cpuSec float64, adm *admin) *report {
 	r.add("holders", c.holders)
 	r.add("workers", c.workers)
 	r.add("pool_per_worker", c.pool)
-	r.add("ttl", c.ttl)
-	r.add("renew_every", c.ttl/3)
+	if c.libTTL {
+		r.add("ttl", "default")
+		r.add("renew_every", "default")
+	} else {
+		r.add("ttl", c.ttl)
+		r.add("renew_every", c.ttl/3)
+	}
 	r.add("duration", c.duration)
 	r.add("start", "after each process opened its pool")
 	r.add("rate_per_holder", fmt.Sprintf("%v IDs/s, 1 tick in 100 a burst of %d", c.rate, c.burst))

@@ -146,8 +146,12 @@ func run(ctx context.Context, c config, log io.Writer) (*report, error) {
 	case c.failover:
 		fo = fmt.Sprintf(", failover at %v (replication cut %v before)", c.duration/2, c.lag)
 	}
+	ttl := c.ttl.String()
+	if c.libTTL {
+		ttl = "library default"
+	}
 	fmt.Fprintf(log, "fleetsim: %s, %d holders over %d workers, TTL %v, %v%s; table/key %s\n",
-		c.store, c.holders, c.workers, c.ttl, c.duration, fo, s.name)
+		c.store, c.holders, c.workers, ttl, c.duration, fo, s.name)
 	for slot := range c.workers {
 		if err := s.spawn(slot, s.start, true); err != nil {
 			s.stopAll()
@@ -189,6 +193,15 @@ func (s *sim) holdersOf(slot int) (first, count int) {
 	return first, count
 }
 
+// leaseTTL is the TTL the workers' leases are given: 0, the library's
+// default, with libTTL.
+func (s *sim) leaseTTL() time.Duration {
+	if s.c.libTTL {
+		return 0
+	}
+	return s.c.ttl
+}
+
 // spawn starts a process for slot whose holders claim at start.
 func (s *sim) spawn(slot int, start time.Time, initial bool) error {
 	s.mu.Lock()
@@ -199,7 +212,7 @@ func (s *sim) spawn(slot int, start time.Time, initial bool) error {
 	args := []string{
 		"-store", s.c.store, "-addr", s.proxies[slot].Addr(), "-name", s.name, "-ids", inc.ids,
 		"-first", strconv.Itoa(first), "-count", strconv.Itoa(count), "-start", strconv.FormatInt(start.UnixNano(), 10),
-		"-initial=" + strconv.FormatBool(initial), "-ttl", s.c.ttl.String(), "-rate", fmt.Sprint(s.c.rate),
+		"-initial=" + strconv.FormatBool(initial), "-ttl", s.leaseTTL().String(), "-rate", fmt.Sprint(s.c.rate),
 		"-burst", strconv.Itoa(s.c.burst), "-pool", strconv.Itoa(s.c.pool), "-replicas", strconv.Itoa(s.c.replicas),
 		"-epoch", strconv.FormatInt(s.start.UnixNano(), 10)}
 	if s.adm.dsn != nil {
