@@ -303,10 +303,15 @@ func (s *sim) analyseSeries(r *report, recs []record, end time.Time, allClaimed 
 	if !fault {
 		return
 	}
-	// Full seconds before the fault (from one second after every holder
-	// claimed), during it (every second it touches), and after it.
-	b0 := int(math.Ceil(allClaimed.Seconds())) + 1
+	// Full seconds before the fault (from the first second after every
+	// holder claimed in which every holder issued: a claim on a store the
+	// lease cannot vouch for waits before its first ID), during it (every
+	// second it touches), and after it.
 	f0, f1 := int(from/time.Second), int(math.Ceil(to.Seconds())) // during: [f0, f1)
+	b0 := int(math.Ceil(allClaimed.Seconds()))
+	for b0 < f0-1 && holdersIn(b0) < s.c.holders {
+		b0++
+	}
 	if f1 <= f0 {
 		f1 = f0 + 1
 	}
