@@ -414,6 +414,21 @@ func (s *sim) analyseSeries(r *report, recs []record, end time.Time, allClaimed 
 	r.add("first_id_after_fault_p50", pct(ds, 0.50))
 	r.add("first_id_after_fault_p99", pct(ds, 0.99))
 	r.add("every_holder_issuing_after", pct(ds, 1))
+	// A holder may issue just after the fault from a lease it still
+	// trusts and stop later (its next renewal finds the failover): the
+	// run is healed from the end of the last second, from the fault on, in
+	// which some holder issued nothing.
+	healed := f0
+	for sec := f0; sec < nsec; sec++ {
+		if holdersIn(sec) < s.c.holders {
+			healed = sec + 1
+		}
+	}
+	if healed == nsec {
+		r.add("every_holder_issuing_every_second_after", "never (to the run's end)")
+	} else {
+		r.add("every_holder_issuing_every_second_after", max(0, time.Duration(healed)*time.Second-to))
+	}
 	if s.c.fault == "outage" {
 		r.Silent = silent
 	}
