@@ -195,12 +195,16 @@ func title(r *run) string {
 	if e := kv["engine"]; e != "" {
 		engine = ", engine " + e
 	}
-	l1 := fmt.Sprintf("%s: %s holders, TTL %s%s; %s IDs, %s duplicates", what, kv["holders"], kv["ttl"], engine, kv["ids"], kv["duplicates"])
+	ttl := "TTL " + kv["ttl"]
+	if kv["ttl"] == "default" {
+		ttl = "default lease options"
+	}
+	l1 := fmt.Sprintf("%s: %s holders, %s%s; %s IDs, %s duplicates", what, kv["holders"], ttl, engine, kv["ids"], kv["duplicates"])
 	if kv["rate_during_fraction"] == "" {
 		return l1
 	}
-	l2 := fmt.Sprintf("IDs/s during the fault %s of before, after %s (first 5 s %s); every holder issuing %s after its end",
-		pctOf(kv["rate_during_fraction"]), pctOf(kv["rate_after_fraction"]), pctOf(kv["rate_after_first_5s_fraction"]), kv["every_holder_issuing_after"])
+	l2 := fmt.Sprintf("IDs/s during the fault %s of before, after %s (first 5 s %s); every holder issuing in every second %s after its end",
+		pctOf(kv["rate_during_fraction"]), pctOf(kv["rate_after_fraction"]), pctOf(kv["rate_after_first_5s_fraction"]), kv["every_holder_issuing_every_second_after"])
 	return l1 + "\n" + l2
 }
 
