@@ -203,8 +203,8 @@ func title(r *run) string {
 	if kv["rate_during_fraction"] == "" {
 		return l1
 	}
-	l2 := fmt.Sprintf("IDs/s during the fault %s of before, after %s (first 5 s %s); every holder issuing in every second %s after its end",
-		pctOf(kv["rate_during_fraction"]), pctOf(kv["rate_after_fraction"]), pctOf(kv["rate_after_first_5s_fraction"]), kv["every_holder_issuing_every_second_after"])
+	l2 := fmt.Sprintf("IDs/s during the fault %s of before, after %s (first 5 s %s); every holder issuing again %s after its end",
+		pctOf(kv["rate_during_fraction"]), pctOf(kv["rate_after_fraction"]), pctOf(kv["rate_after_first_5s_fraction"]), kv["every_holder_issuing_again_after"])
 	return l1 + "\n" + l2
 }
 

@@ -42,13 +42,13 @@ func TestSeries(t *testing.T) {
 		}
 	}
 	for k, w := range map[string]string{
-		"rate_before_ids_per_s":                   "8.00",
-		"rate_during_fraction":                    "0.500",
-		"rate_after_first_5s_fraction":            "0.850",
-		"holders_issuing_during_fraction":         "0.500",
-		"every_holder_issuing_after":              "1.5s",
-		"holders_issuing_after_fault":             "2 / 2",
-		"every_holder_issuing_every_second_after": "1s",
+		"rate_before_ids_per_s":            "8.00",
+		"rate_during_fraction":             "0.500",
+		"rate_after_first_5s_fraction":     "0.850",
+		"holders_issuing_during_fraction":  "0.500",
+		"every_holder_issuing_after":       "1.5s",
+		"holders_issuing_after_fault":      "2 / 2",
+		"every_holder_issuing_again_after": "1.5s",
 	} {
 		if got := r.get(k); got != w {
 			t.Errorf("%s: %q, want %q", k, got, w)

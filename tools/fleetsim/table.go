@@ -54,7 +54,7 @@ var faultColumns = []column{
 	{"holders issuing during / after, of before", "{holders_issuing_during_fraction} / {holders_issuing_after_fraction}"},
 	{"holder-seconds without an ID", "{holder_seconds_without_id}"},
 	{"first ID after the fault's end p50 / p99 / every holder", "{first_id_after_fault_p50} / {first_id_after_fault_p99} / {every_holder_issuing_after}"},
-	{"every holder issuing in every second after the fault's end", "{every_holder_issuing_every_second_after}"},
+	{"holders stopped; every one issuing again after the fault's end", "{holders_stopped_by_fault}; {every_holder_issuing_again_after}"},
 }
 
 // printTable prints a markdown table of the reports (*.txt) in dir, and,
