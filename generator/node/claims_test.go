@@ -52,12 +52,64 @@ func TestLeaseOptionsDefaults(t *testing.T) {
 	require.NoError(t, err)
 	defer l.Close(ctx)
 	o := l.Options()
-	require.Equal(t, 10*time.Second, o.TTL)
-	require.Equal(t, o.TTL/3, o.RenewEvery)
-	require.Equal(t, o.TTL/4, o.Margin)
+	require.Equal(t, 60*time.Second, o.MaxOutage)
+	require.Equal(t, 4*time.Second, o.RenewEvery)
+	require.Equal(t, 2*time.Second, o.Margin)
+	require.Equal(t, 66*time.Second, o.TTL, "MaxOutage + RenewEvery + Margin")
 	require.NotEmpty(t, o.Owner)
 	require.Equal(t, o.Owner, l.Stats().Owner)
-	require.Equal(t, time.Second*10/3, l.CloseTimeout(), "max(RenewEvery, 1 s)")
+	require.Equal(t, 4*time.Second, l.CloseTimeout(), "max(RenewEvery, 1 s)")
+}
+
+// TestLeaseOptionsMaxOutage: how MaxOutage and TTL derive each other, and
+// the settings refused, each naming its field.
+func TestLeaseOptionsMaxOutage(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	soon := generator.Twitter().Spec()
+	soon.Name, soon.TimeBits, soon.Unit = "ends-soon", 12, time.Second
+	soon.Epoch = time.Now().Add(-4096*time.Second + 10*time.Minute) // ends in 10 minutes
+	endsSoon, err := generator.NewLayout(soon)
+	require.NoError(t, err)
+	for _, c := range []struct {
+		name                    string
+		o                       node.LeaseOptions
+		gen                     []generator.SnowflakeOption
+		ttl, renew, margin, out time.Duration
+		refused                 string // the field the error names
+	}{
+		{name: "zero", ttl: 66 * time.Second, renew: 4 * time.Second, margin: 2 * time.Second, out: time.Minute},
+		{name: "outage", o: node.LeaseOptions{MaxOutage: 10 * time.Second},
+			ttl: 16 * time.Second, renew: 4 * time.Second, margin: 2 * time.Second, out: 10 * time.Second},
+		{name: "outage-renew-margin", o: node.LeaseOptions{MaxOutage: 2 * time.Minute, RenewEvery: 10 * time.Second, Margin: 5 * time.Second},
+			ttl: 135 * time.Second, renew: 10 * time.Second, margin: 5 * time.Second, out: 2 * time.Minute},
+		{name: "ttl-as-before", o: node.LeaseOptions{TTL: 12 * time.Second},
+			ttl: 12 * time.Second, renew: 4 * time.Second, margin: 3 * time.Second, out: 5 * time.Second},
+		{name: "ttl-and-outage", o: node.LeaseOptions{TTL: 12 * time.Second, MaxOutage: 5 * time.Second},
+			ttl: 12 * time.Second, renew: 4 * time.Second, margin: 3 * time.Second, out: 5 * time.Second},
+		{name: "ttl-below-outage", o: node.LeaseOptions{TTL: 12 * time.Second, MaxOutage: 5*time.Second + 1}, refused: "MaxOutage"},
+		{name: "negative", o: node.LeaseOptions{MaxOutage: -time.Second}, refused: "MaxOutage"},
+		{name: "beyond-the-ttl-field", o: node.LeaseOptions{MaxOutage: 100 * 365 * 24 * time.Hour}, refused: "MaxOutage"},
+		{name: "ttl-beyond-the-field", o: node.LeaseOptions{TTL: 100 * 365 * 24 * time.Hour}, refused: "TTL"},
+		{name: "beyond-the-layout", o: node.LeaseOptions{MaxOutage: 10 * time.Minute},
+			gen: []generator.SnowflakeOption{generator.WithLayout(endsSoon)}, refused: "MaxOutage"},
+		{name: "within-the-layout", gen: []generator.SnowflakeOption{generator.WithLayout(endsSoon)},
+			ttl: 66 * time.Second, renew: 4 * time.Second, margin: 2 * time.Second, out: time.Minute},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			l, err := node.NewLease(ctx, newMemStore(), c.o, c.gen...)
+			if c.refused != "" {
+				require.ErrorIs(t, err, generator.ErrInvalidConfig)
+				require.Contains(t, err.Error(), c.refused)
+				return
+			}
+			require.NoError(t, err)
+			defer l.Close(ctx)
+			o := l.Options()
+			require.Equal(t, []time.Duration{c.ttl, c.renew, c.margin, c.out}, []time.Duration{o.TTL, o.RenewEvery, o.Margin, o.MaxOutage})
+		})
+	}
 }
 
 // TestLeaseRecoversAfterExpiry: an expired lease whose ID nobody took

@@ -82,20 +82,29 @@ func NewLease(ctx context.Context, s Store, opts LeaseOptions, gen ...generator.
 		return nil, fmt.Errorf("%w: nil store", generator.ErrInvalidConfig)
 	}
 	gen = slices.Clip(slices.Clone(gen))
-	set, err := settings(gen)
+	set, end, err := settings(gen)
 	if err != nil {
 		return nil, err
+	}
+	// A floor after a loss lies the horizon ahead of the store's clock; a
+	// layout that cannot hold it could issue no ID after a loss.
+	if h := o.TTL + set.BorrowAhead + set.Unit + o.MaxClockOffset; !end.IsZero() && !set.Clock.Now().Add(h).Before(end) {
+		return nil, fmt.Errorf("%w: MaxOutage %v (TTL %v): the horizon %v from now lies beyond the layout's end %s",
+			generator.ErrInvalidConfig, o.MaxOutage, o.TTL, h, end.UTC().Format(time.RFC3339))
 	}
 	return startLease(ctx, s, o, gen, set)
 }
 
-// settings returns what the generator options gen set, validated as
-// [generator.NewSnowflake] validates them (it reads them for the lease),
-// or its error for them.
-func settings(gen []generator.SnowflakeOption) (wiring.Settings, error) {
+// settings returns what the generator options gen set and the first time
+// their layout cannot hold, validated as [generator.NewSnowflake]
+// validates them (it reads them for the lease), or its error for them.
+func settings(gen []generator.SnowflakeOption) (wiring.Settings, time.Time, error) {
 	var set wiring.Settings
-	_, err := generator.NewSnowflake(0, append(slices.Clip(gen), &set)...)
-	return set, err
+	g, err := generator.NewSnowflake(0, append(slices.Clip(gen), &set)...)
+	if err != nil {
+		return set, time.Time{}, err
+	}
+	return set, g.Layout().End(), nil
 }
 
 func startLease(ctx context.Context, b Store, o LeaseOptions, gen []generator.SnowflakeOption, set wiring.Settings) (*Lease, error) {

@@ -35,6 +35,28 @@ func (l *Lease) sleep(d time.Duration) bool {
 // retryEvery is the wait before the next renewal after a failed one.
 func (l *Lease) retryEvery() time.Duration { return max(l.o.RenewEvery/4, 10*time.Millisecond) }
 
+// attempt is how long a trusted lease's renewal may take before it is
+// abandoned (a request sent into a cut link may never be answered) and
+// retried at once (a refused one retryEvery later): RenewEvery/2, but at
+// least 1 s or RenewEvery, for a busy machine. So with RenewEvery of 2 s
+// or more (the default is 4 s) a request starts within RenewEvery/2 of the
+// store's return, and with a round trip of at most RenewEvery/2 it
+// succeeds within RenewEvery of the outage's end, which
+// LeaseOptions.MaxOutage counts on. With a shorter RenewEvery the request
+// may start up to RenewEvery after the return.
+func (l *Lease) attempt() time.Duration {
+	return max(l.o.RenewEvery/2, min(l.o.RenewEvery, time.Second))
+}
+
+// slowAttempt is how long a lapsed lease's renewal, or a claim, may take:
+// one answered within TTL - Margin can still be trusted, and a new
+// connection on a busy machine may take longer than attempt; but no
+// longer than 2 RenewEvery (at least 1 s), so that a request into a cut
+// link is retried while the outage lasts.
+func (l *Lease) slowAttempt() time.Duration {
+	return min(l.o.TTL-l.o.Margin, max(2*l.o.RenewEvery, time.Second))
+}
+
 // renew renews the lease once and returns the wait before the next
 // renewal, healing first if the node was lost; false ends the goroutine.
 func (l *Lease) renew() (time.Duration, bool) {
@@ -44,17 +66,19 @@ func (l *Lease) renew() (time.Duration, bool) {
 		l.fenced() // the goroutine itself was late (a pause, a stall)
 	}
 	node := l.node.Load()
-	// A request still running at the deadline cannot keep the fence open;
-	// once the lease lapsed, one answered within TTL - Margin still opens
-	// it (trusted from t0), and a new connection on a busy machine may
-	// take longer than RenewEvery.
-	timeout := max(deadline-t0, l.o.RenewEvery)
+	// A trusted lease's renewal is abandoned after attempt and retried, so
+	// that one sent into a cut link does not outlast the outage; once the
+	// lease lapsed, one answered within slowAttempt still opens it
+	// (trusted from t0).
+	timeout := l.attempt()
 	if t0 >= deadline {
-		timeout = l.o.TTL - l.o.Margin
+		timeout = l.slowAttempt()
 	}
 	ctx, cancel := context.WithTimeout(l.ctx, timeout)
 	err := l.renewOnce(ctx, node, c0)
+	abandoned := ctx.Err() != nil // the wait is spent: retry at once
 	cancel()
+	var held *claimed
 	switch {
 	case l.ctx.Err() != nil: // closed
 		return 0, false
@@ -63,6 +87,21 @@ func (l *Lease) renew() (time.Duration, bool) {
 		l.lastErr.Store(nil)
 		l.renewed(c0)
 		return l.o.RenewEvery, true
+	case errors.Is(err, ErrForgot) && !errors.Is(err, ErrLeaseLost) && t0 < deadline:
+		// Still trusted: a store that kept this lease's record keeps the
+		// lease on it with no pause (docs/leases.md, "Failover without a
+		// pause"); otherwise held is what the claim took, for the heal.
+		var kept bool
+		if kept, held = l.keep(node, err); kept {
+			return l.o.RenewEvery, true
+		}
+		if l.ctx.Err() != nil {
+			if held != nil {
+				l.releaseUnused(held.node, held.floor)
+			}
+			return 0, false
+		}
+		fallthrough
 	case errors.Is(err, ErrLeaseLost), errors.Is(err, ErrForgot):
 		// A store that forgot writes, or a lapsed lease whose store cannot
 		// prove nobody wrote its record meanwhile, cannot tell who else
@@ -70,7 +109,13 @@ func (l *Lease) renew() (time.Duration, bool) {
 		forgot := errors.Is(err, ErrForgot)
 		lapsed := errors.Is(err, ErrLapsed)
 		lost := l.lose(err)
-		if lost == nil || !l.heal(node, lost, forgot, lapsed) {
+		if lost == nil {
+			if held != nil {
+				l.releaseUnused(held.node, held.floor)
+			}
+			return 0, false
+		}
+		if !l.heal(node, held, lost, forgot, lapsed) {
 			return 0, false
 		}
 		return l.o.RenewEvery, true
@@ -79,6 +124,9 @@ func (l *Lease) renew() (time.Duration, bool) {
 		l.failing("lease renewals failing", err)
 		if time.Since(l.base) >= time.Duration(l.deadline.Load()) {
 			l.fenced()
+		}
+		if abandoned {
+			return time.Millisecond, true
 		}
 		return l.retryEvery(), true
 	}
@@ -100,14 +148,63 @@ func (l *Lease) lose(err error) *error {
 	return lost
 }
 
+// claimed is a claim a heal may adopt: the node, its floor, and the
+// monotonic and clock readings when the claim started.
+type claimed struct {
+	node, floor int64
+	t0          time.Duration
+	c0          time.Time
+}
+
+// keep runs after a renewal of node found that the store forgot writes
+// (err), while the lease is still trusted: it claims node again as a
+// claim after a loss, retrying failed claims retryEvery apart until the
+// deadline. If the store gives node back with its record as the lease
+// last saw it ([Claimed].Kept) and answers before the deadline, the lease
+// keeps node and its generator's sequence, trusted from the claim's start
+// (true). Otherwise it returns the claim that took a node for the lease,
+// if one did, for the heal.
+func (l *Lease) keep(node int64, err error) (bool, *claimed) {
+	for {
+		t1, c1 := time.Since(l.base), l.clock().Now()
+		deadline := time.Duration(l.deadline.Load())
+		if t1 >= deadline || l.ctx.Err() != nil {
+			return false, nil
+		}
+		ctx, cancel := context.WithTimeout(l.ctx, deadline-t1)
+		r, cerr := l.b.Claim(ctx, Claim{
+			Owner: l.o.Owner, TTL: l.o.TTL, MaxNode: l.set.MaxNode, Prefer: node,
+			Bound: l.bound(c1), Horizon: l.horizon(), Lost: true, Seen: l.seen, Log: l.warnLog(),
+		})
+		cancel()
+		if cerr != nil {
+			l.failing("lease renewal found the store forgot writes; its claim to keep the node is failing", cerr)
+			if !l.sleep(l.retryEvery()) {
+				return false, nil
+			}
+			continue
+		}
+		l.seen = r.Seen
+		if r.Node == node && r.Kept && time.Since(l.base) < deadline {
+			l.extend(t1, c1)
+			l.lastErr.Store(nil)
+			l.renewed(c1)
+			l.logf(slog.LevelInfo, "lease kept: the store forgot writes but kept this lease's record", "node", node, "error", err)
+			return true, nil
+		}
+		return false, &claimed{node: r.Node, floor: max(r.Floor, 0), t0: t1, c0: c1}
+	}
+}
+
 // heal claims a node again after old was lost (Fence returning *lost),
 // retrying every RenewEvery until it holds one or the lease is closed
-// (false). Without a generator from NewSnowflake to move, it does not
-// try: another program's generator on the old node would repeat IDs.
+// (false). held, if not nil, is a claim already made for the lease, which
+// it adopts first. Without a generator from NewSnowflake to move, it does
+// not try: another program's generator on the old node would repeat IDs.
 //
 // forgot and lapsed are passed to the claims (see Lease.claim); forgot
 // holds until one succeeds, as the store may not have recorded the loss.
-func (l *Lease) heal(old int64, lost *error, forgot, lapsed bool) bool {
+func (l *Lease) heal(old int64, held *claimed, lost *error, forgot, lapsed bool) bool {
 	l.genMu.Lock()
 	n := len(l.gens) + l.waiting
 	if n == 0 {
@@ -115,16 +212,30 @@ func (l *Lease) heal(old int64, lost *error, forgot, lapsed bool) bool {
 	}
 	l.genMu.Unlock()
 	if n == 0 {
+		if held != nil {
+			l.releaseUnused(held.node, held.floor)
+		}
 		l.logf(slog.LevelError, "lease lost for good: no generator from node.NewSnowflake to move to a new node", "node", old)
 		return false
 	}
 	for attempt := 0; ; attempt++ {
+		if held != nil {
+			r := held
+			held = nil
+			switch l.adopt(old, r.node, r.floor, r.t0, r.c0, lost) {
+			case adopted:
+				return true
+			case adoptClosed:
+				return false
+			}
+			continue
+		}
 		if attempt > 0 && !l.sleep(l.o.RenewEvery) {
 			return false
 		}
 		t0, c0 := time.Since(l.base), l.clock().Now()
 		// A claim answered after TTL - Margin could not be trusted.
-		ctx, cancel := context.WithTimeout(l.ctx, l.o.TTL-l.o.Margin)
+		ctx, cancel := context.WithTimeout(l.ctx, l.slowAttempt())
 		node, floor, err := l.claim(ctx, old, c0, forgot, lapsed)
 		cancel()
 		switch {

@@ -7,6 +7,7 @@ import (
 	"net"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -274,5 +275,76 @@ func TestLeaseCloseUnreachable(t *testing.T) {
 			require.ErrorIs(t, err, node.ErrLeaseClosed)
 			require.ErrorIs(t, l.Close(ctx), context.DeadlineExceeded, "later calls return the same result")
 		})
+	}
+}
+
+// TestLeaseRidesThroughStoreOutage: on each store, an outage of
+// MaxOutage that starts just after a renewal (the link blackholed, or
+// every connection refused as when the server is down) costs no refused
+// ID: the lease is trusted for MaxOutage + RenewEvery after that renewal
+// started, and the renewal after the outage lands within RenewEvery.
+func TestLeaseRidesThroughStoreOutage(t *testing.T) {
+	t.Parallel()
+	for _, s := range proxiedStores() {
+		for _, mode := range []string{"blackhole", "down"} {
+			t.Run(s.name+"/"+mode, func(t *testing.T) {
+				t.Parallel()
+				ps := s.make(t)
+				ctx := context.Background()
+				// TTL 7 s; a renewal is abandoned after 1 s.
+				o := leaseConf{Layout: layout(t, 2), LeaseOptions: node.LeaseOptions{
+					MaxOutage: 4 * time.Second, RenewEvery: 2 * time.Second, Margin: time.Second}}
+				l, err := ps.viaFn(ctx, o)
+				require.NoError(t, err)
+				defer l.Close(ctx)
+				g, err := node.NewSnowflake(ctx, l)
+				require.NoError(t, err)
+				var fenced, issued atomic.Int64
+				stop := make(chan struct{})
+				done := make(chan struct{})
+				go func() {
+					defer close(done)
+					for {
+						select {
+						case <-stop:
+							return
+						default:
+						}
+						if _, err := g.Next(); err != nil {
+							fenced.Add(1) // ErrFenced: the generator has no other error here
+							time.Sleep(time.Millisecond)
+							continue
+						}
+						issued.Add(1)
+					}
+				}()
+				r := l.Stats().Renewals
+				for l.Stats().Renewals == r {
+					time.Sleep(time.Millisecond)
+				}
+				if mode == "down" {
+					ps.proxy.Cut()
+				} else {
+					ps.proxy.Blackhole()
+				}
+				mid := issued.Load()
+				time.Sleep(o.MaxOutage)
+				during := issued.Load() - mid
+				ps.proxy.Restore()
+				r = l.Stats().Renewals
+				deadline := time.Now().Add(o.RenewEvery + healSlack)
+				for l.Stats().Renewals == r {
+					require.True(t, time.Now().Before(deadline), "no renewal within RenewEvery of the outage's end")
+					time.Sleep(5 * time.Millisecond)
+				}
+				close(stop)
+				<-done
+				require.Zero(t, fenced.Load(), "no ID refused through the outage")
+				require.Zero(t, l.Stats().Fences)
+				require.Positive(t, l.Stats().Failures)
+				require.Positive(t, during, "IDs issued during the outage")
+				t.Logf("%d IDs, %d during the outage, 0 refused", issued.Load(), during)
+			})
+		}
 	}
 }

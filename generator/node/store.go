@@ -39,7 +39,10 @@ type Store interface {
 	//     store-wide mark, and sets [Claimed].Forgot. A lapsed claim
 	//     (c.Lapsed) raises only its own floor to the store's clock + the
 	//     horizon.
-	//  5. It returns the node, the floor and what it saw ([Seen]).
+	//  5. It returns the node, the floor and what it saw ([Seen]), and
+	//     sets [Claimed].Kept if it took c.Prefer and, before this claim's
+	//     write, the node's record named c.Owner at the version c.Seen
+	//     shows: the record as the lease last saw it.
 	Claim(ctx context.Context, c Claim) (Claimed, error)
 	// Renew extends r.Owner's lease of r.Node. In one atomic step, it
 	// checks in this order and stops at the first that holds:
@@ -115,6 +118,16 @@ type Claimed struct {
 	// Forgot is true when the claim found (or was told) that the store
 	// lost writes and recorded a store-wide mark.
 	Forgot bool
+	// Kept is true when the claim took [Claim].Prefer and found its record
+	// as the lease last saw it: naming [Claim].Owner, at the version
+	// [Claim].Seen shows (neither missing nor rewritten since). A lease
+	// whose renewal failed with [ErrForgot] then keeps its node and its
+	// generator's sequence without waiting for Floor, if the claim was
+	// answered while the lease was still trusted
+	// (https://github.com/idkit-go/idkit/blob/main/docs/leases.md#failover-without-a-pause).
+	// A store that cannot tell leaves it false, and such a lease waits for
+	// Floor as after any loss.
+	Kept bool
 }
 
 // Release is one release's request to a [Store].

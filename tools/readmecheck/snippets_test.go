@@ -113,7 +113,7 @@ func mongoSnip(ctx context.Context, coll *mongo.Collection, orders []Order) {
 
 func lease1(ctx context.Context, db *sql.DB) {
 	store := sqllease.NewStore(db, sqllease.StoreOptions{}) // or redislease, etcdlease, kubelease
-	lease, err := node.NewLease(ctx, store, node.LeaseOptions{TTL: 10 * time.Second})
+	lease, err := node.NewLease(ctx, store, node.LeaseOptions{MaxOutage: time.Minute})
 	defer lease.Close(ctx)                  // stop issuing, record the last time, release
 	g, err := node.NewSnowflake(ctx, lease) // a *generator.Snowflake: fenced, floored, tracked
 	id, err := g.Next()                     // fails with generator.ErrFenced once the lease is not safe
