@@ -34,12 +34,23 @@
 // for the replicas the store has seen (-replicas sets
 // redislease.StoreOptions.Replicas instead).
 //
+// With -fault the run has one fault and no churn, on private servers and
+// the library's default lease options (fault.go): -fault outage makes the
+// store unreachable for -outage (every proxy cut, then the server stopped
+// and started; etcd: two of three members), -fault lossless fails over to
+// a replica that lost nothing (etcd: the leader killed). Every run writes
+// its IDs per second to the report (per_second rows), and a run with a
+// fault the rate during and after it as a fraction of the rate before,
+// the seconds without an ID and when every holder issued again;
+// tools/fleetchart draws them.
+//
 // It lives in the tools module; from the repository's tools directory:
 //
 //	go run ./fleetsim -store postgres -duration 5m -out ../docs/fleet/results
 //	go run ./fleetsim -store redis -short
 //	go run ./fleetsim -store etcd -short
 //	go run ./fleetsim -store postgres -failover -duration 60s -holders 200
+//	go run ./fleetsim -store redis -fault outage -holders 200 -duration 75s -outage 24s
 //	go run ./fleetsim -table ../docs/fleet/results   # the summary table
 //
 // Servers and names come from internal/testdb (IDKIT_POSTGRES_DSN,
