@@ -442,9 +442,15 @@ func (s *sim) analyseSeries(r *report, recs []record, end time.Time, allClaimed 
 		}
 		prev[h] = ms
 	}
-	stopped, again := 0, time.Duration(0)
+	stopped, never, again := 0, 0, time.Duration(0)
 	var agains []time.Duration
-	for _, g := range last {
+	endMs := end.Sub(s.start).Milliseconds()
+	for h, g := range last {
+		if p := prev[h]; p >= 0 && endMs-p > stopGap.Milliseconds() && p < horizon {
+			stopped++ // stopped and never issued again
+			never++
+			continue
+		}
 		if g.to == 0 {
 			continue
 		}
@@ -455,7 +461,11 @@ func (s *sim) analyseSeries(r *report, recs []record, end time.Time, allClaimed 
 	}
 	r.add("holders_stopped_by_fault", fmt.Sprintf("%d / %d", stopped, s.c.holders))
 	r.add("stopped_holders_issuing_again_p50", pct(agains, 0.50))
-	r.add("every_holder_issuing_again_after", again)
+	if never > 0 {
+		r.add("every_holder_issuing_again_after", fmt.Sprintf("never: %d stopped holders issued no ID again", never))
+	} else {
+		r.add("every_holder_issuing_again_after", again)
+	}
 	if s.c.fault == "outage" {
 		r.Silent = silent
 	}

@@ -26,6 +26,23 @@ func TestSeries(t *testing.T) {
 	}
 	r := &report{}
 	s.analyseSeries(r, recs, start.Add(20*time.Second+100*time.Millisecond), 200*time.Millisecond)
+	defer func() {
+		// A holder that stops for good is stopped and never issues again.
+		r := &report{}
+		var cut []record
+		for _, rc := range recs {
+			if rc.holder == 0 || rc.ms < 15500 {
+				cut = append(cut, rc)
+			}
+		}
+		s.analyseSeries(r, cut, start.Add(20*time.Second+100*time.Millisecond), 200*time.Millisecond)
+		if got, want := r.get("holders_stopped_by_fault"), "1 / 2"; got != want {
+			t.Errorf("stopped for good: holders_stopped_by_fault %q, want %q", got, want)
+		}
+		if got := r.get("every_holder_issuing_again_after"); !strings.HasPrefix(got, "never: 1 ") {
+			t.Errorf("stopped for good: every_holder_issuing_again_after %q", got)
+		}
+	}()
 	var rows []string
 	for _, kv := range r.kv {
 		if kv[0] == "per_second" {
