@@ -502,9 +502,11 @@ func (a *admin) close() {
 }
 
 // createLeaseTable creates the lease table name in db before the workers
-// start, as a store's first request does: one lease claimed and closed.
+// start, as a store's first request does: one lease claimed and closed,
+// with the shortest TTL, so that the horizon it records (the longest any
+// holder used) stays the workers'.
 func createLeaseTable(ctx context.Context, db *sql.DB, name string) error {
-	l, err := node.NewLease(ctx, sqllease.NewStore(db, sqllease.StoreOptions{Table: name}), node.LeaseOptions{Owner: "fleetsim-setup"})
+	l, err := node.NewLease(ctx, sqllease.NewStore(db, sqllease.StoreOptions{Table: name}), node.LeaseOptions{Owner: "fleetsim-setup", TTL: 100 * time.Millisecond})
 	if err != nil {
 		return err
 	}
