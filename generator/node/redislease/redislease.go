@@ -72,7 +72,8 @@ type StoreOptions struct {
 	// two index sets. Default "idkit:node_leases". Never delete it.
 	Key string
 	// Replicas is how many replicas must acknowledge (WAIT, up to
-	// ReplicaTimeout: default TTL/4, the default Margin, at least 1 ms)
+	// ReplicaTimeout: default TTL/4 but at most 2 s, the lease's default
+	// Margin, and at least 1 ms)
 	// each claim and renewal, which otherwise fails with
 	// [ErrNotReplicated]. Zero, the default, waits for every replica the
 	// store has had: the most replicas online that any request of the
@@ -259,12 +260,13 @@ func (b *store) runOnce(ctx context.Context, s *redis.Script, ttl time.Duration,
 }
 
 // timeout is how long a request waits for its replicas: ReplicaTimeout,
-// by default TTL/4, at least 1 ms.
+// by default TTL/4 but at most 2 s (a lease's default Margin: a renewal
+// of a 66 s TTL is abandoned after 2 s), at least 1 ms.
 func (b *store) timeout(ttl time.Duration) time.Duration {
 	if b.o.ReplicaTimeout > 0 {
 		return b.o.ReplicaTimeout
 	}
-	return max(ttl/4, time.Millisecond)
+	return max(min(ttl/4, 2*time.Second), time.Millisecond)
 }
 
 // corrupt returns err, wrapping [node.ErrCorrupt] with the field a script
