@@ -61,6 +61,7 @@ type sqlHarness struct {
 
 func (h *sqlHarness) harness() nodetest.Harness {
 	return nodetest.Harness{
+		SetsKept: true,
 		Start: func(t *testing.T) {
 			h.s = &sqlServers{}
 			h.s.primary, h.s.exec = h.start(t)
@@ -287,6 +288,7 @@ func sqliteHarness() nodetest.Harness {
 		return h
 	}
 	return nodetest.Harness{
+		SetsKept: true,
 		Start: func(t *testing.T) {
 			dsn = "file:" + t.TempDir() + "/leases.db"
 			var err error
@@ -353,6 +355,7 @@ func TestProtocol(t *testing.T) {
 				var once sync.Once
 				var s node.Store
 				return nodetest.Harness{
+					SetsKept: true,
 					// The store's connections are the database/sql pool's:
 					// the protocol cases cut none.
 					Store: func(t *testing.T, _ dialFunc) node.Store {

@@ -110,6 +110,9 @@ func (b *store) guard(ctx context.Context, q querier, c node.Claim, r node.Claim
 	case far:
 		healed = fmt.Sprintf("field expires_at of node %d is more than %v ahead", r.Node, maxHorizon)
 	}
+	if healed != "" {
+		r.Kept = false // the row is not as the lease saw it
+	}
 	r.Floor = max(floor, id.mark.Int64)
 	if (c.Lapsed || healed != "") && !failover.Off.Load() {
 		r.Floor = max(r.Floor, wait)
