@@ -132,7 +132,7 @@ func (b *store) guard(ctx context.Context, q querier, c node.Claim, r node.Claim
 			// The lease keeps its node without waiting for the floor if
 			// its trust has not ended (docs/leases.md, "Failover without
 			// a pause"); every other claim waits out earlier holders.
-			c.Log.Warn("lease store changed identity (failover or restore) and kept this holder's row as it saw it: other claims wait out earlier holders",
+			c.Log.Warn("lease store forgot writes or changed identity (failover, restore or lost table row), and has this holder's row as it saw it: other claims wait out earlier holders",
 				"was", id.stored.String, "now", id.now, "node", r.Node, "floor", time.Unix(0, r.Floor))
 		case c.Log != nil:
 			c.Log.Warn("lease store forgot writes (failover, restore or lost table row): waiting out earlier holders",
