@@ -27,7 +27,10 @@ type Store interface {
 	//  1. It picks c.Prefer if it is in [0, c.MaxNode] and free, expired
 	//     or already c.Owner's, else any free or expired node of
 	//     [0, c.MaxNode]. With none, it returns an error wrapping
-	//     [ErrExhausted] and writes nothing.
+	//     [ErrExhausted] and writes nothing. A store whose claims read,
+	//     then write conditioned on the read (etcd, Kubernetes) picks at
+	//     random among the free nodes it read, so that many processes
+	//     claiming at once spread instead of colliding on the lowest.
 	//  2. It writes the owner, the expiry (the store's clock + c.TTL), the
 	//     node's mark raised to c.Bound, the node's version raised, and
 	//     the store's horizon raised to c.Horizon.

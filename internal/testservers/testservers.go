@@ -256,8 +256,9 @@ func MySQLDSN(addr string) string {
 }
 
 // StartMariaDB initializes and starts a server with the given server ID (a
-// replication topology needs one per server), with a database test.
-func StartMariaDB(t testing.TB, id int) *MariaDB {
+// replication topology needs one per server), with a database test;
+// args are added to mariadbd's command line.
+func StartMariaDB(t testing.TB, id int, args ...string) *MariaDB {
 	t.Helper()
 	testdb.RequireFaults(t)
 	mariadbd := need(t, "/usr/sbin/mariadbd")
@@ -273,6 +274,7 @@ func StartMariaDB(t testing.TB, id int) *MariaDB {
 		"--port=" + strconv.Itoa(m.Port), "--bind-address=127.0.0.1", "--socket=" + filepath.Join(m.dir, "sock"),
 		"--pid-file=" + filepath.Join(m.dir, "pid"), "--server-id=" + strconv.Itoa(id), "--log-bin=" + filepath.Join(m.dir, "bin"),
 		"--skip-name-resolve", "--tmpdir=" + m.dir, "--innodb-buffer-pool-size=32M", "--innodb-log-file-size=16M", "--log-error=" + filepath.Join(m.dir, "log")}
+	m.args = append(m.args, args...)
 	m.start(t)
 	t.Cleanup(func() { m.Kill(t) })
 	return m

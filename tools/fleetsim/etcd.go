@@ -23,6 +23,7 @@ import (
 // defaults), with its data in a temporary directory.
 type etcdCluster struct {
 	members   []*embed.Etcd
+	cfgs      []*embed.Config // each member's, to start it again
 	endpoints []string
 	dir       string
 	closing   sync.WaitGroup // members a failover killed, closing
@@ -48,7 +49,7 @@ func startEtcd() (*etcdCluster, error) {
 	for i := range n {
 		initial[i] = fmt.Sprintf("m%d=%s", i, urls[2*i+1].String())
 	}
-	c := &etcdCluster{members: make([]*embed.Etcd, n), dir: dir}
+	c := &etcdCluster{members: make([]*embed.Etcd, n), cfgs: make([]*embed.Config, n), dir: dir}
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i := range n {
@@ -64,6 +65,7 @@ func startEtcd() (*etcdCluster, error) {
 		cfg.ZapLoggerBuilder = embed.NewZapLoggerBuilder(zap.NewNop())
 		cfg.GRPCKeepAliveMinTime = 500 * time.Millisecond // the clients ping every second
 		c.endpoints = append(c.endpoints, urls[2*i].Host)
+		c.cfgs[i] = cfg
 		wg.Go(func() {
 			e, err := embed.StartEtcd(cfg)
 			if err != nil {

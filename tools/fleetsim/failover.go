@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/idkit-go/idkit/internal/tcpproxy"
+	"github.com/idkit-go/idkit/internal/testdb"
 	"github.com/idkit-go/idkit/internal/testservers"
 )
 
@@ -21,6 +23,13 @@ type failoverPlan struct {
 	kill    func() string // kills the primary (etcd: the leader) and returns its address
 	promote func()        // makes the replica the primary (nil: nothing to do)
 	next    func(killed string) string
+
+	lossless bool // -fault lossless: no replication cut, no churn of its own
+
+	// -fault outage: the server (etcd: two of the three members) stopped
+	// and started with its data.
+	stop, start func()
+	stopWhat    string
 }
 
 // failoverTimes is what happened when, in a -failover run.
@@ -32,11 +41,19 @@ type failoverTimes struct {
 	partition, kill    int   // the workers of the failover's own churn (-1: none)
 }
 
-// openPrivate starts the private primary and replica of a -failover run on
-// PostgreSQL, MariaDB or Redis, each replica fed through a proxy (the
-// link) that the failover cuts, and connects the admin to the primary
-// through a proxy of its own that moves with the workers'.
-func openPrivate(ctx context.Context, a *admin, lifetime time.Duration) error {
+// openPrivate starts the private servers of a -failover or -fault run on
+// PostgreSQL, MariaDB or Redis, and connects the admin to the primary
+// through a proxy of its own that moves with the workers'. A -failover run
+// (fault "") has a primary and a replica fed through a proxy (the link)
+// that the failover cuts; a -fault lossless run the same without the cut,
+// its replica synchronous (PostgreSQL's synchronous_standby_names,
+// MariaDB's semi-sync, every Redis write acknowledged by the replica); a
+// -fault outage run one server, which the outage stops and starts with its
+// data (Redis with appendfsync always).
+func openPrivate(ctx context.Context, a *admin, fault string, lifetime time.Duration) error {
+	// fleetsim was asked for private servers: testservers' gate for the
+	// store-fault tests does not apply.
+	os.Setenv(testdb.EnvFaults, "1")
 	t := &tb{}
 	a.servers = t
 	proxy := func(target string) *tcpproxy.Proxy {
@@ -47,7 +64,15 @@ func openPrivate(ctx context.Context, a *admin, lifetime time.Duration) error {
 		t.Cleanup(p.Close)
 		return p
 	}
-	err := t.do("starting the "+a.kind+" primary and replica", func() {
+	what := "starting the " + a.kind + " primary and replica"
+	if fault == "outage" {
+		what = "starting the " + a.kind + " server"
+	}
+	err := t.do(what, func() {
+		if fault == "outage" {
+			a.plan = outagePlan(t, a)
+			return
+		}
 		switch a.kind {
 		case "postgres":
 			p := testservers.StartPostgres(t)
@@ -60,6 +85,10 @@ func openPrivate(ctx context.Context, a *admin, lifetime time.Duration) error {
 				kill:    func() string { p.Kill(t); return p.Addr() },
 				promote: func() { r.Promote(t) },
 				next:    func(string) string { return r.Addr() },
+			}
+			if fault == "lossless" {
+				synchronousStandby(t, p)
+				a.plan.what = "PostgreSQL primary killed (immediate), its synchronous standby (synchronous_standby_names '*', synchronous_commit on) promoted (pg_ctl promote)"
 			}
 		case "mysql":
 			p := testservers.StartMariaDB(t, 1)
@@ -94,6 +123,13 @@ func openPrivate(ctx context.Context, a *admin, lifetime time.Duration) error {
 				promote: func() { r.Do(t, "REPLICAOF", "NO", "ONE") },
 				next:    func(string) string { return r.Addr() },
 			}
+			if fault == "lossless" {
+				a.plan.what = "Redis master killed (SIGKILL), its replica, which acknowledged every claim and renewal (WAIT, StoreOptions.Replicas default), promoted (REPLICAOF NO ONE); it keeps a replica of its own"
+			}
+		}
+		if fault == "lossless" {
+			a.plan.cut = nil
+			a.plan.lossless = true
 		}
 	})
 	if err != nil {
@@ -153,14 +189,32 @@ func etcdPlan(c *etcdCluster) *failoverPlan {
 // misses: one worker is partitioned from TTL + 0.2 s before the cut until
 // the proxies move (its holders lapse; their nodes expire on the primary
 // before the cut), and another is killed at the cut and restarted at once
-// (its new holders claim the lowest free nodes: the lapsed ones).
+// (on the SQL and Redis stores its new holders claim the lowest free
+// nodes: the lapsed ones; etcd's claim free nodes at random, and etcd
+// replicates synchronously, so nothing lies among missed writes there).
 func (s *sim) failover(ctx context.Context) {
-	at := s.start.Add(s.c.duration / 2)
+	at := s.start.Add(s.failoverAt())
 	ft := &s.fo
 	ft.at, ft.partition, ft.kill = at, -1, -1
+	var part *disruption
+	if !s.plan.lossless && !s.failoverChurn(ctx, at, &part) {
+		return
+	}
+	if !sleepUntil(ctx, at) {
+		return
+	}
+	s.finishFailover(part)
+}
+
+// failoverChurn is a lossy failover's churn of its own, up to the
+// primary's death at: the partition of one worker from TTL + 0.2 s before
+// the replication cut, the cut, and the kill of another worker at the cut.
+// It reports whether ctx is still live.
+func (s *sim) failoverChurn(ctx context.Context, at time.Time, partp **disruption) bool {
+	ft := &s.fo
 	cut := at.Add(-s.c.lag)
 	if !sleepUntil(ctx, cut.Add(-s.c.ttl-200*time.Millisecond)) {
-		return
+		return false
 	}
 	var part *disruption
 	if p := s.pickSlot(); p >= 0 {
@@ -170,8 +224,9 @@ func (s *sim) failover(ctx context.Context) {
 		s.mu.Unlock()
 		s.setPartition(p, "blackhole")
 	}
+	*partp = part
 	if !sleepUntil(ctx, cut) {
-		return
+		return false
 	}
 	if s.plan.cut != nil {
 		s.plan.cut()
@@ -182,9 +237,14 @@ func (s *sim) failover(ctx context.Context) {
 		ft.kill = k
 		go s.disrupt(k, "kill", 0)
 	}
-	if !sleepUntil(ctx, at) {
-		return
-	}
+	return true
+}
+
+// finishFailover kills the primary (etcd: the leader), promotes the
+// replica and moves the proxies; part, if any, is the failover's own
+// partition, healed once the proxies moved.
+func (s *sim) finishFailover(part *disruption) {
+	ft := &s.fo
 	ft.killed = time.Now()
 	ft.killedAddr = s.plan.kill()
 	fmt.Fprintf(s.log, "fleetsim: primary (etcd: leader) %s killed\n", ft.killedAddr)
@@ -266,17 +326,24 @@ func (s *sim) analyseFailover(r *report, failoverHeals []time.Duration, fenced, 
 	ft := s.fo
 	r.add("failover", s.plan.what)
 	r.add("failover_at", ft.at.Sub(s.start))
-	if !ft.cut.IsZero() {
+	switch {
+	case !ft.cut.IsZero():
 		r.add("failover_replication_cut_before", ft.killed.Sub(ft.cut))
-	} else {
+	case s.plan.lossless:
+		r.add("failover_replication_cut_before", "none (lossless)")
+	default:
 		r.add("failover_replication_cut_before", "none (etcd replicates synchronously)")
 	}
 	r.add("failover_moved_after", ft.moved.Sub(ft.killed))
 	if ft.err != nil {
 		r.add("failover_error", ft.err)
 	}
-	r.add("failover_churn", fmt.Sprintf("partition of worker %d from TTL + %v before the primary's death until the move, kill and restart of worker %d %v before it",
-		ft.partition, s.c.lag+200*time.Millisecond, ft.kill, s.c.lag))
+	if s.plan.lossless {
+		r.add("failover_churn", "none (lossless failover, no churn)")
+	} else {
+		r.add("failover_churn", fmt.Sprintf("partition of worker %d from TTL + %v before the primary's death until the move, kill and restart of worker %d %v before it",
+			ft.partition, s.c.lag+200*time.Millisecond, ft.kill, s.c.lag))
+	}
 	first := map[int]time.Time{}
 	for _, e := range s.events {
 		if e.kind != "after" {

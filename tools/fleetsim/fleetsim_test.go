@@ -75,8 +75,9 @@ func (w testWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// TestDocsTable: the results table in docs/fleet.md is the one
-// "fleetsim -table docs/fleet/results" prints from the committed reports.
+// TestDocsTable: the tables in docs/fleet.md are the ones
+// "fleetsim -table docs/fleet/results" and "-table docs/fleet/faults" print
+// from the committed reports.
 func TestDocsTable(t *testing.T) {
 	root, err := repo.Root()
 	if err != nil {
@@ -86,17 +87,25 @@ func TestDocsTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const begin, end = "<!-- fleetsim -table docs/fleet/results -->\n", "<!-- end of table -->"
-	s := string(doc)
-	i, j := strings.Index(s, begin), strings.Index(s, end)
-	if i < 0 || j < i {
-		t.Fatalf("docs/fleet.md lacks the table markers %q ... %q", begin, end)
-	}
-	var want strings.Builder
-	if err := printTable(&want, filepath.Join(root, "docs", "fleet", "results")); err != nil {
-		t.Fatal(err)
-	}
-	if got := s[i+len(begin) : j]; got != want.String() {
-		t.Errorf("docs/fleet.md's table is not the generated one; run go run ./fleetsim -table ../docs/fleet/results in tools/\ngot:\n%s\nwant:\n%s", got, want.String())
+	for _, dir := range []string{"results", "faults"} {
+		begin, end := "<!-- fleetsim -table docs/fleet/"+dir+" -->\n", "<!-- end of table -->"
+		s := string(doc)
+		i := strings.Index(s, begin)
+		if i < 0 {
+			t.Errorf("docs/fleet.md lacks the table marker %q", begin)
+			continue
+		}
+		j := strings.Index(s[i:], end)
+		if j < 0 {
+			t.Errorf("docs/fleet.md lacks %q after %q", end, begin)
+			continue
+		}
+		var want strings.Builder
+		if err := printTable(&want, filepath.Join(root, "docs", "fleet", dir)); err != nil {
+			t.Fatal(err)
+		}
+		if got := s[i+len(begin) : i+j]; got != want.String() {
+			t.Errorf("docs/fleet.md's table of docs/fleet/%s is not the generated one; run go run ./fleetsim -table ../docs/fleet/%s in tools/\ngot:\n%s\nwant:\n%s", dir, dir, got, want.String())
+		}
 	}
 }

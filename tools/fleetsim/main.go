@@ -34,12 +34,23 @@
 // for the replicas the store has seen (-replicas sets
 // redislease.StoreOptions.Replicas instead).
 //
+// With -fault the run has one fault and no churn, on private servers and
+// the library's default lease options (fault.go): -fault outage makes the
+// store unreachable for -outage (every proxy cut, then the server stopped
+// and started; etcd: two of three members), -fault lossless fails over to
+// a replica that lost nothing (etcd: the leader killed). Every run writes
+// its IDs per second to the report (per_second rows), and a run with a
+// fault the rate during and after it as a fraction of the rate before,
+// the seconds without an ID and when every holder issued again;
+// tools/fleetchart draws them.
+//
 // It lives in the tools module; from the repository's tools directory:
 //
 //	go run ./fleetsim -store postgres -duration 5m -out ../docs/fleet/results
 //	go run ./fleetsim -store redis -short
 //	go run ./fleetsim -store etcd -short
 //	go run ./fleetsim -store postgres -failover -duration 60s -holders 200
+//	go run ./fleetsim -store redis -fault outage -holders 200 -duration 75s -outage 24s
 //	go run ./fleetsim -table ../docs/fleet/results   # the summary table
 //
 // Servers and names come from internal/testdb (IDKIT_POSTGRES_DSN,
@@ -75,6 +86,11 @@ type config struct {
 	lag      time.Duration // -failover: replication cut this long before the primary dies
 	replicas int           // Redis: redislease.StoreOptions.Replicas
 	keep     bool          // keep dir; every lease logs to its worker's stderr file there
+
+	fault   string        // "", "outage" or "lossless": a run of one fault, without churn (see fault.go)
+	outage  time.Duration // -fault outage: how long the store is unreachable in all
+	faultAt time.Duration // -fault: when the fault starts, from the simultaneous claim
+	libTTL  bool          // the leases take the library's default TTL (ttl is then only the analysis' horizon)
 }
 
 func main() {
@@ -98,6 +114,9 @@ func main() {
 	flag.DurationVar(&c.lag, "failover-lag", 0, "with -failover, how long before the primary's death its replica stops receiving writes (default TTL/2)")
 	flag.IntVar(&c.replicas, "replicas", 0, "Redis: redislease StoreOptions.Replicas (0, the default: the replicas the store has seen)")
 	flag.BoolVar(&c.keep, "keep", false, "keep the run's directory (ID files, and each worker's stderr, where every lease logs) and print its path")
+	flag.StringVar(&c.fault, "fault", "", "a run of one fault and no churn, on private servers: outage (every proxy cut for half of -outage, then the server stopped for the rest and started; etcd: two of three members stopped) or lossless (a failover that loses nothing: synchronous standby, semi-sync, a Redis replica that acknowledged every write, an etcd leader change)")
+	flag.DurationVar(&c.outage, "outage", 24*time.Second, "with -fault outage, how long the store is unreachable in all")
+	flag.DurationVar(&c.faultAt, "fault-at", 0, "with -fault, when the fault starts (default: run time / 3)")
 	flag.StringVar(&table, "table", "", "print the markdown summary of the reports in this directory, and exit")
 	flag.Parse()
 	if table != "" {
@@ -109,6 +128,15 @@ func main() {
 	}
 	if c.short {
 		c = shortConfig(c)
+	}
+	if c.fault != "" {
+		ttlSet := false
+		flag.Visit(func(f *flag.Flag) { ttlSet = ttlSet || f.Name == "ttl" })
+		if !ttlSet {
+			// The library's default options, as a service runs them; the
+			// analysis takes main's default TTL for its windows.
+			c.ttl, c.libTTL = defaultTTL, true
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -3,11 +3,11 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/binary"
 	"fmt"
 	"io"
 	"maps"
 	"os"
+	"os/exec"
 	"runtime"
 	"slices"
 	"strconv"
@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/idkit-go/idkit/generator"
+	"github.com/idkit-go/idkit/tools/internal/repo"
 	"github.com/idkit-go/idkit/types"
 )
 
@@ -59,7 +60,10 @@ func (r *report) write(w io.Writer) {
 
 func (r *report) fileName() string {
 	store := r.get("store")
-	if r.get("failover") != "" {
+	switch {
+	case r.get("fault_mode") != "":
+		store += "-" + r.get("fault_mode")
+	case r.get("failover") != "":
 		store += "-failover"
 	}
 	return fmt.Sprintf("%s-%sh-%s-%s.txt", store, r.get("holders"), r.get("duration"),
@@ -83,26 +87,38 @@ func (s *sim) analyse(end time.Time, cpuSec float64, adm *admin) *report {
 	r.add("store", c.store)
 	r.add("server", serverVersion(adm))
 	r.add("machine", machine())
+	r.add("engine", engine())
 	r.add("date", time.Now().UTC().Format(time.RFC3339))
 	r.add("holders", c.holders)
 	r.add("workers", c.workers)
 	r.add("pool_per_worker", c.pool)
-	r.add("ttl", c.ttl)
-	r.add("renew_every", c.ttl/3)
+	if c.libTTL {
+		r.add("ttl", "default")
+		r.add("renew_every", "default")
+	} else {
+		r.add("ttl", c.ttl)
+		r.add("renew_every", c.ttl/3)
+	}
 	r.add("duration", c.duration)
 	r.add("start", "after each process opened its pool")
 	r.add("rate_per_holder", fmt.Sprintf("%v IDs/s, 1 tick in 100 a burst of %d", c.rate, c.burst))
 	if c.store == "redis" {
 		r.add("redis_replicas", c.replicas)
 	}
+	if c.fault != "" {
+		r.add("fault_mode", c.fault)
+		r.add("churn", "none: the fault alone")
+	}
 
 	// Duplicates over every ID written.
-	var ids []int64
+	var recs []record
 	for _, inc := range s.incs {
 		b, _ := os.ReadFile(inc.ids)
-		for i := 0; i+8 <= len(b); i += 8 {
-			ids = append(ids, int64(binary.LittleEndian.Uint64(b[i:])))
-		}
+		recs = readRecords(b, recs)
+	}
+	ids := make([]int64, len(recs))
+	for i, rc := range recs {
+		ids[i] = rc.id
 	}
 	slices.Sort(ids)
 	dupNodes := map[int64]int{}
@@ -228,6 +244,10 @@ func (s *sim) analyse(end time.Time, cpuSec float64, adm *admin) *report {
 	if c.failover {
 		s.analyseFailover(r, h.failover, h.failoverEpisodes, h.failoverNotHealed)
 	}
+	if c.fault == "outage" {
+		s.analyseOutage(r)
+	}
+	s.analyseSeries(r, recs, end, last.Sub(s.start))
 	return r
 }
 
@@ -362,4 +382,23 @@ func machine() string {
 		f.Close()
 	}
 	return fmt.Sprintf("%d cores, %s, %s, shared with other jobs", runtime.NumCPU(), model, runtime.Version())
+}
+
+// engine names the lease engine the run used: the last commit to
+// generator/node in the repository fleetsim runs from ("+dirty" if that
+// directory has changes not committed), or "unknown".
+func engine() string {
+	root, err := repo.Root()
+	if err != nil {
+		return "unknown"
+	}
+	out, err := exec.Command("git", "-C", root, "log", "-1", "--format=%h", "--", "generator/node").Output()
+	if err != nil {
+		return "unknown"
+	}
+	e := strings.TrimSpace(string(out))
+	if st, err := exec.Command("git", "-C", root, "status", "--porcelain", "--", "generator/node").Output(); err == nil && len(st) > 0 {
+		e += "+dirty"
+	}
+	return e
 }

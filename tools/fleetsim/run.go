@@ -68,6 +68,7 @@ type sim struct {
 	adm     *admin
 	plan    *failoverPlan // -failover: how the coordinator fails over
 	fo      failoverTimes // -failover: what happened when
+	out     outageTimes   // -fault outage: what happened when
 
 	pmu     sync.Mutex
 	pmode   []string // per slot: the partition in force ("", blackhole, cut)
@@ -88,6 +89,10 @@ func run(ctx context.Context, c config, log io.Writer) (*report, error) {
 	if c.workers < 1 || c.holders < c.workers || c.rate <= 0 {
 		return nil, fmt.Errorf("bad sizes: %d holders over %d workers at %v IDs/s", c.holders, c.workers, c.rate)
 	}
+	c, err := faultConfig(c)
+	if err != nil {
+		return nil, err
+	}
 	self, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -102,7 +107,7 @@ func run(ctx context.Context, c config, log io.Writer) (*report, error) {
 		defer os.RemoveAll(dir)
 	}
 	c.dir = dir
-	if c.failover && c.lag == 0 {
+	if c.failover && c.fault == "" && c.lag == 0 {
 		c.lag = c.ttl / 2
 	}
 	s := &sim{c: c, log: log, self: self, name: testdb.Name("fleetsim"),
@@ -130,13 +135,23 @@ func run(ctx context.Context, c config, log io.Writer) (*report, error) {
 	s.start = time.Now().Add(3 * time.Second)
 	fo := ""
 	switch {
+	case c.fault == "outage":
+		fo = fmt.Sprintf(", store unreachable for %v from %v (link cut, then server stopped), no churn", c.outage, c.faultAt)
+	case c.fault == "lossless" && c.store == "etcd":
+		fo = fmt.Sprintf(", leader killed at %v (lossless), no churn", c.faultAt)
+	case c.fault == "lossless":
+		fo = fmt.Sprintf(", lossless failover at %v, no churn", c.faultAt)
 	case c.failover && c.store == "etcd":
 		fo = fmt.Sprintf(", leader killed at %v", c.duration/2)
 	case c.failover:
 		fo = fmt.Sprintf(", failover at %v (replication cut %v before)", c.duration/2, c.lag)
 	}
+	ttl := c.ttl.String()
+	if c.libTTL {
+		ttl = "library default"
+	}
 	fmt.Fprintf(log, "fleetsim: %s, %d holders over %d workers, TTL %v, %v%s; table/key %s\n",
-		c.store, c.holders, c.workers, c.ttl, c.duration, fo, s.name)
+		c.store, c.holders, c.workers, ttl, c.duration, fo, s.name)
 	for slot := range c.workers {
 		if err := s.spawn(slot, s.start, true); err != nil {
 			s.stopAll()
@@ -178,6 +193,15 @@ func (s *sim) holdersOf(slot int) (first, count int) {
 	return first, count
 }
 
+// leaseTTL is the TTL the workers' leases are given: 0, the library's
+// default, with libTTL.
+func (s *sim) leaseTTL() time.Duration {
+	if s.c.libTTL {
+		return 0
+	}
+	return s.c.ttl
+}
+
 // spawn starts a process for slot whose holders claim at start.
 func (s *sim) spawn(slot int, start time.Time, initial bool) error {
 	s.mu.Lock()
@@ -188,13 +212,14 @@ func (s *sim) spawn(slot int, start time.Time, initial bool) error {
 	args := []string{
 		"-store", s.c.store, "-addr", s.proxies[slot].Addr(), "-name", s.name, "-ids", inc.ids,
 		"-first", strconv.Itoa(first), "-count", strconv.Itoa(count), "-start", strconv.FormatInt(start.UnixNano(), 10),
-		"-initial=" + strconv.FormatBool(initial), "-ttl", s.c.ttl.String(), "-rate", fmt.Sprint(s.c.rate),
-		"-burst", strconv.Itoa(s.c.burst), "-pool", strconv.Itoa(s.c.pool), "-replicas", strconv.Itoa(s.c.replicas)}
+		"-initial=" + strconv.FormatBool(initial), "-ttl", s.leaseTTL().String(), "-rate", fmt.Sprint(s.c.rate),
+		"-burst", strconv.Itoa(s.c.burst), "-pool", strconv.Itoa(s.c.pool), "-replicas", strconv.Itoa(s.c.replicas),
+		"-epoch", strconv.FormatInt(s.start.UnixNano(), 10)}
 	if s.adm.dsn != nil {
 		args = append(args, "-dsn", s.adm.dsn(s.proxies[slot].Addr()))
 	}
 	if s.c.failover {
-		args = append(args, "-mark", strconv.FormatInt(s.start.Add(s.c.duration/2).UnixNano(), 10))
+		args = append(args, "-mark", strconv.FormatInt(s.start.Add(s.failoverAt()).UnixNano(), 10))
 	}
 	cmd := exec.Command(s.self, args...)
 	cmd.Env = append(os.Environ(), workerEnv+"=1")
@@ -264,6 +289,13 @@ func (s *sim) chaos(ctx context.Context) {
 	defer wg.Wait()
 	if s.c.failover {
 		wg.Go(func() { s.failover(ctx) })
+	}
+	if s.c.fault != "" { // one fault, no churn
+		if s.c.fault == "outage" {
+			wg.Go(func() { s.outage(ctx) })
+		}
+		sleepUntil(ctx, end)
+		return
 	}
 	for {
 		wait := time.Until(next)
@@ -384,10 +416,10 @@ func openAdmin(ctx context.Context, c config, name string, lifetime time.Duratio
 	kind := c.store
 	a := &admin{kind: kind, name: name}
 	var err error
-	if c.failover && kind != "etcd" {
+	if (c.failover || c.fault != "") && kind != "etcd" {
 		switch kind {
 		case "postgres", "mysql", "redis":
-			return a, openPrivate(ctx, a, lifetime)
+			return a, openPrivate(ctx, a, c.fault, lifetime)
 		}
 		return nil, fmt.Errorf("unknown store %q", kind)
 	}
@@ -425,8 +457,12 @@ func openAdmin(ctx context.Context, c config, name string, lifetime time.Duratio
 			a.etcd.close()
 			return nil, err
 		}
-		if c.failover {
+		switch {
+		case c.fault == "outage":
+			a.plan = etcdOutagePlan(a.etcd)
+		case c.failover:
 			a.plan = etcdPlan(a.etcd)
+			a.plan.lossless = c.fault == "lossless"
 		}
 		return a, nil
 	default:

@@ -40,8 +40,26 @@ var failoverColumns = []column{
 	{"fenced by the failover: heal p50 / p99 (healed / fenced)", "{failover_heal_p50} / {failover_heal_p99} ({failover_healed} / {failover_fenced}, {failover_not_healed} not healed)"},
 }
 
+// faultColumns are the columns of the -fault runs' own table.
+var faultColumns = []column{
+	{"fault run", "{file}"},
+	{"engine", "{engine}"},
+	{"fault", "{fault_mode}"},
+	{"holders, TTL", "{holders}, {ttl}"},
+	{"IDs checked", "{ids}"},
+	{"duplicates", "{duplicates}"},
+	{"fault window (from the start)", "{fault_window}"},
+	{"IDs/s before", "{rate_before_ids_per_s}"},
+	{"IDs/s during / after / first 5 s after, of before", "{rate_during_fraction} / {rate_after_fraction} / {rate_after_first_5s_fraction}"},
+	{"holders issuing during / after, of before", "{holders_issuing_during_fraction} / {holders_issuing_after_fraction}"},
+	{"holder-seconds without an ID", "{holder_seconds_without_id}"},
+	{"first ID after the fault's end p50 / p99 / every holder", "{first_id_after_fault_p50} / {first_id_after_fault_p99} / {every_holder_issuing_after}"},
+	{"holders stopped; every one issuing again after the fault's end", "{holders_stopped_by_fault}; {every_holder_issuing_again_after}"},
+}
+
 // printTable prints a markdown table of the reports (*.txt) in dir, and,
-// if some are -failover runs, a second table of those runs' failover.
+// if some are -failover runs, a second table of those runs' failover; the
+// -fault runs have a table of their own instead.
 func printTable(w io.Writer, dir string) error {
 	paths, err := filepath.Glob(filepath.Join(dir, "*.txt"))
 	if err != nil {
@@ -50,7 +68,7 @@ func printTable(w io.Writer, dir string) error {
 	if len(paths) == 0 {
 		return fmt.Errorf("no reports in %s", dir)
 	}
-	var runs, failovers []map[string]string
+	var runs, failovers, faults []map[string]string
 	for _, p := range paths {
 		kv := map[string]string{"file": strings.TrimSuffix(filepath.Base(p), ".txt")}
 		b, err := os.ReadFile(p)
@@ -62,15 +80,30 @@ func printTable(w io.Writer, dir string) error {
 				kv[k] = v
 			}
 		}
+		if kv["fault_mode"] != "" {
+			if kv["engine"] == "" {
+				kv["engine"] = "unknown"
+			}
+			faults = append(faults, kv)
+			continue
+		}
 		runs = append(runs, kv)
 		if kv["failover"] != "" {
 			failovers = append(failovers, kv)
 		}
 	}
-	writeTable(w, runColumns, runs)
+	if len(runs) > 0 {
+		writeTable(w, runColumns, runs)
+	}
 	if len(failovers) > 0 {
 		fmt.Fprintln(w)
 		writeTable(w, failoverColumns, failovers)
+	}
+	if len(faults) > 0 {
+		if len(runs) > 0 {
+			fmt.Fprintln(w)
+		}
+		writeTable(w, faultColumns, faults)
 	}
 	return nil
 }

@@ -25,6 +25,7 @@ func (t *tb) Helper()                   {}
 func (t *tb) Fatal(args ...any)         { panic(tbFailure{fmt.Sprint(args...)}) }
 func (t *tb) Fatalf(f string, a ...any) { panic(tbFailure{fmt.Sprintf(f, a...)}) }
 func (t *tb) Skip(args ...any)          { panic(tbFailure{fmt.Sprint(args...)}) }
+func (t *tb) Skipf(f string, a ...any)  { panic(tbFailure{fmt.Sprintf(f, a...)}) }
 func (t *tb) Logf(f string, a ...any)   {}
 
 func (t *tb) Cleanup(f func()) {

@@ -83,6 +83,7 @@ type workerConfig struct {
 	first, count    int
 	start           int64
 	mark            int64 // Unix ns; each holder reports its first ID written after it ("after")
+	epoch           int64 // Unix ns of the run's start: the time base of the ID records
 	initial         bool
 }
 
@@ -100,6 +101,7 @@ func workerMain(args []string) int {
 	fs.IntVar(&w.count, "count", 0, "holders")
 	fs.Int64Var(&w.start, "start", 0, "Unix ns at which every holder claims")
 	fs.BoolVar(&w.initial, "initial", false, "the run's first incarnation")
+	fs.Int64Var(&w.epoch, "epoch", 0, "Unix ns of the run's simultaneous claim, from which each ID record counts its milliseconds")
 	fs.DurationVar(&w.ttl, "ttl", 5*time.Second, "")
 	fs.Float64Var(&w.rate, "rate", 2, "")
 	fs.IntVar(&w.burst, "burst", 200, "")
@@ -289,7 +291,8 @@ func hold(ctx context.Context, w workerConfig, s node.Store, c *counted, f *os.F
 	layout := generator.Twitter()
 	failing := false
 	marked := w.mark == 0
-	buf := make([]byte, 0, 8*w.burst)
+	buf := make([]byte, 0, recordSize*w.burst)
+	epoch := time.Unix(0, w.epoch)
 	interval := time.Duration(float64(time.Second) / w.rate)
 	for ctx.Err() == nil {
 		sleep(ctx, interval/2+rand.N(interval))
@@ -305,20 +308,20 @@ func hold(ctx context.Context, w workerConfig, s node.Store, c *counted, f *os.F
 				failure = err
 				break
 			}
-			buf = binary.LittleEndian.AppendUint64(buf, uint64(id))
+			buf = appendRecord(buf, uint64(id), h, time.Since(epoch))
 		}
 		if len(buf) > 0 {
 			if _, err := f.Write(buf); err != nil {
 				e.emit("error", h, fmt.Sprintf("%q", "write ids: "+err.Error()))
 				return
 			}
-			ids.Add(int64(len(buf) / 8))
+			ids.Add(int64(len(buf) / recordSize))
 			if !marked && time.Now().UnixNano() >= w.mark {
 				marked = true
 				e.emit("after", h)
 			}
 			if failing {
-				p, _ := layout.Decompose(types.Snowflake(binary.LittleEndian.Uint64(buf[len(buf)-8:])))
+				p, _ := layout.Decompose(types.Snowflake(binary.LittleEndian.Uint64(buf[len(buf)-recordSize:])))
 				e.emit("ok", h, p.Node)
 				failing = false
 			}
@@ -328,6 +331,35 @@ func hold(ctx context.Context, w workerConfig, s node.Store, c *counted, f *os.F
 			e.emit("fail", h, reason(failure))
 		}
 	}
+}
+
+// recordSize is the size of one record of a worker's ID file: the ID
+// (uint64), the holder (uint32) and the milliseconds since the run's
+// simultaneous claim when it was written (uint32), little-endian.
+const recordSize = 16
+
+func appendRecord(buf []byte, id uint64, holder int, since time.Duration) []byte {
+	buf = binary.LittleEndian.AppendUint64(buf, id)
+	buf = binary.LittleEndian.AppendUint32(buf, uint32(holder))
+	return binary.LittleEndian.AppendUint32(buf, uint32(max(0, since.Milliseconds())))
+}
+
+// record is one ID record read back.
+type record struct {
+	id     int64
+	holder int32
+	ms     uint32 // since the run's simultaneous claim
+}
+
+func readRecords(b []byte, into []record) []record {
+	for i := 0; i+recordSize <= len(b); i += recordSize {
+		into = append(into, record{
+			id:     int64(binary.LittleEndian.Uint64(b[i:])),
+			holder: int32(binary.LittleEndian.Uint32(b[i+8:])),
+			ms:     binary.LittleEndian.Uint32(b[i+12:]),
+		})
+	}
+	return into
 }
 
 func reason(err error) string {

@@ -57,7 +57,7 @@ type StoreOptions struct {
 // A claim grants an etcd lease of the TTL rounded up to whole seconds (or
 // the server's minimum, if longer), then takes, in a transaction that
 // compares the owner key's revision, the preferred node if it is free or
-// already the owner's, and otherwise the lowest free node. A node is free
+// already the owner's, and otherwise a free node at random. A node is free
 // once its owner key is gone: released, or deleted by etcd when its lease
 // expired. Renewal raises the mark and keeps the etcd lease alive; renewal
 // and release act only if the owner key still names the owner. With a nil
@@ -83,10 +83,15 @@ type store struct {
 	hzKey, markKey, restoredKey string
 
 	// seenMu guards what the store's requests saw: the cluster ID and the
-	// highest revision (see failover.go).
-	seenMu  sync.Mutex
-	cluster uint64
-	rev     int64
+	// highest revision of the line of history they follow, the count of
+	// losses found (each adopting a new line) and how many of them a
+	// store-wide mark has recorded (see failover.go).
+	seenMu         sync.Mutex
+	cluster        uint64
+	rev            int64
+	lines          uint64
+	losses         uint64
+	recordedLosses uint64
 
 	// mu guards what the store's own claims know of each other: the nodes
 	// they are trying now, and those they took (with the revision of the
@@ -135,10 +140,21 @@ func (s *store) check(ttl time.Duration) error {
 	return nil
 }
 
+// checkHorizon refuses a horizon the keys could not hold.
+func checkHorizon(hz time.Duration) error {
+	if hz > maxHorizon {
+		return fmt.Errorf("%w: etcdlease: horizon %v (TTL + BorrowAhead + unit + MaxClockOffset) above %v", generator.ErrInvalidConfig, hz, time.Duration(maxHorizon))
+	}
+	return nil
+}
+
 // grantAndClaim grants an etcd lease and claims a node under it (see
 // NewStore), returning what the claim's transaction read.
 func (s *store) grantAndClaim(ctx context.Context, owner string, ttl time.Duration, maxNode, prefer, bound int64, horizon time.Duration) (int64, *meta, error) {
 	if err := s.check(ttl); err != nil {
+		return 0, nil, err
+	}
+	if err := checkHorizon(horizon); err != nil {
 		return 0, nil, err
 	}
 	// Without a node to try first, the listing of held nodes is read
@@ -246,8 +262,8 @@ func (s *store) claim(ctx context.Context, owner string, id clientv3.LeaseID, ma
 			return 0, nil, err
 		}
 	}
-	for collisions := 0; ; collisions++ {
-		n, ok := s.pick(held, maxNode, collisions)
+	for {
+		n, ok := s.pick(held, maxNode)
 		if !ok {
 			return 0, nil, fmt.Errorf("%w: all %d node ids are leased", node.ErrExhausted, maxNode+1)
 		}
@@ -295,11 +311,20 @@ func kvs(r *etcdserverpb.ResponseOp) []*mvccpb.KeyValue {
 	return nil
 }
 
-// parseMark returns the mark a key holds (0 if none), and false if its
-// value is not one that mark writes (19 decimal digits): a hand-edited or
-// damaged value, which raise never replaces, as etcd compares values byte
-// by byte.
-func parseMark(kvs []*mvccpb.KeyValue) (int64, bool) {
+// The bounds of the numbers the keys hold: a mark (Unix ns) at most
+// maxMark, before 2116-02-20, and a horizon at most maxHorizon, 2^53 ns
+// (104 days), so that a floor (the clock + the horizon) never wraps. A
+// claim or renewal with a longer horizon is refused.
+const (
+	maxMark    = 1 << 62
+	maxHorizon = 1 << 53
+)
+
+// parseMark returns the number a key holds (0 if none), and false if its
+// value is not one that mark writes (19 decimal digits) or is above limit:
+// a hand-edited or damaged value, which raise never replaces, as etcd
+// compares values byte by byte.
+func parseMark(kvs []*mvccpb.KeyValue, limit int64) (int64, bool) {
 	if len(kvs) == 0 {
 		return 0, true
 	}
@@ -308,7 +333,10 @@ func parseMark(kvs []*mvccpb.KeyValue) (int64, bool) {
 		return 0, false
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
-	return n, err == nil
+	if err != nil || n > limit {
+		return 0, false
+	}
+	return n, true
 }
 
 // listing is the set of held nodes at a revision.
@@ -338,23 +366,19 @@ func (s *store) list(rev int64, owners []*mvccpb.KeyValue) *listing {
 
 // pick chooses a node in [0, maxNode] that l does not show held, that
 // no claim of this store is trying and that this store did not take
-// after l's revision, and reserves it: the lowest such node, or after
-// collisions with other stores' claims, one of the lowest w at random,
-// where w is (this store's claims under way + 1) * 2^collisions (at most
-// 1,024), so that claimers that collided spread out.
-func (s *store) pick(l *listing, maxNode int64, collisions int) (int64, bool) {
+// after l's revision, and reserves it: one of them at random, so that
+// claims of many processes at once, each with its own store, spread over
+// the free nodes instead of all trying the lowest (docs/leases.md, "How
+// claims spread"). A collision's transaction returns a fresh listing.
+func (s *store) pick(l *listing, maxNode int64) (int64, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	w := 1
-	if collisions > 0 {
-		w = min((len(s.trying)+1)<<min(collisions, 10), 1024)
-	}
 	n, c := int64(-1), 0
-	for i := int64(0); i <= maxNode && c < w; i++ {
+	for i := int64(0); i <= maxNode; i++ {
 		if _, ok := l.held[i]; ok || s.trying[i] > 0 || s.mine[i] > l.rev {
 			continue
 		}
-		// Each of the first w candidates is kept with probability 1/w.
+		// Each of the c candidates so far is kept with probability 1/c.
 		if c++; rand.IntN(c) == 0 {
 			n = i
 		}

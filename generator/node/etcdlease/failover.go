@@ -25,8 +25,10 @@ import (
 // with another cluster ID, or with a revision below one seen before the
 // claim was sent, found a loss. So does a claim that finds the key
 // Prefix+"restored", which an operator puts after a restore, before
-// starting holders. A claim after a loss records the store-wide mark
-// Prefix+"mark": the claimer's clock when the answer arrived plus the
+// starting holders. An answer that shows a loss makes the store adopt its
+// cluster ID and revision at once, and the loss stays pending until a
+// claim has recorded the store-wide mark Prefix+"mark": the claimer's
+// clock when it sends the mark (after the claim's answer arrived) plus the
 // horizon, the longest TTL + BorrowAhead + unit + MaxClockOffset of any
 // holder, which every claim and renewal raises in Prefix+"horizon".
 
@@ -60,7 +62,7 @@ func (s *store) claimOps(n int64, owner string, id clientv3.LeaseID, bound int64
 
 // read returns what the successful transaction of claimOps read.
 func (s *store) read(r *clientv3.TxnResponse, bound int64) *meta {
-	pre, ok := parseMark(kvs(r.Responses[1]))
+	pre, ok := parseMark(kvs(r.Responses[1]), maxMark)
 	m := &meta{
 		pre:     pre,
 		post:    max(pre, bound),
@@ -71,8 +73,8 @@ func (s *store) read(r *clientv3.TxnResponse, bound int64) *meta {
 		m.badOwn = kvs(r.Responses[1])[0]
 	}
 	var okMark, okHz bool
-	m.mark, okMark = parseMark(kvs(r.Responses[3]))
-	m.hz, okHz = parseMark(kvs(r.Responses[4]))
+	m.mark, okMark = parseMark(kvs(r.Responses[3]), maxMark)
+	m.hz, okHz = parseMark(kvs(r.Responses[4]), maxHorizon)
 	if !okMark {
 		m.bad = kvs(r.Responses[3])[0]
 	} else if !okHz {
@@ -84,47 +86,78 @@ func (s *store) read(r *clientv3.TxnResponse, bound int64) *meta {
 	return m
 }
 
-// corruptErr is the error for key kv, whose value is not a mark.
+// corruptErr is the error for key kv, whose value is not a mark or is
+// out of range.
 func corruptErr(kv *mvccpb.KeyValue) error {
 	v := string(kv.Value)
 	if len(v) > 40 {
 		v = v[:40]
 	}
-	return fmt.Errorf("%w: key %s holds %q, not a mark (19 decimal digits)", node.ErrCorrupt, kv.Key, v)
+	return fmt.Errorf("%w: key %s holds %q, not a mark (19 decimal digits, a mark at most %d, a horizon at most %d)", node.ErrCorrupt, kv.Key, v, int64(maxMark), int64(maxHorizon))
+}
+
+// view is what the store's requests had seen when one was sent.
+type view struct {
+	cluster uint64
+	rev     int64
+	line    uint64 // how many new lines of history the store had adopted
 }
 
 // before returns what the store's requests saw so far.
-func (s *store) before() (uint64, int64) {
+func (s *store) before() view {
 	s.seenMu.Lock()
 	defer s.seenMu.Unlock()
-	return s.cluster, s.rev
+	return view{s.cluster, s.rev, s.lines}
 }
 
-// observe records an answer's cluster ID and revision, and reports
-// whether they show the store went back since (cluster, rev), read before
-// the request was sent.
-func (s *store) observe(cluster uint64, rev int64, id uint64, at int64) bool {
+// observe records an answer's cluster ID and revision, for a request
+// sent when the store had seen v. back reports a loss: the answer shows
+// another cluster ID than v's, or a revision below v's. The store then
+// adopts the answer's line of history at once, so that requests sent
+// after it are compared with the restored history (a holder that healed
+// is not failed again until the revision catches up), and counts the
+// loss, which stays pending until a claim has written the store-wide mark
+// (recorded). pending is the count of losses found so far while one is
+// not recorded, else 0. An answer to a request sent before the store
+// adopted a new line may come from the old one, and moves nothing.
+func (s *store) observe(v view, id uint64, at int64) (back bool, pending uint64) {
 	s.seenMu.Lock()
 	defer s.seenMu.Unlock()
-	if s.cluster != id {
+	back = v.cluster != 0 && (id != v.cluster || at < v.rev)
+	switch {
+	case back:
+		s.losses++
+		s.lines++
 		s.cluster, s.rev = id, at
-	} else {
+	case s.cluster == 0:
+		s.cluster, s.rev = id, at
+	case v.line == s.lines && id == s.cluster:
 		s.rev = max(s.rev, at)
 	}
-	return cluster != 0 && (id != cluster || at < rev)
+	if s.losses > s.recordedLosses {
+		pending = s.losses
+	}
+	return back, pending
+}
+
+// recorded notes that a store-wide mark covers the first n losses.
+func (s *store) recorded(n uint64) {
+	s.seenMu.Lock()
+	defer s.seenMu.Unlock()
+	s.recordedLosses = max(s.recordedLosses, n)
 }
 
 func ident(cluster uint64) string { return strconv.FormatUint(cluster, 16) }
 
 // Claim claims a node following the rule above.
 func (s *store) Claim(ctx context.Context, c node.Claim) (node.Claimed, error) {
-	cluster, rev := s.before()
+	v := s.before()
 	n, m, err := s.grantAndClaim(ctx, c.Owner, c.TTL, c.MaxNode, c.Prefer, c.Bound, c.Horizon)
 	if err != nil {
 		return node.Claimed{}, err
 	}
 	arrived := time.Now()
-	back := s.observe(cluster, rev, m.cluster, m.rev)
+	_, pending := s.observe(v, m.cluster, m.rev)
 	log := c.Log
 	if log == nil {
 		log = slog.Default()
@@ -149,15 +182,30 @@ func (s *store) Claim(ctx context.Context, c node.Claim) (node.Claimed, error) {
 		out.Floor = max(out.Floor, arrived.UnixNano()+hz)
 		log.Warn("lease store: corrupt mark replaced by a claim, which waits out earlier holders", "error", corruptErr(kv), "floor", time.Unix(0, out.Floor))
 	}
-	if c.Lost || back || m.restored != 0 {
-		// The mark counts from when the answer arrived, which is no
-		// earlier than when the claim reached etcd.
-		mark := arrived.UnixNano() + hz
-		_, err := s.c.Txn(ctx).If(
+	if c.Lost || pending != 0 || m.restored != 0 {
+		// The mark counts from when it is sent: after the claim's answer
+		// arrived, which is no earlier than when the claim reached etcd,
+		// and after the answer that found the loss, if another request's.
+		mark := time.Now().UnixNano() + hz
+		mv := s.before()
+		r, err := s.c.Txn(ctx).If(
 			clientv3.Compare(clientv3.ModRevision(s.restoredKey), "=", m.restored),
 		).Then(raise(s.markKey, mark), clientv3.OpDelete(s.restoredKey)).Else(raise(s.markKey, mark)).Commit()
+		if err == nil {
+			if back, _ := s.observe(mv, r.Header.ClusterId, r.Header.Revision); back {
+				err = fmt.Errorf("%w: the store went back again", node.ErrForgot)
+			}
+		}
 		if err != nil {
+			// The loss stays pending, so that the next claim records it;
+			// the node goes back (or its etcd lease expires).
+			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.TTL)
+			_ = s.Release(rctx, node.Release{Node: n, Owner: c.Owner, Mark: m.post})
+			cancel()
 			return node.Claimed{}, fmt.Errorf("etcdlease: claim node %d: record the mark: %w", n, err)
+		}
+		if pending != 0 {
+			s.recorded(pending)
 		}
 		out.Floor, out.Forgot = max(out.Floor, mark), true
 		log.Warn("lease store forgot writes (a restore): waiting out earlier holders", "prefix", s.owners, "floor", time.Unix(0, mark))
@@ -178,14 +226,17 @@ func (s *store) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 	if err := s.check(r.TTL); err != nil {
 		return node.Seen{}, err
 	}
+	if err := checkHorizon(r.Horizon); err != nil {
+		return node.Seen{}, err
+	}
 	n, owner, ttl := r.Node, r.Owner, r.TTL
 	ok, hk := s.key(s.owners, n), s.key(s.marks, n)
-	cluster, rev := s.before()
+	v := s.before()
 	// A renewal that cannot prove continuity writes nothing: another
 	// cluster ID than the store's answers showed is refused unsent, and
 	// the transaction writes only if the mark is not below the one seen.
-	if cluster != 0 && r.Seen.Ident != "" && r.Seen.Ident != ident(cluster) {
-		return node.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w: the cluster ID is %s, the lease saw %s", n, node.ErrForgot, ident(cluster), r.Seen.Ident)
+	if v.cluster != 0 && r.Seen.Ident != "" && r.Seen.Ident != ident(v.cluster) {
+		return node.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w: the cluster ID is %s, the lease saw %s", n, node.ErrForgot, ident(v.cluster), r.Seen.Ident)
 	}
 	cmps := []clientv3.Cmp{clientv3.Compare(clientv3.Value(ok), "=", owner)}
 	if r.Seen.Version > 0 {
@@ -207,13 +258,14 @@ func (s *store) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 		return node.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w", n, err)
 	}
 	id := ident(res.Header.ClusterId)
+	back, _ := s.observe(v, res.Header.ClusterId, res.Header.Revision)
 	if r.Seen.Ident != "" && r.Seen.Ident != id {
 		return node.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w: the cluster ID is %s, the lease saw %s", n, node.ErrForgot, id, r.Seen.Ident)
 	}
-	if s.observe(cluster, rev, res.Header.ClusterId, res.Header.Revision) {
-		return node.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w: the revision %d is below %d, which the store saw", n, node.ErrForgot, res.Header.Revision, rev)
+	if back {
+		return node.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w: the revision %d is below %d, which the store saw", n, node.ErrForgot, res.Header.Revision, v.rev)
 	}
-	pre, valid := parseMark(kvs(res.Responses[1]))
+	pre, valid := parseMark(kvs(res.Responses[1]), maxMark)
 	if !valid {
 		return node.Seen{}, fmt.Errorf("etcdlease: renew node %d: %w: %w", n, node.ErrForgot, corruptErr(kvs(res.Responses[1])[0]))
 	}

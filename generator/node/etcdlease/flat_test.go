@@ -23,6 +23,17 @@ var narrow = func() generator.Layout {
 	return l
 }()
 
+// single is narrow with one node ID, for tests whose holders must meet on
+// one node (claims without a preference take a free node at random).
+var single = func() generator.Layout {
+	l, err := generator.NewLayout(generator.LayoutSpec{Name: "single", TimeBits: 41, NodeBits: 0, SequenceBits: 4,
+		Unit: time.Millisecond, Epoch: generator.Twitter().Spec().Epoch})
+	if err != nil {
+		panic(err)
+	}
+	return l
+}()
+
 // faultOptions are the lease options of the fault tests: TTL 2 s (renewed
 // every 667 ms, trusted for 1.5 s); issue adds the narrow layout.
 func faultOptions() node.LeaseOptions {
@@ -34,7 +45,8 @@ type flat struct {
 	l    *node.Lease
 	mu   sync.Mutex
 	ids  []int64
-	err  error // of the start
+	last time.Time // when the last ID was issued
+	err  error     // of the start
 	stop chan struct{}
 	done chan struct{}
 }
@@ -77,6 +89,7 @@ func issue(s node.Store, o node.LeaseOptions, gen ...generator.SnowflakeOption) 
 			}
 			f.mu.Lock()
 			f.ids = append(f.ids, int64(id))
+			f.last = time.Now()
 			f.mu.Unlock()
 		}
 	}()

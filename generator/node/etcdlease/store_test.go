@@ -2,6 +2,8 @@ package etcdlease_test
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -59,8 +61,9 @@ func TestNewLease(t *testing.T) {
 
 	l, err := node.NewLease(ctx, etcdlease.NewStore(c, etcdlease.StoreOptions{Prefix: p}), node.LeaseOptions{TTL: 5 * time.Second})
 	require.NoError(t, err)
-	require.Equal(t, int64(0), l.Node())
-	r, err := c.Get(ctx, p+"o/0")
+	n := l.Node()
+	owner := p + "o/" + strconv.FormatInt(n, 10)
+	r, err := c.Get(ctx, owner)
 	require.NoError(t, err)
 	require.Len(t, r.Kvs, 1)
 	require.Equal(t, l.Stats().Owner, string(r.Kvs[0].Value))
@@ -74,37 +77,66 @@ func TestNewLease(t *testing.T) {
 	require.NoError(t, err)
 	parts, err := generator.Twitter().Decompose(id)
 	require.NoError(t, err)
-	require.Equal(t, int64(0), parts.Node)
-	require.GreaterOrEqual(t, getMark(t, c, p, 0), parts.Time.UnixNano(), "the claim's mark covers the ID")
+	require.Equal(t, n, parts.Node)
+	require.GreaterOrEqual(t, getMark(t, c, p, n), parts.Time.UnixNano(), "the claim's mark covers the ID")
 
 	require.NoError(t, l.Close(ctx))
-	r, err = c.Get(ctx, p+"o/0")
+	r, err = c.Get(ctx, owner)
 	require.NoError(t, err)
 	require.Empty(t, r.Kvs, "released")
-	require.GreaterOrEqual(t, getMark(t, c, p, 0), parts.Time.UnixNano(), "the mark covers the last ID")
+	require.GreaterOrEqual(t, getMark(t, c, p, n), parts.Time.UnixNano(), "the mark covers the last ID")
 	ttl, err = c.TimeToLive(ctx, ttl.ID)
 	require.NoError(t, err)
 	require.Equal(t, int64(-1), ttl.TTL, "the release revoked the claim's etcd lease")
 }
 
-// TestStoreClaimLowest: the store takes the lowest free node when a claim
-// has no preference, or its preferred node is held or out of range. The
-// contract allows any free node; the protocol cases of package nodetest
-// (TestProtocol) check the rest of a claim.
-func TestStoreClaimLowest(t *testing.T) {
+// TestStoreClaimSpread: the store takes the preferred node when it is
+// free; otherwise, with no preference, a held preference or one out of
+// range, a free node at random, never a held one, so that the first
+// claims of many processes at once spread instead of all trying node 0
+// (the contract allows any free node; the protocol cases of package
+// nodetest, TestProtocol, check the rest of a claim).
+func TestStoreClaimSpread(t *testing.T) {
 	t.Parallel()
 	const ttl, maxNode = time.Minute, 7
 	s := etcdlease.NewStore(shared(t).client(t), etcdlease.StoreOptions{Prefix: prefix(t)})
-	claim := func(owner string, prefer int64) int64 {
+	claim := func(s node.Store, owner string, maxNode, prefer int64) int64 {
 		t.Helper()
 		n, _, err := claimOn(context.Background(), s, owner, ttl, maxNode, prefer, 1)
 		require.NoError(t, err)
 		return n
 	}
-	require.Equal(t, int64(0), claim("a", -1), "no preference: the lowest free node")
-	require.Equal(t, int64(5), claim("b", 5))
-	require.Equal(t, int64(1), claim("c", 5), "preferred node held by another: the lowest free one")
-	require.Equal(t, int64(2), claim("d", maxNode+3), "a preference out of range: the lowest free one")
+	held := map[int64]bool{}
+	take := func(owner string, prefer int64) int64 {
+		t.Helper()
+		n := claim(s, owner, maxNode, prefer)
+		require.False(t, held[n], "node %d taken twice", n)
+		require.True(t, n >= 0 && n <= maxNode, "node %d out of range", n)
+		held[n] = true
+		return n
+	}
+	a := take("a", -1)
+	b := int64(5)
+	if a == b {
+		b = 6
+	}
+	require.Equal(t, b, take("b", b), "a free preferred node")
+	take("c", b)         // held by another: another free node
+	take("d", maxNode+3) // out of range: a free node
+	for _, o := range []string{"e", "f", "g", "h"} {
+		take(o, -1)
+	}
+	_, _, err := claimOn(context.Background(), s, "i", ttl, maxNode, -1, 1)
+	require.ErrorIs(t, err, node.ErrExhausted, "every node held")
+
+	// 20 first claims on 1,024 nodes: at random, not the lowest 20.
+	s = etcdlease.NewStore(shared(t).client(t), etcdlease.StoreOptions{Prefix: prefix(t)})
+	var nodes []int64
+	for i := range 20 {
+		nodes = append(nodes, claim(s, fmt.Sprint("o", i), 1023, -1))
+	}
+	slices.Sort(nodes)
+	require.Greater(t, nodes[19], int64(19), "claims without a preference took the lowest nodes %v", nodes)
 }
 
 // TestStoreRenewLongerTTL: a renewal asking for a longer TTL than the

@@ -61,8 +61,14 @@ func (s *store) listing(ctx context.Context) (*listing, error) {
 	if l.rv, err = strconv.ParseInt(r.ResourceVersion, 10, 64); err != nil {
 		return nil, fmt.Errorf("kubelease: claim: %w", errNotRevision("the list of leases", r.ResourceVersion))
 	}
+	listed := make(map[string]int64, len(r.Items))
 	for i := range r.Items {
 		o := &r.Items[i]
+		rv, err := rvOf(o)
+		if err != nil {
+			return nil, fmt.Errorf("kubelease: claim: %w", err)
+		}
+		listed[o.Name] = rv
 		if o.Name == s.identName() {
 			l.ident = o
 			hz, err := annInt(o, annHorizon)
@@ -86,10 +92,20 @@ func (s *store) listing(ctx context.Context) (*listing, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if l.rv < s.rv {
+	// The objects went back: the list's resourceVersion is lower (an etcd
+	// restore without --bump-revision), or an object's is, or an object is
+	// gone (a restore with --bump-revision, which raises the list's).
+	rewound := l.rv < s.rv
+	for name, rv := range s.listed {
+		if now, ok := listed[name]; !ok || now < rv {
+			rewound = true
+			break
+		}
+	}
+	if rewound {
 		l.rewound, s.loss = true, true
 	}
-	s.rv = l.rv
+	s.rv, s.listed = l.rv, listed
 	// Watch the held nodes; forget this store's claims the listing shows.
 	for n, o := range l.nodes {
 		if holderOf(o) == "" {
@@ -121,26 +137,24 @@ func (s *store) free(l *listing, n int64, owner string, ttl time.Duration) bool 
 }
 
 // pick chooses a free node of l in [0, maxNode] that no claim of this
-// store is trying and that it did not take after l, and reserves it: the
-// lowest, or after collisions with other processes' claims one of the
-// lowest w at random (w = (claims under way + 1) * 2^collisions, at most
-// 1,024), so that claimers that collided spread out.
-func (s *store) pick(l *listing, c node.Claim, collisions int, tried map[int64]bool) (int64, bool) {
+// store is trying, that it did not take after l and that this claim has
+// not tried, and reserves it: c.Prefer if it qualifies, else one of them
+// at random, so that claims of many processes at once, each with its own
+// store, spread over the free nodes instead of all creating the lowest
+// (docs/leases.md, "How claims spread").
+func (s *store) pick(l *listing, c node.Claim, tried map[int64]bool) (int64, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if p := c.Prefer; p >= 0 && p <= c.MaxNode && !tried[p] && s.trying[p] == 0 && s.free(l, p, c.Owner, c.TTL) {
 		s.trying[p]++
 		return p, true
 	}
-	w := 1
-	if collisions > 0 {
-		w = min((len(s.trying)+1)<<min(collisions, 10), 1024)
-	}
 	n, k := int64(-1), 0
-	for i := int64(0); i <= c.MaxNode && k < w; i++ {
+	for i := int64(0); i <= c.MaxNode; i++ {
 		if tried[i] || s.trying[i] > 0 || s.mine[i] > l.rv || !s.free(l, i, c.Owner, c.TTL) {
 			continue
 		}
+		// Each of the k candidates so far is kept with probability 1/k.
 		if k++; rand.IntN(k) == 0 {
 			n = i
 		}
@@ -162,6 +176,10 @@ func (s *store) unreserve(n int64) {
 
 // errAgain: a write lost a race; list again.
 var errAgain = fmt.Errorf("kubelease: list again")
+
+// errSettle: the identity's create lost a race, and the store read the
+// identity another wrote: settle again on the same listing.
+var errSettle = fmt.Errorf("kubelease: settle again")
 
 // settle checks l's identity for a loss and records what c needs in the
 // identity object: the store's identity, the horizon raised to c's, and
@@ -220,6 +238,20 @@ func (s *store) settle(ctx context.Context, l *listing, c node.Claim) (string, i
 		o, err = s.c.Update(ctx, o, metav1.UpdateOptions{})
 	}
 	switch {
+	case apierrors.IsAlreadyExists(err) && id == nil:
+		// Another process created the identity since the listing, as
+		// every process of a fleet starting at once tries to: read that
+		// one object rather than list every object again.
+		got, gerr := s.c.Get(ctx, s.identName(), metav1.GetOptions{})
+		if gerr != nil {
+			return "", 0, false, errAgain
+		}
+		s.mu.Lock()
+		if s.identObj == nil || newer(got, s.identObj) {
+			s.identObj = got
+		}
+		s.mu.Unlock()
+		return "", 0, false, errSettle
 	case apierrors.IsAlreadyExists(err), apierrors.IsConflict(err):
 		return "", 0, false, errAgain
 	case err != nil:
@@ -268,7 +300,50 @@ func (s *store) Claim(ctx context.Context, c node.Claim) (node.Claimed, error) {
 	if c.MaxNode < 0 {
 		return node.Claimed{}, fmt.Errorf("%w: kubelease: max node %d", generator.ErrInvalidConfig, c.MaxNode)
 	}
-	collisions := 0 // conflicts on node objects, over the listings
+	if err := checkHorizon(c.Horizon); err != nil {
+		return node.Claimed{}, err
+	}
+	busy := 0 // answers "too many requests" in a row
+	for {
+		if err := ctx.Err(); err != nil {
+			return node.Claimed{}, fmt.Errorf("kubelease: claim: %w", err)
+		}
+		r, err := s.claimOnce(ctx, c)
+		if err == nil || !retryLater(err) {
+			return r, err
+		}
+		// The API server shed the request before running it (429, or a
+		// timeout it reports): wait what it asks, spread at random so
+		// that the pods it turned away do not come back together.
+		busy++
+		d, ok := apierrors.SuggestsClientDelay(err)
+		wait := time.Duration(d) * time.Second
+		if !ok || wait <= 0 {
+			wait = min(time.Duration(busy)*250*time.Millisecond, 2*time.Second)
+		}
+		wait = wait/2 + rand.N(wait)
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return node.Claimed{}, err
+		}
+	}
+}
+
+// retryLater reports whether err is an answer of an API server that did
+// not run the request and asks to be asked later: 429 Too Many Requests,
+// or its own timeout or unavailability.
+func retryLater(err error) bool {
+	return apierrors.IsTooManyRequests(err) || apierrors.IsServerTimeout(err) || apierrors.IsServiceUnavailable(err)
+}
+
+// claimOnce lists the store's objects and takes a node, listing again
+// after each conflict: the listing then shows what the rival took.
+func (s *store) claimOnce(ctx context.Context, c node.Claim) (node.Claimed, error) {
+	if r, ok, err := s.claimFirst(ctx, c); ok || err != nil {
+		return r, err
+	}
+	var tried map[int64]bool // nodes this claim lost a race for
 	for {
 		if err := ctx.Err(); err != nil {
 			return node.Claimed{}, fmt.Errorf("kubelease: claim: %w", err)
@@ -278,31 +353,103 @@ func (s *store) Claim(ctx context.Context, c node.Claim) (node.Claimed, error) {
 			return node.Claimed{}, err
 		}
 		uid, storeFloor, loss, err := s.settle(ctx, l, c)
-		if err == errAgain {
+		for i := 0; err == errSettle && i < 3; i++ {
+			uid, storeFloor, loss, err = s.settle(ctx, l, c)
+		}
+		if err == errAgain || err == errSettle {
 			continue
 		}
 		if err != nil {
 			return node.Claimed{}, err
 		}
-		tried := map[int64]bool{}
-		for {
-			n, ok := s.pick(l, c, collisions, tried)
-			if !ok {
-				if len(tried) > 0 {
-					break // list again: the conflicts may have freed none
-				}
-				return node.Claimed{}, fmt.Errorf("%w: kubelease: all %d node ids are leased (a held node is taken once unchanged for its holder's TTL)", node.ErrExhausted, c.MaxNode+1)
+		n, ok := s.pick(l, c, tried)
+		if !ok && len(tried) > 0 {
+			// Every node this listing shows free was lost to a rival:
+			// list again, without ruling out any.
+			tried = nil
+			continue
+		}
+		if !ok {
+			return node.Claimed{}, fmt.Errorf("%w: kubelease: all %d node ids are leased (a held node is taken once unchanged for its holder's TTL)", node.ErrExhausted, c.MaxNode+1)
+		}
+		r, err := s.take(ctx, l, n, c, uid, storeFloor, loss)
+		s.unreserve(n)
+		if err == errAgain {
+			if tried == nil {
+				tried = map[int64]bool{}
 			}
-			r, err := s.take(ctx, l, n, c, uid, storeFloor, loss)
-			s.unreserve(n)
-			if err == errAgain {
-				tried[n] = true
-				collisions++
-				continue
-			}
-			return r, err
+			tried[n] = true
+			continue
+		}
+		return r, err
+	}
+}
+
+// claimFirst is the first claim of a store that has not listed yet, a
+// pod starting (one claim per store tries it; the store's other claims
+// share their listings). Rather than list every object (a fleet starting
+// at once sends the API server as many lists of up to 1,024 objects as
+// it has pods), it lists the identity object alone and creates the
+// object of a node picked at random, as the listing's path would take a
+// node whose object is missing. ok is false when the claim must take the
+// listing's path: the store listed or tried this before, the claim
+// prefers a node or follows a loss or a lapse, the identity is missing,
+// unreadable or needs a write (a longer horizon), or the node's object
+// exists.
+func (s *store) claimFirst(ctx context.Context, c node.Claim) (node.Claimed, bool, error) {
+	if c.Prefer >= 0 || c.Lost || c.Lapsed || !s.fastTried.CompareAndSwap(false, true) {
+		return node.Claimed{}, false, nil
+	}
+	s.mu.Lock()
+	first := s.reads == 0 && s.ident == "" && !s.loss && s.identObj == nil
+	s.mu.Unlock()
+	if !first {
+		return node.Claimed{}, false, nil
+	}
+	// A list of the one object, not a get: the claim needs the verb
+	// "list" (to heal, later), and says so now if the Role lacks it.
+	il, err := s.c.List(ctx, metav1.ListOptions{LabelSelector: labelKey + "=" + s.prefix, FieldSelector: "metadata.name=" + s.identName()})
+	if err != nil {
+		return node.Claimed{}, false, s.fail("claim", "list", s.prefix+"-*", err)
+	}
+	if len(il.Items) != 1 {
+		return node.Claimed{}, false, nil
+	}
+	id := &il.Items[0]
+	hz, err := annInt(id, annHorizon)
+	if err != nil || int64(c.Horizon) > hz {
+		return node.Claimed{}, false, nil
+	}
+	floor, err := annInt(id, annFloor)
+	if err != nil {
+		return node.Claimed{}, false, nil
+	}
+	s.mu.Lock()
+	n := int64(-1)
+	for range 8 {
+		if i := rand.Int64N(c.MaxNode + 1); s.trying[i] == 0 && s.mine[i] == 0 {
+			n = i
+			break
 		}
 	}
+	if n >= 0 {
+		s.trying[n]++
+	}
+	s.mu.Unlock()
+	if n < 0 {
+		return node.Claimed{}, false, nil
+	}
+	l := &listing{ident: id, nodes: map[int64]*coordinationv1.Lease{}, hz: hz}
+	r, err := s.take(ctx, l, n, c, string(id.UID), floor, false)
+	s.unreserve(n)
+	switch {
+	case err == errAgain:
+		return node.Claimed{}, false, nil // the node's object exists: list
+	case err != nil:
+		return node.Claimed{}, true, err
+	}
+	s.seeIdent(string(id.UID), false)
+	return r, true, nil
 }
 
 // take claims node n as l shows it for c: a create if its object is
@@ -312,14 +459,15 @@ func (s *store) take(ctx context.Context, l *listing, n int64, c node.Claim, uid
 	var pre int64
 	var markErr error
 	if cur != nil {
-		pre, markErr = annInt(cur, annMark)
+		pre, _ = annInt(cur, annMark)
+		markErr = ownErr(cur)
 	}
 	hz := max(l.hz, int64(c.Horizon))
 	start := time.Now()
 	floor := max(storeFloor, pre)
 	if c.Lapsed || markErr != nil {
-		// A lapsed claim, or a node whose mark is unreadable: start after
-		// anything its holders could have issued.
+		// A lapsed claim, or a node whose own numbers are unreadable:
+		// start after anything its holders could have issued.
 		floor = max(floor, start.UnixNano()+hz)
 	}
 	if markErr != nil {
@@ -327,7 +475,7 @@ func (s *store) take(ctx context.Context, l *listing, n int64, c node.Claim, uid
 		if log == nil {
 			log = slog.Default()
 		}
-		log.Warn("kubelease: claim: the node's mark is unreadable; the claim waits out the horizon", "node", n, "error", markErr)
+		log.Warn("kubelease: claim: the node's object holds a corrupt number, which the claim rewrites; it waits out the horizon", "node", n, "error", markErr)
 	}
 	o, _ := s.write(n, cur, c.Owner, c.TTL, max(pre, c.Bound), hz, true)
 	if err := s.acquire(ctx); err != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
@@ -62,20 +63,62 @@ func kubeHarness(shared *apiServer) func() nodetest.Harness {
 			Store: func(t *testing.T, dial func(ctx context.Context, network, addr string) (net.Conn, error)) node.Store {
 				return storeVia(t, s, ns, dial)
 			},
+			// The node's own numbers (healed by its holder's claim), not a
+			// number or out of range: a mark in 2255, a horizon of 285
+			// years that would wrap a floor; the identity's horizon and
+			// floor (repaired), out of range.
 			Corrupt: func(t *testing.T, n int64, i int) (string, func(t *testing.T)) {
-				if i > 0 {
+				fields := []struct {
+					own        bool
+					key, value string
+				}{
+					{true, annMark, "soon"},
+					{true, annMark, "9000000000000000000"},
+					{true, annHorizon, "9000000000000000000"},
+					{false, annHorizon, "9000000000000000000"},
+					{false, annFloor, "9000000000000000000"},
+				}
+				if i >= len(fields) {
 					return "", nil
 				}
+				f := fields[i]
+				name := conformancePrefix + "-identity"
+				if f.own {
+					name = fmt.Sprintf("%s-%d", conformancePrefix, n)
+				}
 				c := s.Client().CoordinationV1().Leases(ns)
-				o, err := c.Get(ctx, fmt.Sprintf("%s-%d", conformancePrefix, n), metav1.GetOptions{})
+				o, err := c.Get(ctx, name, metav1.GetOptions{})
 				if err != nil {
 					t.Fatal(err)
 				}
-				o.Annotations[annMark] = "soon"
+				old, had := o.Annotations[f.key]
+				o.Annotations[f.key] = f.value
 				if _, err := c.Update(ctx, o, metav1.UpdateOptions{}); err != nil {
 					t.Fatal(err)
 				}
-				return annMark, nil
+				if f.own {
+					return f.key, nil
+				}
+				return f.key, func(t *testing.T) {
+					for {
+						o, err := c.Get(ctx, name, metav1.GetOptions{})
+						if err != nil {
+							t.Fatal(err)
+						}
+						if had {
+							o.Annotations[f.key] = old
+						} else {
+							delete(o.Annotations, f.key)
+						}
+						_, err = c.Update(ctx, o, metav1.UpdateOptions{})
+						if err == nil {
+							return
+						}
+						if !apierrors.IsConflict(err) {
+							t.Fatal(err)
+						}
+					}
+				}
 			},
 			Forget: func(t *testing.T) {
 				err := s.Client().CoordinationV1().Leases(ns).Delete(ctx, conformancePrefix+"-identity", metav1.DeleteOptions{})

@@ -141,7 +141,7 @@ func TestExpiryByWatching(t *testing.T) {
 }
 
 // TestHerd: leases claim at once through one store, as a process starting
-// a fleet would; each gets a node of its own, the lowest. With IDKIT_HERD=1,
+// a fleet would; each gets a node of its own. With IDKIT_HERD=1,
 // 1,000 claim and the p99 must be at most 1 s in one of three herds (run
 // it on an otherwise idle machine); else 200 claim and the p99 is logged.
 func TestHerd(t *testing.T) {
@@ -217,10 +217,8 @@ func herd(t *testing.T, s *apiServer, n int) time.Duration {
 		nodes = append(nodes, l.Node())
 	}
 	slices.Sort(nodes)
-	for i, nd := range nodes {
-		if nd != int64(i) {
-			t.Fatalf("nodes %v..., want the lowest %d, each once", nodes[:min(i+3, n)], n)
-		}
+	if d := len(slices.Compact(nodes)); d != n {
+		t.Fatalf("%d leases on %d distinct nodes", n, d)
 	}
 	return p99
 }

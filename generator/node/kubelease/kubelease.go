@@ -90,8 +90,10 @@ type StoreOptions struct {
 // other's candidates.
 //
 // A claim lists the objects (one request), then takes the preferred node
-// if it is free, expired or already the owner's, else the lowest free
-// node, by a create or a conditioned update. A node is free when its
+// if it is free, expired or already the owner's, else a free node at
+// random (so that pods starting at once spread instead of colliding), by
+// a create or a conditioned update; after a conflict it lists again, and
+// a claim the API server sheds (429) waits what the server asks. A node is free when its
 // object is missing or released (no holder), and expired when this store
 // has watched the same resourceVersion for the holder's TTL. A renewal
 // updates the object the lease last saw, conditioned on its
@@ -158,6 +160,11 @@ type store struct {
 	ident string
 	rv    int64
 	loss  bool
+	// listed is each object's resourceVersion in the last listing: the
+	// listings are read one after another, so no object of a later one
+	// has a lower resourceVersion or is missing (node objects are never
+	// deleted), except by a restore.
+	listed map[string]int64
 	// watch is when this store first saw each held node's current
 	// resourceVersion; trying the nodes its claims are trying now; mine
 	// the nodes it took, with the resourceVersion of the claim (a listing
@@ -167,6 +174,10 @@ type store struct {
 	mine   map[int64]int64
 	// held is the object this store last wrote for each node it holds.
 	held map[int64]*held
+
+	// fastTried is set by the first claim that tries claimFirst: the
+	// store's other claims share its listings instead.
+	fastTried atomic.Bool
 
 	// writing holds a token per write under way (see acquire).
 	writing chan struct{}
@@ -213,17 +224,63 @@ func (s *store) fail(op, verb, what string, err error) error {
 	return fmt.Errorf("kubelease: %s: %s lease %q: %w", op, verb, what, err)
 }
 
-// annInt reads an integer annotation of o; 0 when absent.
+// The bounds of the numbers the objects hold: a mark or the store-wide
+// floor (Unix ns) at most maxMark, before 2116-02-20; a TTL or horizon (ns)
+// at most maxHorizon, 2^53 ns (104 days), so that a floor (the clock + the
+// horizon) never wraps. A claim or renewal with a longer horizon is
+// refused.
+const (
+	maxMark    = 1 << 62
+	maxHorizon = 1 << 53
+)
+
+// limitOf is the bound of annotation key.
+func limitOf(key string) int64 {
+	if key == annMark || key == annFloor {
+		return maxMark
+	}
+	return maxHorizon
+}
+
+// annInt reads an integer annotation of o; 0 when absent. A value that is
+// not an integer within [0, limitOf(key)] is an error wrapping
+// [node.ErrCorrupt] that names the annotation and the object.
 func annInt(o *coordinationv1.Lease, key string) (int64, error) {
 	v, ok := o.Annotations[key]
 	if !ok || v == "" {
 		return 0, nil
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n < 0 {
-		return 0, fmt.Errorf("kubelease: annotation %s of lease %s/%s is %q, not a non-negative integer", key, o.Namespace, o.Name, v)
+	if err != nil || n < 0 || n > limitOf(key) {
+		if len(v) > 40 {
+			v = v[:40]
+		}
+		return 0, fmt.Errorf("%w: kubelease: annotation %s of lease %s/%s is %q, not an integer in [0, %d]", node.ErrCorrupt, key, o.Namespace, o.Name, v, limitOf(key))
 	}
 	return n, nil
+}
+
+// ownErr returns the error of the first of a node object's own numbers
+// that is out of range or not a number: its mark, TTL and horizon
+// annotations and spec.leaseDurationSeconds; nil if none is.
+func ownErr(o *coordinationv1.Lease) error {
+	for _, k := range []string{annMark, annTTL, annHorizon} {
+		if _, err := annInt(o, k); err != nil {
+			return err
+		}
+	}
+	if d := o.Spec.LeaseDurationSeconds; d != nil && (*d < 0 || int64(*d) > maxHorizon/int64(time.Second)) {
+		return fmt.Errorf("%w: kubelease: spec.leaseDurationSeconds of lease %s/%s is %d, not in [0, %d]", node.ErrCorrupt, o.Namespace, o.Name, *d, maxHorizon/int64(time.Second))
+	}
+	return nil
+}
+
+// checkHorizon refuses a horizon the objects could not hold.
+func checkHorizon(hz time.Duration) error {
+	if hz > maxHorizon {
+		return fmt.Errorf("%w: kubelease: horizon %v (TTL + BorrowAhead + unit + MaxClockOffset) above %v", generator.ErrInvalidConfig, hz, time.Duration(maxHorizon))
+	}
+	return nil
 }
 
 // rvOf parses a resourceVersion: the API server's are etcd revisions.
@@ -251,8 +308,8 @@ func ttlOf(o *coordinationv1.Lease, def time.Duration) time.Duration {
 	if n, err := annInt(o, annTTL); err == nil {
 		d = time.Duration(n)
 	}
-	if o.Spec.LeaseDurationSeconds != nil {
-		d = max(d, time.Duration(*o.Spec.LeaseDurationSeconds)*time.Second)
+	if secs := o.Spec.LeaseDurationSeconds; secs != nil && int64(*secs) <= maxHorizon/int64(time.Second) {
+		d = max(d, time.Duration(*secs)*time.Second)
 	}
 	if d <= 0 {
 		return def

@@ -54,7 +54,7 @@ func (s *store) decide(r node.Renewal, h *held, cur *coordinationv1.Lease, err e
 			return t, nil // this store's write whose answer was lost
 		}
 	}
-	if _, err := annInt(cur, annMark); err != nil {
+	if err := ownErr(cur); err != nil {
 		return time.Time{}, fmt.Errorf("%w: %w: kubelease: renew node %d: %w", node.ErrLeaseLost, node.ErrLapsed, r.Node, err)
 	}
 	if rv == r.Seen.Version {
@@ -67,6 +67,9 @@ func (s *store) decide(r node.Renewal, h *held, cur *coordinationv1.Lease, err e
 
 func (s *store) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 	if err := s.check(r.TTL); err != nil {
+		return node.Seen{}, err
+	}
+	if err := checkHorizon(r.Horizon); err != nil {
 		return node.Seen{}, err
 	}
 	s.mu.Lock()
@@ -102,10 +105,10 @@ func (s *store) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 		if h != nil {
 			prevTTL = h.ttl
 		}
-		mark, err := annInt(cur, annMark)
-		if err != nil {
+		if err := ownErr(cur); err != nil {
 			return node.Seen{}, fmt.Errorf("%w: %w: kubelease: renew node %d: %w", node.ErrLeaseLost, node.ErrLapsed, r.Node, err)
 		}
+		mark, _ := annInt(cur, annMark)
 		hz, _ := annInt(cur, annHorizon)
 		start := time.Now()
 		o, tok := s.write(r.Node, cur, r.Owner, r.TTL, max(mark, r.Bound), max(hz, int64(r.Horizon)), false)

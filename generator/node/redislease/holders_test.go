@@ -38,7 +38,8 @@ type flat struct {
 	l    *node.Lease
 	mu   sync.Mutex
 	ids  []int64
-	err  error // of the start
+	gap  time.Duration // the longest time between two IDs
+	err  error         // of the start
 	stop chan struct{}
 	done chan struct{}
 }
@@ -68,6 +69,7 @@ func issue(s node.Store, o node.LeaseOptions, gen ...generator.SnowflakeOption) 
 			f.mu.Unlock()
 			return
 		}
+		var last time.Time
 		for {
 			select {
 			case <-f.stop:
@@ -79,7 +81,12 @@ func issue(s node.Store, o node.LeaseOptions, gen ...generator.SnowflakeOption) 
 				time.Sleep(time.Millisecond)
 				continue
 			}
+			now := time.Now()
 			f.mu.Lock()
+			if !last.IsZero() {
+				f.gap = max(f.gap, now.Sub(last))
+			}
+			last = now
 			f.ids = append(f.ids, int64(id))
 			f.mu.Unlock()
 		}
@@ -106,6 +113,14 @@ func (f *flat) started(t *testing.T, limit time.Duration) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// longestGap returns the longest time between two of the holder's IDs
+// so far.
+func (f *flat) longestGap() time.Duration {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.gap
 }
 
 // halt stops the holder, closes its lease and returns its IDs.

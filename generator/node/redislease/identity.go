@@ -19,18 +19,24 @@ import (
 // wrote it; "v", a version that every claim, renewal and release raises;
 // "hz", the longest horizon (TTL + BorrowAhead + unit + MaxClockOffset, in
 // µs) of any holder that claimed or renewed in it; "mark", the floor
-// (Unix µs) that claims after the last detected loss start from; and "rs",
+// (Unix µs) that claims after the last detected loss start from; "rs",
 // the most replicas online that a claim or renewal saw, which every later
-// one waits for (see [StoreOptions].Replicas). The first claim writes them
-// all when it creates the hash, in the same script.
+// one waits for, and "rl", as "rs" but at least 1 once the master has had
+// a replica, which every later one needs the master to list in any state
+// (see [StoreOptions].Replicas); "run", the run_id of the server of the
+// last claim; "same", the ID before a change that lost nothing, and
+// "from", the ID a promoted master was promoted from (see prelude). The
+// first claim writes them when it creates the hash, in the same script.
 //
 // The scripts read the replication ID with INFO, in the script, so a claim
 // still costs one round trip (two when the replicas to wait for changed
 // since the store's last claim). A promotion and a restart (also one that
 // loads a stale RDB file: the master then keeps the file's ID only as
-// master_replid2) give the master a new replication ID. A claim that finds
-// the stored ID differs (or missing from an existing hash, which is how an
-// operator marks a restored hash) assumes that holders the server forgot
+// master_replid2) give the master a new replication ID, and so does the
+// first replica attached to it, which loses nothing: a claim or renewal
+// that finds lossless (see prelude) records the new ID and goes on. A
+// claim that otherwise finds the stored ID differs (or missing from an
+// existing hash, which is how an operator marks a restored hash) assumes that holders the server forgot
 // may still issue IDs: it records the new ID and the mark "now + hz" by the
 // server's clock (TIME, so counted from when the request arrived), which
 // it and every later claim start from. A missing hash is a lost one if the
@@ -47,20 +53,21 @@ import (
 // the lease saw (empty and 0: none), want (the replicas the WAIT after the
 // script waits for), fixed ([StoreOptions].Replicas). Returns {node, floor
 // µs, flags, the node's mark after the claim (µs), detail, ident, online
-// replicas, count, need}: node -1 when every node is held, -2 for an
-// evicting maxmemory-policy (detail: the policy), -3 when need is not
-// want (run again with want = need), -4 when fewer than need replicas are
-// online; flags 1: a loss mark was recorded, 2: the replication ID could
+// replicas, listed replicas, present, count, need}: node -1 when every
+// node is held, -2 for an evicting maxmemory-policy (detail: the policy),
+// -3 when need is not want (run again with want = need), -4 when fewer
+// than need replicas are online or fewer than present listed (present,
+// "rl", is in the reply only then; 0 with fixed set); flags 1: a loss mark was recorded, 2: the replication ID could
 // not be read, 4: the node's own fields were corrupt (detail: which) and
 // are rewritten, the claim waiting the horizon. need, the replicas the
 // claim must be acknowledged by, and count, what the lease waits for from
 // now on, are fixed if set, otherwise the most of: the replicas online,
 // those the lease saw (unless this master was promoted from the one it
-// saw) and "rs", the most replicas the hash's requests saw (reset to 0
-// by a claim that finds the master promoted from the one that wrote the
-// hash: the replicas online then may include the old master, rejoining
-// for a moment).
-// Nothing is written if fewer than need replicas are online (-4), or if
+// saw) and "rs", the most replicas the hash's requests saw (reset to 0,
+// with "rl", by a claim that finds the master promoted from the one that
+// wrote the hash: the replicas online then may include the old master,
+// rejoining for a moment).
+// Nothing is written if too few replicas are online or listed (-4), or if
 // the WAIT would count another number (-3: want below need, or above the
 // replicas online).
 var claimScript = redis.NewScript(prelude + `
@@ -72,6 +79,8 @@ local count, need = 0, 0
 local function reply(t)
   t[#t + 1] = ident
   t[#t + 1] = online
+  t[#t + 1] = real
+  t[#t + 1] = 0
   t[#t + 1] = count
   t[#t + 1] = need
   return t
@@ -91,43 +100,59 @@ local exists = redis.call('EXISTS', H) == 1
 local mark = num('mark', 0)
 local stored_hz = num('hz', 0)
 local rs = num('rs', 0)
+local rl = num('rl', 0)
 local seeded = num('seeded', -1)
 num('v', 0)
 hz = math.max(hz, stored_hz)
-local flags, base = 0, nil
+local flags, base, same, from = 0, nil, nil, nil
 local stored = redis.call('HGET', H, 'ident')
 if ident == '' then
   flags = 2
 elseif stored ~= ident then
-  if exists then
+  if exists and stored and lossless(stored) then
+    same = stored
+  elseif exists then
     base = nowus
-    if stored and promoted(stored) then rs = -1 end
+    if stored and promoted(stored) then rs, rl, from = -1, 0, stored end
   else
-    local server = redis.pcall('INFO', 'server')
-    local up = type(server) == 'string' and tonumber(string.match(server, 'uptime_in_seconds:(%d+)') or '') or 0
-    if prev ~= '' and not string.match(prev, '^0+$') then
+    local up = tonumber(string.match(server(), 'uptime_in_seconds:(%d+)') or '') or 0
+    if not zero2 then
       base = nowus
     elseif up * 1000000 < hz then
       base = nowus - up * 1000000
     end
   end
+  if exists and had and listed == 0 then rl = math.max(rl, 1) end
 end
+local present = rl
 if fixed ~= 0 then
   count = math.max(fixed, 0)
+  present = 0
 else
   count = math.max(replicas(ARGV[10], tonumber(ARGV[11])), rs)
 end
 need = count
-if online < need then return reply({-4, '0', flags, 0, ''}) end
+local function short(t)
+  t = reply(t)
+  t[#t - 2] = present
+  return t
+end
+if online < need or real < present then return short({-4, '0', flags, 0, ''}) end
 if need ~= want and (need > want or online < want) then return reply({-3, '0', flags, 0, ''}) end
-if ident ~= '' and stored ~= ident then redis.call('HSET', H, 'ident', ident) end
+if ident ~= '' and stored ~= ident then
+  redis.call('HSET', H, 'ident', ident)
+  if same then redis.call('HSET', H, 'same', same) else redis.call('HDEL', H, 'same') end
+  if from then redis.call('HSET', H, 'from', from) else redis.call('HDEL', H, 'from') end
+end
 if lost then base = nowus end
 if base and not off then
   mark = math.max(mark, base + hz)
   flags = flags + 1
 end
-if rs < 0 then rs = 0 else rs = math.max(rs, online) end
-redis.call('HSET', H, 'mark', string.format('%.0f', mark), 'hz', string.format('%.0f', hz), 'rs', rs)
+if rs < 0 then rs = 0 else rs, rl = math.max(rs, online), seenlisted(rl) end
+local run = string.match(server(), 'run_id:(%x+)')
+redis.call('HSET', H, 'mark', string.format('%.0f', mark), 'hz', string.format('%.0f', hz), 'rs', rs, 'rl', rl)
+if run then redis.call('HSET', H, 'run', run) end
 local floor = mark
 if lapsed and not off then floor = math.max(floor, nowus + hz) end
 local v = redis.call('HINCRBY', H, 'v', 1)
@@ -211,7 +236,7 @@ func (b *store) claim(ctx context.Context, c claimArgs) (claimed, error) {
 	if err != nil {
 		return claimed{}, fmt.Errorf("redislease: claim: %w", err)
 	}
-	if len(v) != 9 {
+	if len(v) != 11 {
 		return claimed{}, fmt.Errorf("redislease: claim: unexpected reply %v", v)
 	}
 	n, _ := v[0].(int64)

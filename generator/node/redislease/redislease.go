@@ -5,9 +5,12 @@
 // a new replication ID; a claim that finds it changed, or a renewal that
 // finds it or the hash's version not what the lease saw, waits out the
 // longest horizon of the hash's holders (see
-// [node.LeaseOptions].MaxClockOffset). A claim refuses an evicting
-// maxmemory-policy, and claims and renewals wait (WAIT) for every replica
-// the store has had by default (see [StoreOptions].Replicas).
+// [node.LeaseOptions].MaxClockOffset). A new ID that the first replica
+// gave the very process that wrote the hash is no loss, and a renewal on a
+// promoted replica that holds the lease's record as the lease saw it
+// keeps the node. A claim refuses an evicting maxmemory-policy, and
+// claims and renewals wait (WAIT) for every replica the store has had by
+// default (see [StoreOptions].Replicas).
 // See https://github.com/idkit-go/idkit/blob/main/docs/leases.md
 package redislease
 
@@ -73,12 +76,19 @@ type StoreOptions struct {
 	// each claim and renewal, which otherwise fails with
 	// [ErrNotReplicated]. Zero, the default, waits for every replica the
 	// store has had: the most replicas online that any request of the
-	// hash saw (field "rs", reset when a claim finds the master promoted
-	// from the one that wrote the hash), and at least the most the lease
-	// itself saw, so that a master that lost a replica (an old master
-	// after a promotion: split brain) or restarted without its data
-	// fences its holders; a request finding fewer replicas online writes
-	// nothing. A positive value waits for exactly that many. A negative
+	// hash saw (field "rs", reset when a request finds the master
+	// promoted from the one that wrote the hash), and at least the most
+	// the lease itself saw; it also needs the master to list (in any
+	// state, a replica in its first sync too) as many replicas as field
+	// "rl" holds (as "rs", but also counting replicas in their first sync,
+	// and at least 1 once a first replica's new replication ID shows one
+	// came and went), so that a master that lost a replica (an old master
+	// after a promotion: split brain) or restarted without its data or
+	// from its RDB file fences its holders; a request finding fewer
+	// writes nothing, and its error names the fields to lower once a
+	// replica is gone for good. Only replicas that announce a listening
+	// port count: redis-cli --rdb, a backup, shows port 0. A positive
+	// value waits for exactly that many. A negative
 	// value waits for none: an old master cut off by a promotion then
 	// keeps renewing its holders' leases, which repeats IDs, and a
 	// failover may lose claims, which the store detects and waits out.
@@ -166,11 +176,13 @@ func (b *store) run(ctx context.Context, s *redis.Script, what string, ttl time.
 		if err != nil {
 			return nil, nil, corrupt(err)
 		}
-		if len(reply) < 5 {
+		if len(reply) < 7 {
 			return nil, nil, fmt.Errorf("unexpected reply %v", reply)
 		}
 		code, _ := reply[0].(int64)
-		online, _ := reply[len(reply)-3].(int64)
+		online, _ := reply[len(reply)-5].(int64)
+		listed, _ := reply[len(reply)-4].(int64)
+		present, _ := reply[len(reply)-3].(int64)
 		need, _ := reply[len(reply)-1].(int64)
 		switch {
 		case code == -3 && attempt < 2:
@@ -184,12 +196,25 @@ func (b *store) run(ctx context.Context, s *redis.Script, what string, ttl time.
 			time.Sleep(min(20*time.Millisecond, time.Until(deadline)))
 			continue
 		case code == -4:
-			return nil, nil, fmt.Errorf("%w: %s acknowledged by 0 of %d replicas: the master has %d online", ErrNotReplicated, what, need, online)
+			return nil, nil, b.tooFew(what, need, present, online, listed)
 		case acked < need:
 			return reply, fmt.Errorf("%w: %s acknowledged by %d of %d replicas", ErrNotReplicated, what, acked, need), nil
 		}
 		return reply, nil, nil
 	}
+}
+
+// tooFew is the error of a request that found fewer replicas than it
+// needs (code -4): need online (the most any request of the hash saw
+// online, field rs, or that the lease saw) or listed in any state (field
+// rl: as rs, or 1 once the master has had a replica). It names the fields
+// and what an operator does.
+func (b *store) tooFew(what string, need, present, online, listed int64) error {
+	return fmt.Errorf("%w: %s acknowledged by 0 of %d replicas: the master has %d online and lists %d, and the hash %s has had %d online (field rs, or the lease's own count) needs %d listed (field rl, 1 once the master has had a replica). "+
+		"Split brain or a replica that left: a failover manager that promoted a replica must stop this master or make it a replica. "+
+		"If this master is the one to use and the missing replicas are gone for good (it was promoted, or they were removed), attach a replica, or lower the counts to the replicas left: redis-cli HSET %s rs %d rl %d (then restart holders that saw more); "+
+		"StoreOptions.Replicas sets the count instead",
+		ErrNotReplicated, what, max(need, present), online, listed, b.keys[0], need, present, b.keys[0], online, listed)
 }
 
 // runOnce runs s once, pipelined with WAIT want if want is positive, and
@@ -273,10 +298,10 @@ func (s seen) String() string { return s.ident + "/" + strconv.FormatInt(s.count
 // replyTail returns what ends every script's reply: the replication ID,
 // and the replicas the lease waits for from now on.
 func replyTail(r []any) seen {
-	if len(r) < 4 {
+	if len(r) < 6 {
 		return seen{}
 	}
-	id, _ := r[len(r)-4].(string)
+	id, _ := r[len(r)-6].(string)
 	c, _ := r[len(r)-2].(int64)
 	return seen{id, c}
 }

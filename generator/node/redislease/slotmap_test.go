@@ -13,9 +13,10 @@ import (
 )
 
 // TestClusterClaimsFollowTakeover: through a ClusterClient, a store whose
-// claims never waited for a replica (the slot's replica was stopped from
-// the start, so the hash has seen none) claims again soon after the
-// replica takes the slot over: the error of the first claim to reach the
+// claims wait for no replica (Replicas -1: the slot's replica was stopped
+// from the start, and with the defaults a claim on a master that has had
+// a replica and lost it is refused) claims again soon after the replica
+// takes the slot over: the error of the first claim to reach the
 // dead master reloads the slot map, so claims do not keep failing until
 // go-redis's periodic reload.
 func TestClusterClaimsFollowTakeover(t *testing.T) {
@@ -27,7 +28,7 @@ func TestClusterClaimsFollowTakeover(t *testing.T) {
 	}
 	c := redis.NewClusterClient(&redis.ClusterOptions{Addrs: addrs, DialTimeout: time.Second, ReadTimeout: time.Second, WriteTimeout: time.Second})
 	t.Cleanup(func() { c.Close() })
-	st := redislease.NewStore(c, redislease.StoreOptions{Key: "leases"})
+	st := redislease.NewStore(c, redislease.StoreOptions{Key: "leases", Replicas: -1})
 	ctx := context.Background()
 	o := faultOptions()
 	l, err := node.NewLease(ctx, st, o)

@@ -24,6 +24,7 @@ type sqlStmts struct {
 	count   string                    // rows in [0, $1]
 	has     string                    // rows with node $1: 0 or 1
 	seed    func(n int) string        // insert free rows for n nodes, keeping existing ones
+	seeding string                    // lock the identity row for a seeding transaction (not SQLite: BEGIN IMMEDIATE)
 	claim   string                    // PostgreSQL: (lo, hi, owner, prefer, ttl, bound) -> node, old mark, old version, far expiry, old owner, identity (see guard)
 	pick    string                    // (lo, hi, owner, prefer) -> node, mark, version, far expiry, owner, identity; locked where supported
 	current string                    // () -> identity, as the claims read it
@@ -53,6 +54,7 @@ func leaseStmts(d dialect.Dialect, t string, g *sqlGuard) sqlStmts {
 	var far string      // maxHorizon after the database's clock, as expires_at (bounds.go)
 	s.count = `SELECT COUNT(*) FROM ` + t + ` WHERE node >= 0 AND node <= ` + sqldialect.P(d, 1)
 	s.has = `SELECT COUNT(*) FROM ` + t + ` WHERE node = ` + sqldialect.P(d, 1)
+	s.seeding = `SELECT node FROM ` + t + ` WHERE node = -1 FOR UPDATE`
 	// The identity row's owner, mark and horizon, the server's identity
 	// and clock now, the replicas streaming now and the most recorded
 	// under this identity (replicas.go).

@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -216,24 +217,71 @@ const claimsAtOnce = 2
 const seedChunk = 256
 
 // seed makes sure rows [0, maxNode] exist: a free row per missing node.
-// Unless force, a store checks once.
+// Unless force, a store checks once. The check and the rows go in one
+// transaction that first locks the identity row (SQLite: BEGIN
+// IMMEDIATE), so that of many processes starting at once on a new table
+// one adds the rows and the others wait for it, then find them, instead
+// of each inserting every row over the others' (docs/leases.md, "How
+// claims spread").
 func (b *store) seed(ctx context.Context, maxNode int64, force bool) error {
 	b.t.mu.Lock()
 	defer b.t.mu.Unlock()
 	if b.t.seeded.Load() >= maxNode && !force {
 		return nil
 	}
+	if !force {
+		var last int64
+		if err := b.db.QueryRowContext(ctx, b.s.has, maxNode).Scan(&last); err != nil {
+			return err
+		}
+		if last == 1 {
+			b.t.seeded.Store(max(b.t.seeded.Load(), maxNode))
+			return nil
+		}
+	}
+	var q querier
+	var commit, rollback func() error
+	if b.d == dialect.SQLite {
+		conn, err := b.db.Conn(ctx)
+		if err != nil {
+			return err
+		}
+		defer conn.Close()
+		if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+			return err
+		}
+		q = conn
+		commit = func() error { _, err := conn.ExecContext(ctx, "COMMIT"); return err }
+		rollback = func() error { _, err := conn.ExecContext(context.Background(), "ROLLBACK"); return err }
+	} else {
+		tx, err := b.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelReadCommitted})
+		if err != nil {
+			return err
+		}
+		q, commit, rollback = tx, tx.Commit, tx.Rollback
+		var id int64
+		if err := tx.QueryRowContext(ctx, b.s.seeding).Scan(&id); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			_ = rollback()
+			return err
+		}
+	}
+	done := false
+	defer func() {
+		if !done {
+			_ = rollback()
+		}
+	}()
 	// Rows are added in ascending chunks, so the last row's presence tells
 	// that all are there; a claim that finds no free row counts them all.
 	var last, n int64
 	if !force {
-		if err := b.db.QueryRowContext(ctx, b.s.has, maxNode).Scan(&last); err != nil {
+		if err := q.QueryRowContext(ctx, b.s.has, maxNode).Scan(&last); err != nil {
 			return err
 		}
 	}
 	if last == 1 {
 		n = maxNode + 1
-	} else if err := b.db.QueryRowContext(ctx, b.s.count, maxNode).Scan(&n); err != nil {
+	} else if err := q.QueryRowContext(ctx, b.s.count, maxNode).Scan(&n); err != nil {
 		return err
 	}
 	for lo := int64(0); n < maxNode+1 && lo <= maxNode; lo += seedChunk {
@@ -242,10 +290,14 @@ func (b *store) seed(ctx context.Context, maxNode int64, force bool) error {
 		for i := lo; i <= hi; i++ {
 			args = append(args, i)
 		}
-		if _, err := b.db.ExecContext(ctx, b.s.seed(len(args)), args...); err != nil {
+		if _, err := q.ExecContext(ctx, b.s.seed(len(args)), args...); err != nil {
 			return err
 		}
 	}
+	if err := commit(); err != nil {
+		return err // rolled back: a SQLite COMMIT that found the database busy leaves the transaction open
+	}
+	done = true
 	b.t.seeded.Store(max(b.t.seeded.Load(), maxNode))
 	return nil
 }
@@ -365,17 +417,29 @@ func (b *store) missing(ctx context.Context, node int64) bool {
 func (b *store) retry(ctx context.Context, f func() error) error {
 	var err error
 	busyUntil := time.Now().Add(busyFor)
+	busy := 0
 	for attempt := 0; attempt < 8; attempt++ {
 		if err = f(); err == nil || ctx.Err() != nil || errors.Is(err, sqldialect.ErrNotAcked) || errors.Is(err, node.ErrCorrupt) {
 			return err
 		}
 		if b.d == dialect.SQLite && sqliteBusy(err) && time.Now().Before(busyUntil) {
+			// Back off, at random: a thousand handles retrying every
+			// 2 ms take the CPU from the one holding the write lock
+			// (docs/leases.md, "How claims spread").
 			attempt = 0
+			busy++
+			d := busyBackoff << min(busy-1, 5)
+			time.Sleep(d/2 + rand.N(d/2))
+			continue
 		}
 		time.Sleep(time.Duration(attempt+1) * 2 * time.Millisecond)
 	}
 	return err
 }
+
+// busyBackoff is the first wait of a claim's retry of a busy SQLite
+// database; it doubles with each busy answer, up to 32 times this.
+const busyBackoff = 2 * time.Millisecond
 
 // claimIn takes the first node in [lo, hi] that is free or expired, or held
 // by owner if it is prefer; found is false if there is none.
