@@ -28,7 +28,14 @@
 // record's, a node never claimed: [node.ErrForgot]), horizon and
 // horizon-renewal (a claim after a loss waits out the largest horizon any
 // claim or renewal gave, and records a store-wide mark), lapsed-claim
-// (the largest horizon too, with no store-wide mark).
+// (the largest horizon too, with no store-wide mark), claim-kept
+// ([node.Claimed].Kept exactly when the claim took its preferred node
+// and found its record naming the claimer at the version of the claim's
+// Seen: not for a record rewritten, at another version or missing, nor a
+// first claim) and claim-kept-other-node (not Kept for a node other than
+// the one preferred). A store that does not set Kept yet leaves
+// Harness.SetsKept false, and the Kept cases then check only that it is
+// never set where it must not be.
 //
 // With Harness.Start nil, every call of Store within one case (one t)
 // must reach the same store, fresh for that case: a table, key, prefix or

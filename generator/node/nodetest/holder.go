@@ -29,6 +29,10 @@ type holder struct {
 	fails  int           // failed claims before the lease
 	ids    []int64
 	last   time.Time // when the last ID was returned
+	// refused counts the generator's errors once the lease is held;
+	// longest is the longest time between two batches of IDs.
+	refused int
+	longest time.Duration
 
 	stop, done chan struct{}
 }
@@ -122,6 +126,7 @@ func (h *holder) run(s node.Store) {
 			if err != nil {
 				h.mu.Lock()
 				h.err = err
+				h.refused++
 				h.mu.Unlock()
 				break
 			}
@@ -134,7 +139,11 @@ func (h *holder) run(s node.Store) {
 		}
 		h.mu.Lock()
 		h.ids = append(h.ids, buf...)
-		h.last = time.Now()
+		now := time.Now()
+		if !h.last.IsZero() {
+			h.longest = max(h.longest, now.Sub(h.last))
+		}
+		h.last = now
 		h.mu.Unlock()
 		buf = buf[:0]
 		time.Sleep(50 * time.Microsecond)
@@ -262,4 +271,12 @@ func (h *holder) servedOrRefused(t *testing.T, limit time.Duration) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// stalls returns the generator's errors once the lease was held and the
+// longest time between two batches of IDs.
+func (h *holder) stalls() (refused int, longest time.Duration) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.refused, h.longest
 }

@@ -66,6 +66,12 @@ type Harness struct {
 	// Forget deletes the record by which the store recognises itself (its
 	// identity), under running holders.
 	Forget func(t *testing.T)
+	// SetsKept says the store sets [node.Claimed].Kept. Without it (a
+	// store that does not set Kept yet, whose holders wait out the horizon
+	// after every loss), Protocol/claim-kept checks only that Kept is
+	// never set where it must not be, and skips the claims that must set
+	// it.
+	SetsKept bool
 	// Unsupported says, by field name, why a field is nil ("Replicate":
 	// "SQLite has no replicas"); or, by a case's name or group
 	// ("SplitBrain"), why the store cannot have that case although it has

@@ -53,6 +53,8 @@ var protocolCases = []testCase{
 	{"Protocol/horizon", nil, horizonClaims},
 	{"Protocol/horizon-renewal", nil, horizonRenewal},
 	{"Protocol/lapsed-claim", nil, lapsedClaim},
+	{"Protocol/claim-kept", nil, claimKept},
+	{"Protocol/claim-kept-other-node", nil, claimKeptOther},
 }
 
 // The protocol cases run after the fault cases, through the same Run.
@@ -62,13 +64,14 @@ func init() { cases = append(cases, protocolCases...) }
 // marks of the case (base + k*gap).
 type proto struct {
 	t    *testing.T
+	kept bool // the harness's SetsKept
 	s    node.Store
 	base int64
 	seen map[string]node.Seen
 }
 
 func (e *env) proto() *proto {
-	return &proto{t: e.t, s: e.h.Store(e.t, e.link().dial), base: time.Now().UnixNano(), seen: map[string]node.Seen{}}
+	return &proto{t: e.t, kept: e.h.SetsKept, s: e.h.Store(e.t, e.link().dial), base: time.Now().UnixNano(), seen: map[string]node.Seen{}}
 }
 
 // mark returns the case's k-th mark.
@@ -525,4 +528,137 @@ func lapsedClaim(e *env) {
 	}
 	d := p.claim(req("c", maxNode, -1, p.mark(1)))
 	p.noFloor(d, "the claim after a lapsed claim (no store-wide mark)")
+}
+
+// claimKept: a claim sets Kept exactly when it took its preferred node and
+// the node's record, before the claim's write, named the claimer at the
+// version the claim's Seen shows: the claimer's own record as its last
+// request left it, after a claim, a renewal, or with Lost (a claim after
+// a loss). Never for a record at another version (behind or ahead: a
+// renewal or claim since, or a Seen that was never the record's), one
+// released and claimed by another owner since, one never claimed, a
+// first claim (Seen zero), or a claim that took another node than the one
+// preferred. A harness without SetsKept has only the claims that must not
+// set it checked.
+func claimKept(e *env) {
+	p := e.proto()
+	t := p.t
+	const maxNode = 7
+	// kept claims c and checks Kept is want (only false is checked
+	// unless the harness sets SetsKept).
+	kept := func(c node.Claim, want bool, what string) node.Claimed {
+		t.Helper()
+		r := p.claim(c)
+		if r.Kept && !want {
+			t.Errorf("%s: Claimed.Kept is true (node %d, preferred %d, Seen %+v)", what, r.Node, c.Prefer, c.Seen)
+		}
+		if !r.Kept && want && p.kept {
+			t.Errorf("%s: Claimed.Kept is false (node %d, preferred %d, Seen %+v)", what, r.Node, c.Prefer, c.Seen)
+		}
+		return r
+	}
+	own := func(owner string, n int64, bound int) node.Claim {
+		c := req(owner, maxNode, n, p.mark(bound))
+		c.Seen = p.seen[owner]
+		return c
+	}
+	took := func(r node.Claimed, n int64, what string) {
+		t.Helper()
+		if r.Node != n {
+			t.Fatalf("%s: got node %d, want the preferred %d", what, r.Node, n)
+		}
+	}
+	n := kept(req("a", maxNode, -1, p.mark(1)), false, "a first claim (Seen zero)").Node
+	took(kept(own("a", n, 1), true, "the owner's claim of its node after its claim"), n, "the owner's claim of its node")
+	p.renew(p.renewal("a", n, p.mark(2)))
+	took(kept(own("a", n, 2), true, "the owner's claim of its node after its renewal"), n, "the owner's claim of its node")
+	c := own("a", n, 2)
+	c.Lost = true
+	took(kept(c, true, "the owner's claim after a loss of its node as its last request left it"), n, "a claim after a loss")
+	p.renew(p.renewal("a", n, p.mark(2)))
+
+	// Another version than the record's, with the record naming the owner.
+	seen := p.seen["a"]
+	c = own("a", n, 2)
+	c.Seen.Version = seen.Version - 1
+	took(kept(c, false, fmt.Sprintf("a claim with version %d, the record's %d", c.Seen.Version, seen.Version)), n, "the owner's claim of its node")
+	seen = p.seen["a"]
+	c = own("a", n, 2)
+	c.Seen.Version = seen.Version + 1
+	took(kept(c, false, fmt.Sprintf("a claim with version %d, the record's %d", c.Seen.Version, seen.Version)), n, "the owner's claim of its node")
+	// A Seen from before a renewal: the renewal moved the version.
+	old := p.seen["a"]
+	p.renew(p.renewal("a", n, p.mark(3)))
+	c = own("a", n, 3)
+	c.Seen = old
+	took(kept(c, false, "a claim with the Seen from before the owner's last renewal"), n, "the owner's claim of its node")
+
+	// Released, then claimed and released by another owner: the record was
+	// rewritten; then the owner's again, at a later version than the one
+	// it saw before the release.
+	old = p.seen["a"]
+	p.release(node.Release{Node: n, Owner: "a", Mark: p.mark(3)})
+	took(p.claim(req("b", maxNode, n, p.mark(3))), n, "b's claim of the released node")
+	p.release(node.Release{Node: n, Owner: "b", Mark: p.mark(3)})
+	c = own("a", n, 3)
+	c.Seen = old
+	took(kept(c, false, "a claim of a node another owner claimed and released since"), n, "a's claim of the released node")
+	c.Seen = old
+	took(kept(c, false, "a claim with the Seen from before another owner's claim, the record the owner's again"), n, "the owner's claim of its node")
+
+	// A node never claimed, with the Seen of another: its record is
+	// missing or free.
+	m := (n + 1) % (maxNode + 1)
+	c = own("a", m, 3)
+	took(kept(c, false, fmt.Sprintf("a claim of node %d, never claimed, with the Seen of node %d", m, n)), m, "a claim of a node never claimed")
+
+	// The preferred node held by another: the claim takes another node,
+	// never Kept, also when it is one of the claimer's own.
+	k := (n + 2) % (maxNode + 1)
+	took(p.claim(req("b", maxNode, k, p.mark(3))), k, "b's claim of a free node")
+	c = own("a", k, 3)
+	if r := kept(c, false, fmt.Sprintf("a claim preferring node %d, b's, with the Seen of its own", k)); r.Node == k {
+		t.Fatalf("a took node %d, b's", k)
+	}
+}
+
+// claimKeptOther: a claim preferring a node another holds, whose only
+// candidate is the claimer's own expired node with its record as the
+// claimer last saw it, takes that node and does not set Kept: it did not
+// take the node it preferred.
+func claimKeptOther(e *env) {
+	p := e.proto()
+	t := p.t
+	const maxNode = 1
+	c := req("a", maxNode, -1, p.mark(1))
+	c.TTL, c.Horizon = shortTTL, shortTTL
+	sent := time.Now()
+	j := p.claim(c).Node
+	k := 1 - j
+	if r := p.claim(req("b", maxNode, k, p.mark(1))); r.Node != k {
+		t.Fatalf("b preferred free node %d, got %d", k, r.Node)
+	}
+	seen := p.seen["a"]
+	for {
+		c := req("a", maxNode, k, p.mark(2))
+		c.Seen = seen
+		r, err := p.try(c)
+		at := time.Now()
+		if err == nil {
+			if r.Node != j {
+				t.Fatalf("a preferred node %d, b's, and took %d; want its own expired node %d", k, r.Node, j)
+			}
+			if r.Kept {
+				t.Errorf("a claim preferring node %d, b's, took a's expired node %d with its record as a saw it: Claimed.Kept is true", k, j)
+			}
+			return
+		}
+		if !errors.Is(err, node.ErrExhausted) {
+			t.Fatalf("claim with every node held: %v, want an error wrapping node.ErrExhausted", err)
+		}
+		if at.Sub(sent) > expiryLimit {
+			t.Fatalf("node %d, claimed with TTL %v, not taken %v after", j, shortTTL, at.Sub(sent))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }

@@ -88,6 +88,20 @@ func (s *memStore) Claim(_ context.Context, c node.Claim) (node.Claimed, error) 
 		r = &rec{}
 		s.recs[n] = r
 	}
+	// Kept: the preferred node's record, before this write, as the
+	// claimer last saw it.
+	var kept bool
+	switch s.bug {
+	case "kept-always":
+		kept = true
+	case "kept-never":
+	case "kept-ignore-version":
+		kept = n == c.Prefer && r.owner == c.Owner
+	case "kept-any-node":
+		kept = r.owner == c.Owner && r.ver == c.Seen.Version
+	default:
+		kept = n == c.Prefer && r.owner == c.Owner && r.ver == c.Seen.Version
+	}
 	floor := max(r.mark, s.floor)
 	if s.bug == "floor-no-mark" {
 		floor = s.floor
@@ -103,7 +117,7 @@ func (s *memStore) Claim(_ context.Context, c node.Claim) (node.Claimed, error) 
 	} else {
 		s.hz = max(s.hz, c.Horizon)
 	}
-	out := node.Claimed{Node: n, Seen: node.Seen{Ident: memIdent, Version: r.ver}}
+	out := node.Claimed{Node: n, Seen: node.Seen{Ident: memIdent, Version: r.ver}, Kept: kept}
 	if c.Lost && s.bug != "lost-ignored" {
 		floor = max(floor, now.Add(s.hz).UnixNano())
 		if s.bug != "no-store-mark" {
@@ -178,6 +192,7 @@ func memHarness(bug string) func() nodetest.Harness {
 		s := &memStore{bug: bug, recs: map[int64]*rec{}}
 		why := "an in-memory store has no connections to cut; the protocol cases are the point here"
 		return nodetest.Harness{
+			SetsKept: true,
 			Store: func(*testing.T, func(ctx context.Context, network, addr string) (net.Conn, error)) node.Store {
 				return s
 			},
@@ -246,6 +261,10 @@ func TestBroken(t *testing.T) {
 		"renew-no-horizon":    "horizon-renewal",
 		"lapsed-ignored":      "lapsed-claim",
 		"lapsed-store-mark":   "lapsed-claim",
+		"kept-always":         "claim-kept",
+		"kept-never":          "claim-kept",
+		"kept-ignore-version": "claim-kept",
+		"kept-any-node":       "claim-kept-other-node",
 	} {
 		// Every child at once, not t.Parallel's GOMAXPROCS at a time: they
 		// mostly sleep through the cases' TTLs.

@@ -110,6 +110,9 @@ func (b *store) guard(ctx context.Context, q querier, c node.Claim, r node.Claim
 	case far:
 		healed = fmt.Sprintf("field expires_at of node %d is more than %v ahead", r.Node, maxHorizon)
 	}
+	if healed != "" {
+		r.Kept = false // the row is not as the lease saw it
+	}
 	r.Floor = max(floor, id.mark.Int64)
 	if (c.Lapsed || healed != "") && !failover.Off.Load() {
 		r.Floor = max(r.Floor, wait)
@@ -124,7 +127,14 @@ func (b *store) guard(ctx context.Context, q querier, c node.Claim, r node.Claim
 			mark = max(mark, wait)
 			r.Floor, r.Forgot = max(r.Floor, mark), true
 		}
-		if c.Log != nil {
+		switch {
+		case c.Log != nil && r.Kept:
+			// The lease keeps its node without waiting for the floor if
+			// its trust has not ended (docs/leases.md, "Failover without
+			// a pause"); every other claim waits out earlier holders.
+			c.Log.Warn("lease store forgot writes or changed identity (failover, restore or lost table row), and has this holder's row as it saw it: other claims wait out earlier holders",
+				"was", id.stored.String, "now", id.now, "node", r.Node, "floor", time.Unix(0, r.Floor))
+		case c.Log != nil:
 			c.Log.Warn("lease store forgot writes (failover, restore or lost table row): waiting out earlier holders",
 				"was", id.stored.String, "now", id.now, "floor", time.Unix(0, r.Floor))
 		}

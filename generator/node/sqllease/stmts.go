@@ -25,8 +25,8 @@ type sqlStmts struct {
 	has     string                    // rows with node $1: 0 or 1
 	seed    func(n int) string        // insert free rows for n nodes, keeping existing ones
 	seeding string                    // lock the identity row for a seeding transaction (not SQLite: BEGIN IMMEDIATE)
-	claim   string                    // PostgreSQL: (lo, hi, owner, prefer, ttl, bound) -> node, old mark, old version, far expiry, identity (see guard)
-	pick    string                    // (lo, hi, owner, prefer) -> node, mark, version, far expiry, identity; locked where supported
+	claim   string                    // PostgreSQL: (lo, hi, owner, prefer, ttl, bound) -> node, old mark, old version, far expiry, old owner, identity (see guard)
+	pick    string                    // (lo, hi, owner, prefer) -> node, mark, version, far expiry, owner, identity; locked where supported
 	current string                    // () -> identity, as the claims read it
 	marker  string                    // (identity, mark, horizon): record a loss (see identity.go)
 	horizon string                    // (horizon, horizon): raise the stored horizon
@@ -101,12 +101,12 @@ func leaseStmts(d dialect.Dialect, t string, g *sqlGuard) sqlStmts {
 		// row, and the claim reads the identity to say which.
 		sane := `NOT EXISTS (SELECT 1 FROM ` + t + ` i WHERE i.node = -1 AND (i.hwm_ns < 0 OR i.hwm_ns > ` + nowNS + ` + ` + maxHorizonNS + ` OR i.version < 0 OR i.version > ` + maxHorizonNS + `))
 	AND NOT EXISTS (SELECT 1 FROM ` + t + ` i WHERE i.node = -2 AND i.owner = ` + ident + ` AND (i.version < 0 OR i.version > ` + maxReplSQL + `))`
-		s.claim = `WITH c AS (SELECT node, hwm_ns, version, expires_at > ` + far + ` AS far FROM ` + t + ` WHERE ` +
+		s.claim = `WITH c AS (SELECT node, hwm_ns, version, expires_at > ` + far + ` AS far, owner FROM ` + t + ` WHERE ` +
 			fmt.Sprintf(candidate, "$1", "$2", "$3", "$4", now, far) + ` AND ` + sane + ` ORDER BY node LIMIT 1 FOR UPDATE SKIP LOCKED)
 UPDATE ` + t + ` SET owner = $3, expires_at = ` + fmt.Sprintf(exp, 5) + `,
 	hwm_ns = CASE WHEN c.hwm_ns < 0 OR c.hwm_ns > ` + nowNS + ` + ` + maxHorizonNS + ` THEN $6 ELSE GREATEST(` + t + `.hwm_ns, $6) END,
 	version = CASE WHEN c.version < 0 OR c.version >= ` + maxVersionSQL + ` THEN 1 ELSE c.version + 1 END
-FROM c WHERE ` + t + `.node = c.node RETURNING c.node, c.hwm_ns, c.version, c.far, ` + withIdent()
+FROM c WHERE ` + t + `.node = c.node RETURNING c.node, c.hwm_ns, c.version, c.far, c.owner, ` + withIdent()
 		s.marker = `INSERT INTO ` + t + ` (node, owner, expires_at, hwm_ns, version) VALUES (-1, $1, to_timestamp(0), $2, $3)
 ON CONFLICT (node) DO UPDATE SET owner = EXCLUDED.owner, hwm_ns = GREATEST(` + t + `.hwm_ns, EXCLUDED.hwm_ns), version = GREATEST(` + t + `.version, EXCLUDED.version)`
 		s.horizon = `UPDATE ` + t + ` SET version = $1 WHERE node = -1 AND version < $2`
@@ -140,7 +140,7 @@ ON CONFLICT (node) DO UPDATE SET owner = EXCLUDED.owner,
 		s.addVer = `ALTER TABLE ` + t + ` ADD COLUMN version BIGINT NOT NULL DEFAULT 0`
 		s.ident = `INSERT INTO %s (node, owner, expires_at, hwm_ns, version) VALUES (-1, ` + ident + `, '1970-01-01 00:00:00', 0, 0)`
 		s.seed = seedStmt(d, "INSERT IGNORE INTO "+t, "'1970-01-01 00:00:00'", "")
-		s.pick = `SELECT node, hwm_ns, version, expires_at > ` + far + `, ` + withIdent() + ` FROM ` + t + ` WHERE ` + fmt.Sprintf(candidate, "?", "?", "?", "?", now, far) + ` ORDER BY node LIMIT 1 FOR UPDATE SKIP LOCKED`
+		s.pick = `SELECT node, hwm_ns, version, expires_at > ` + far + `, owner, ` + withIdent() + ` FROM ` + t + ` WHERE ` + fmt.Sprintf(candidate, "?", "?", "?", "?", now, far) + ` ORDER BY node LIMIT 1 FOR UPDATE SKIP LOCKED`
 		s.marker = `INSERT INTO ` + t + ` (node, owner, expires_at, hwm_ns, version) VALUES (-1, ?, '1970-01-01 00:00:00', ?, ?)
 ON DUPLICATE KEY UPDATE owner = VALUES(owner), hwm_ns = GREATEST(hwm_ns, VALUES(hwm_ns)), version = GREATEST(version, VALUES(version))`
 		s.horizon = `UPDATE ` + t + ` SET version = ? WHERE node = -1 AND version < ?`
@@ -175,7 +175,7 @@ ON DUPLICATE KEY UPDATE version = IF(owner = VALUES(owner), GREATEST(version, VA
 		s.addVer = `ALTER TABLE ` + t + ` ADD COLUMN version INTEGER NOT NULL DEFAULT 0`
 		s.ident = `INSERT INTO %s (node, owner, expires_at, hwm_ns, version) VALUES (-1, ` + ident + `, 0, 0, 0)`
 		s.seed = seedStmt(d, "INSERT OR IGNORE INTO "+t, "0", "")
-		s.pick = `SELECT node, hwm_ns, version, expires_at > ` + far + `, ` + withIdent() + ` FROM ` + t + ` WHERE ` + fmt.Sprintf(candidate, "?", "?", "?", "?", now, far) + ` ORDER BY node LIMIT 1`
+		s.pick = `SELECT node, hwm_ns, version, expires_at > ` + far + `, owner, ` + withIdent() + ` FROM ` + t + ` WHERE ` + fmt.Sprintf(candidate, "?", "?", "?", "?", now, far) + ` ORDER BY node LIMIT 1`
 		s.marker = `INSERT INTO ` + t + ` (node, owner, expires_at, hwm_ns, version) VALUES (-1, ?, 0, ?, ?)
 ON CONFLICT (node) DO UPDATE SET owner = excluded.owner, hwm_ns = MAX(hwm_ns, excluded.hwm_ns), version = MAX(version, excluded.version)`
 		s.horizon = `UPDATE ` + t + ` SET version = ? WHERE node = -1 AND version < ?`

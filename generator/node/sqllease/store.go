@@ -449,8 +449,15 @@ func (b *store) claimIn(ctx context.Context, c node.Claim, lo, hi int64) (r node
 	var id identity
 	var floor, version int64 // the node's mark and version before the claim
 	var far bool             // the node's expiry was out of bounds (bounds.go)
+	var was string           // the node's owner before the claim
+	// kept: the claim took the preferred node and its row, as the claim
+	// read it (locked), is the claimer's at the version its Seen shows
+	// (node.Claimed.Kept); the guard clears it for a row out of bounds.
+	kept := func() bool {
+		return r.Node == prefer && was == owner && version == c.Seen.Version && !badVersion(version)
+	}
 	if b.d == dialect.Postgres {
-		err = b.db.QueryRowContext(ctx, b.s.claim, lo, hi, owner, prefer, ttlArg, bound).Scan(append([]any{&r.Node, &floor, &version, &far}, id.dest()...)...)
+		err = b.db.QueryRowContext(ctx, b.s.claim, lo, hi, owner, prefer, ttlArg, bound).Scan(append([]any{&r.Node, &floor, &version, &far, &was}, id.dest()...)...)
 		if errors.Is(err, sql.ErrNoRows) {
 			// No candidate, or a store-wide field out of bounds: the
 			// statement takes no row then.
@@ -465,7 +472,7 @@ func (b *store) claimIn(ctx context.Context, c node.Claim, lo, hi int64) (r node
 		if err != nil {
 			return r, false, err
 		}
-		r.Seen.Version = nextVersion(version)
+		r.Seen.Version, r.Kept = nextVersion(version), kept()
 		return b.guard(ctx, b.db, c, r, floor, far, id)
 	}
 	var q querier
@@ -495,7 +502,7 @@ func (b *store) claimIn(ctx context.Context, c node.Claim, lo, hi int64) (r node
 			_ = rollback()
 		}
 	}()
-	err = q.QueryRowContext(ctx, b.s.pick, lo, hi, owner, prefer).Scan(append([]any{&r.Node, &floor, &version, &far}, id.dest()...)...)
+	err = q.QueryRowContext(ctx, b.s.pick, lo, hi, owner, prefer).Scan(append([]any{&r.Node, &floor, &version, &far, &was}, id.dest()...)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, false, nil
 	}
@@ -509,7 +516,7 @@ func (b *store) claimIn(ctx context.Context, c node.Claim, lo, hi int64) (r node
 	if badMark(floor, id.clock) {
 		mark = bound // rewritten; the claim waits out the horizon (guard)
 	}
-	r.Seen.Version = nextVersion(version)
+	r.Seen.Version, r.Kept = nextVersion(version), kept()
 	res, err := q.ExecContext(ctx, b.s.take, owner, ttlArg, mark, r.Seen.Version, r.Node)
 	if err != nil {
 		return r, false, err
