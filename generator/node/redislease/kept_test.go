@@ -128,4 +128,3 @@ func TestKeptOnlyAsSeen(t *testing.T) {
 		t.Errorf("claim that took node %d, not Prefer, is Kept", got.Node)
 	}
 }
-
