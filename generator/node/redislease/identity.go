@@ -50,7 +50,8 @@ import (
 // ms, max node, prefer, bound µs, horizon µs, lost (1: the caller knows
 // the store lost writes), off (1: record no mark), lapsed (1: this claim
 // alone waits the horizon from now), the replication ID and replica count
-// the lease saw (empty and 0: none), want (the replicas the WAIT after the
+// the lease saw (empty and 0: none), the node mark (µs) the lease saw
+// (its [node.Seen].Version; 0: none), want (the replicas the WAIT after the
 // script waits for), fixed ([StoreOptions].Replicas). Returns {node, floor
 // µs, flags, the node's mark after the claim (µs), detail, ident, online
 // replicas, listed replicas, present, count, need}: node -1 when every
@@ -59,7 +60,9 @@ import (
 // than need replicas are online or fewer than present listed (present,
 // "rl", is in the reply only then; 0 with fixed set); flags 1: a loss mark was recorded, 2: the replication ID could
 // not be read, 4: the node's own fields were corrupt (detail: which) and
-// are rewritten, the claim waiting the horizon. need, the replicas the
+// are rewritten, the claim waiting the horizon, 8: the claim took prefer
+// and found its record as the lease saw it, owner's at the mark the lease
+// saw ([node.Claimed].Kept; the loss mark is recorded all the same). need, the replicas the
 // claim must be acknowledged by, and count, what the lease waits for from
 // now on, are fixed if set, otherwise the most of: the replicas online,
 // those the lease saw (unless this master was promoted from the one it
@@ -74,7 +77,7 @@ var claimScript = redis.NewScript(prelude + `
 local E, F = KEYS[2], KEYS[3]
 local owner, ttl, maxn, prefer, bound = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local hz, lost, off, lapsed = tonumber(ARGV[6]), ARGV[7] == '1', ARGV[8] == '1', ARGV[9] == '1'
-local want, fixed = tonumber(ARGV[12]), tonumber(ARGV[13])
+local version, want, fixed = tonumber(ARGV[12]), tonumber(ARGV[13]), tonumber(ARGV[14])
 local count, need = 0, 0
 local function reply(t)
   t[#t + 1] = ident
@@ -179,6 +182,9 @@ end
 local function take(n)
   local h, e, detail = own('h:' .. n, 0), own('e:' .. n, 0), ''
   local fl = floor
+  if n == prefer and h and e and version > 0 and h == version and redis.call('HGET', H, 'o:' .. n) == owner then
+    flags = flags + 8
+  end
   if not h or not e then
     if not h then detail = 'h:' .. n else detail = 'e:' .. n end
     h = 0
@@ -213,6 +219,7 @@ type claimArgs struct {
 	lost            bool          // the caller knows the store lost writes
 	lapsed          bool          // the caller's lease lapsed: this claim waits the horizon
 	seen            seen          // what the lease saw of the master
+	version         int64         // the node mark (µs) the lease saw: [node.Seen].Version
 	log             *slog.Logger  // nil: slog.Default()
 }
 
@@ -222,6 +229,7 @@ type claimed struct {
 	seen        seen
 	version     int64
 	forgot      bool // the claim recorded a loss mark
+	kept        bool // the claim took prefer, its record as the lease saw it
 }
 
 // claim runs the claim script, waiting out the holders a failover,
@@ -232,7 +240,7 @@ func (b *store) claim(ctx context.Context, c claimArgs) (claimed, error) {
 		log = slog.Default()
 	}
 	v, short, err := b.run(ctx, claimScript, "claim", c.ttl, max(c.seen.count, b.hint.Load()), c.owner, c.ttl.Milliseconds(), c.maxNode, c.prefer, micros(c.bound),
-		micros(c.horizon.Nanoseconds()), flag(c.lost), flag(failover.Off.Load()), flag(c.lapsed), c.seen.ident, c.seen.count)
+		micros(c.horizon.Nanoseconds()), flag(c.lost), flag(failover.Off.Load()), flag(c.lapsed), c.seen.ident, c.seen.count, c.version)
 	if err != nil {
 		return claimed{}, fmt.Errorf("redislease: claim: %w", err)
 	}
@@ -252,10 +260,14 @@ func (b *store) claim(ctx context.Context, c claimArgs) (claimed, error) {
 	}
 	out.version, _ = v[3].(int64)
 	flags, _ := v[2].(int64)
-	if flags&1 != 0 {
+	if flags&1 != 0 && out.kept {
+		out.forgot = true
+		log.Warn("lease store forgot writes (failover, restart or restore), but kept this lease's record as it saw it: new claims wait out earlier holders", "key", b.keys[0], "node", n, "floor", time.Unix(0, out.floor))
+	} else if flags&1 != 0 {
 		out.forgot = true
 		log.Warn("lease store forgot writes (failover, restart or restore): waiting out earlier holders", "key", b.keys[0], "floor", time.Unix(0, out.floor))
 	}
+	out.kept = flags&8 != 0
 	if flags&2 != 0 {
 		failover.Warn(&b.blind, log, "lease store cannot read the Redis master replication ID (INFO replication): a failover or restart that loses writes goes unnoticed and may repeat IDs; allow INFO in scripts", "key", b.keys[0])
 	}
@@ -285,9 +297,9 @@ func flag(b bool) int {
 // (see [StoreOptions].Replicas).
 func (b *store) Claim(ctx context.Context, c node.Claim) (node.Claimed, error) {
 	r, err := b.claim(ctx, claimArgs{owner: c.Owner, ttl: c.TTL, maxNode: c.MaxNode, prefer: c.Prefer, bound: c.Bound,
-		horizon: c.Horizon, lost: c.Lost, lapsed: c.Lapsed, seen: parseSeen(c.Seen.Ident), log: c.Log})
+		horizon: c.Horizon, lost: c.Lost, lapsed: c.Lapsed, seen: parseSeen(c.Seen.Ident), version: c.Seen.Version, log: c.Log})
 	if err != nil {
 		return node.Claimed{}, err
 	}
-	return node.Claimed{Node: r.node, Floor: r.floor, Seen: node.Seen{Ident: r.seen.String(), Version: r.version}, Forgot: r.forgot}, nil
+	return node.Claimed{Node: r.node, Floor: r.floor, Seen: node.Seen{Ident: r.seen.String(), Version: r.version}, Forgot: r.forgot, Kept: r.kept}, nil
 }

@@ -8,7 +8,9 @@
 // [node.LeaseOptions].MaxClockOffset). A new ID that the first replica
 // gave the very process that wrote the hash is no loss, and a renewal on a
 // promoted replica that holds the lease's record as the lease saw it
-// keeps the node. A claim refuses an evicting maxmemory-policy, and
+// keeps the node, as does a holder's claim after a loss (a restart with
+// the data, say) that finds its record as it saw it ([node.Claimed].Kept).
+// A claim refuses an evicting maxmemory-policy, and
 // claims and renewals wait (WAIT) for every replica the store has had by
 // default (see [StoreOptions].Replicas).
 // See https://github.com/idkit-go/idkit/blob/main/docs/leases.md
