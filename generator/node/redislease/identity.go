@@ -192,10 +192,13 @@ local function take(n)
     if not off then fl = math.max(fl, nowus + hz) end
   end
   local x = string.format('%.0f', now + ttl)
-  redis.call('HSET', H, 'o:' .. n, owner, 'e:' .. n, x, 'h:' .. n, string.format('%.0f', math.max(h, bound)))
+  -- The mark rises by at least 1 µs with every write, so that it is a
+  -- version every write raises ([node.Seen].Version), which Kept compares.
+  local v = math.max(h + 1, bound)
+  redis.call('HSET', H, 'o:' .. n, owner, 'e:' .. n, x, 'h:' .. n, string.format('%.0f', v))
   redis.call('ZREM', F, n)
   redis.call('ZADD', E, x, n)
-  return reply({n, string.format('%.0f', math.max(h, fl)), flags, math.max(h, bound), detail})
+  return reply({n, string.format('%.0f', math.max(h, fl)), flags, v, detail})
 end
 if prefer >= 0 and prefer <= maxn then
   local raw = redis.call('HGET', H, 'e:' .. prefer)

@@ -90,7 +90,7 @@ need = count
 if online < need or real < present then return reply({-4, v, ''}) end
 if need ~= want and (need > want or online < want) then return reply({-3, v, ''}) end
 local x = string.format('%.0f', now + tonumber(ARGV[3]))
-v = math.max(v, tonumber(ARGV[4]))
+v = math.max(v + 1, tonumber(ARGV[4])) -- at least 1 µs up: a version (see the claim)
 redis.call('HSET', H, 'e:' .. n, x, 'h:' .. n, string.format('%.0f', v), 'hz', string.format('%.0f', hz), 'rs', reset and 0 or math.max(rs, online), 'rl', reset and 0 or seenlisted(rl))
 if same then
   redis.call('HSET', H, 'ident', ident, 'same', same)
