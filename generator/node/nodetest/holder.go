@@ -204,7 +204,7 @@ func (h *holder) renewed(t *testing.T, n uint64, limit time.Duration) {
 	deadline := time.Now().Add(limit)
 	for h.stats().Renewals < from+n {
 		if time.Now().After(deadline) {
-			t.Fatalf("holder %s did not renew %d times in %v: %+v", h.name, n, limit, h.stats())
+			t.Fatalf("holder %s did not renew %d times in %v: %+v\nlog:\n%s", h.name, n, limit, h.stats(), h.logs)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
