@@ -284,7 +284,11 @@ func TestPromotedKeepsHolders(t *testing.T) {
 // must not stop, nor count it as a replica they need afterwards.
 func TestBackupClientNoStall(t *testing.T) {
 	primary := testservers.StartRedis(t, "--repl-diskless-sync-delay", "1")
+	// Renewals every 20 ms: the store tells a backup from a replica that
+	// came and went only by a request that ran while it was connected
+	// (docs/leases.md), and the backup's transfer may take milliseconds.
 	o := faultOptions()
+	o.RenewEvery = 20 * time.Millisecond
 	h := issue(storeVia(t, primary.Addr(), "leases", redislease.StoreOptions{}), o)
 	h.started(t, 10*time.Second)
 	time.Sleep(o.TTL / 2)
