@@ -113,3 +113,32 @@ func FuzzFormUUID(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseForm checks that ParseForm accepts only what Form.String writes
+// (and "" for the ordered form): whatever parses is written back as the
+// same text and parses to the same Form, and anything else gives the zero
+// Form and an error wrapping ErrInvalidConfig.
+func FuzzParseForm(f *testing.F) {
+	for _, s := range []string{"", "ordered", "reversed", "shard:1", "shard:8", "shard:16", "shard:0", "shard:17",
+		"shard:+4", "shard:04", "shard: 4", "shard:4 ", "shard:0x4", "shard:-4", "shard:1_6", "shard", "Ordered"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		form, err := types.ParseForm(s)
+		if err != nil {
+			if !errors.Is(err, generator.ErrInvalidConfig) {
+				t.Fatalf("ParseForm(%q): %v wraps no ErrInvalidConfig", s, err)
+			}
+			if form != (types.Form{}) {
+				t.Fatalf("ParseForm(%q) = %v with its error; want the zero Form", s, form)
+			}
+			return
+		}
+		if text := form.String(); text != s && !(s == "" && text == "ordered") {
+			t.Fatalf("ParseForm(%q) = %v, which is written %q", s, form, text)
+		}
+		if again, err := types.ParseForm(form.String()); err != nil || again != form {
+			t.Fatalf("ParseForm(%q) = %v, but ParseForm(%q) = %v, %v", s, form, form.String(), again, err)
+		}
+	})
+}

@@ -181,9 +181,13 @@ func TestParseForm(t *testing.T) {
 	if f, err := types.ParseForm(""); err != nil || f != (types.Form{}) {
 		t.Errorf(`ParseForm("") = %v, %v; want ordered`, f, err)
 	}
-	for _, s := range []string{"shard", "shard:0", "shard:17", "shard:x", "Reversed", "bucket", "shard:4 "} {
-		if _, err := types.ParseForm(s); !errors.Is(err, generator.ErrInvalidConfig) {
-			t.Errorf("ParseForm(%q): %v; want ErrInvalidConfig", s, err)
+	for _, s := range []string{
+		"shard", "shard:", "shard:0", "shard:17", "shard:x", "Reversed", "bucket", "shard:4 ",
+		"shard:+4", "shard:04", "shard: 4", "shard:0x4", "shard:-4", "shard:4.0",
+		"shard:99999999999999999999", " ordered", "reversed ", "shard:٤",
+	} {
+		if f, err := types.ParseForm(s); !errors.Is(err, generator.ErrInvalidConfig) || f != (types.Form{}) {
+			t.Errorf("ParseForm(%q) = %v, %v; want the zero Form and ErrInvalidConfig", s, f, err)
 		}
 	}
 	if got := types.ShardBits(5).ShardBits(); got != 5 {

@@ -24,8 +24,14 @@ type ObjectID [12]byte
 // [github.com/idkit-go/idkit/generator.ObjectID] for the exact policy and for
 // generators with their own settings.
 func NewObjectID() ObjectID {
-	return ObjectID(objectidgen.Default().Next())
+	return ObjectID(objectIDGen.Next())
 }
+
+// objectIDGen is objectidgen.Default, read once when the package starts
+// (generator.DefaultObjectID returns the same generator): calling Default,
+// a sync.OnceValue, for every ID is one more call, an indirect one, and
+// keeps NewObjectID from inlining.
+var objectIDGen = objectidgen.Default()
 
 // ObjectIDFromTime returns the smallest ObjectID of t's second: the timestamp
 // field set and every other byte zero. Use it as a bound in range queries

@@ -31,8 +31,26 @@ type UUID [16]byte
 // different processes are unique with overwhelming probability but not
 // ordered within a millisecond. See
 // https://github.com/idkit-go/idkit/blob/main/docs/generators.md.
-func NewUUIDv7() UUID {
-	return UUID(uuidgen.Default().Next())
+func NewUUIDv7() (id UUID) {
+	hi, lo := uuidGen.NextWords(0)
+	putUUID(&id, hi, lo)
+	return id
+}
+
+// uuidGen is uuidgen.Default, read once when the package starts: calling
+// Default, a sync.OnceValue, for every ID is one more call, an indirect
+// one.
+var uuidGen = uuidgen.Default()
+
+// putUUID writes into id the UUID whose bytes 0 to 7 and 8 to 15, read
+// big-endian, are hi and lo. The generator returns a UUID's words in
+// registers (see uuidgen.Generator.NextWords), and NewUUIDv7 and
+// Form.NewUUID write them only here, into their result: each copy of a
+// [16]byte just written as two 8-byte words stalls the CPU, which cannot
+// forward two stores to one 16-byte load.
+func putUUID(id *UUID, hi, lo uint64) {
+	binary.BigEndian.PutUint64(id[0:8], hi)
+	binary.BigEndian.PutUint64(id[8:16], lo)
 }
 
 // UUIDv7FromTime returns the smallest version 7 UUID of t's millisecond, for

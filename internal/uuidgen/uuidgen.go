@@ -103,15 +103,19 @@ func New(c Config) *Generator {
 }
 
 // Next returns a new version 7 UUID. It never blocks.
-func (g *Generator) Next() [16]byte { return g.next(0) }
+func (g *Generator) Next() [16]byte { return bytes16(g.NextWords(0)) }
 
-// NextKey returns the key in shard form of a new version 7 UUID:
-// scatter.UUID of it with s shard bits and version 8, made from its words
-// before they are written. s is in [1, scatter.MaxBits]. It never blocks.
-func (g *Generator) NextKey(s uint) [16]byte { return g.next(s) }
-
-// next makes a version 7 UUID, or with s > 0 its key with s shard bits.
-func (g *Generator) next(s uint) [16]byte {
+// NextWords returns a new version 7 UUID as its bytes 0 to 7 (hi) and 8
+// to 15 (lo) read big-endian, or with s in [1, scatter.MaxBits] the key in
+// shard form of one: scatter.UUID of it with s shard bits and version 8,
+// made from its words before they are written. It never blocks.
+//
+// The words come back in registers, where a [16]byte is returned through
+// memory: a caller that writes them where it keeps the UUID stores it
+// once, and no copy on the way loads 16 bytes that two 8-byte stores
+// wrote, which the CPU cannot forward to the load (it waits for them to
+// reach the cache).
+func (g *Generator) NextWords(s uint) (hi, lo uint64) {
 	var now int64
 	if g.now == nil {
 		now = coarseclock.UnixMilli()
@@ -130,7 +134,8 @@ func (g *Generator) next(s uint) [16]byte {
 				// while its timer waits for a busy P.
 				coarseclock.SyncMilli()
 			}
-			return build(ms, base+off, rand.Uint64(), s)
+			hi, lo = build(ms, base+off, rand.Uint64())
+			return key(hi, lo, s), lo
 		}
 	}
 	return g.nextSlow(now, s)
@@ -139,7 +144,7 @@ func (g *Generator) next(s uint) [16]byte {
 // nextSlow makes an ID when the clock passed the window's millisecond or
 // the window is full: it opens a new window, as many goroutines may at
 // once, and takes a value in whichever window is current.
-func (g *Generator) nextSlow(now int64, s uint) [16]byte {
+func (g *Generator) nextSlow(now int64, s uint) (hi, lo uint64) {
 	v := g.counter.Add(1) - 1
 	for {
 		w := g.window.Load()
@@ -156,22 +161,35 @@ func (g *Generator) nextSlow(now int64, s uint) [16]byte {
 			continue
 		}
 		if off := v - w.first; off < w.room {
-			return build(w.ms, w.base+off, rand.Uint64(), s)
+			hi, lo = build(w.ms, w.base+off, rand.Uint64())
+			return key(hi, lo, s), lo
 		}
 	}
 }
 
-// build returns the UUID of millisecond ms, counter field field and random
-// bits r (the low randomBits are used), or with s > 0 its key with s shard
-// bits (see scatter.UUIDWords).
-func build(ms int64, field, r uint64, s uint) (id [16]byte) {
+// build returns the words (see NextWords) of the UUID of millisecond ms,
+// counter field field and random bits r (the low randomBits are used).
+func build(ms int64, field, r uint64) (hi, lo uint64) {
 	// ms(48) | 0111 | field's high 12 bits
-	hi := uint64(ms)<<16 | 0x7000 | field>>18
+	hi = uint64(ms)<<16 | 0x7000 | field>>18
 	// 10 | field's low 18 bits | 44 random bits
-	lo := 1<<63 | (field&(1<<18-1))<<randomBits | r&(1<<randomBits-1)
+	lo = 1<<63 | (field&(1<<18-1))<<randomBits | r&(1<<randomBits-1)
+	return hi, lo
+}
+
+// key returns hi, the first word of a UUID whose second is lo, or with s
+// > 0 the first word of its key with s shard bits (see
+// scatter.UUIDWords). It is apart from build so that each inlines where
+// it is called: together they pass the inlining budget.
+func key(hi, lo uint64, s uint) uint64 {
 	if s != 0 {
 		hi = scatter.UUIDWords(hi, lo, s, 8)
 	}
+	return hi
+}
+
+// bytes16 returns the UUID of the words hi and lo (see NextWords).
+func bytes16(hi, lo uint64) (id [16]byte) {
 	binary.BigEndian.PutUint64(id[0:8], hi)
 	binary.BigEndian.PutUint64(id[8:16], lo)
 	return id
