@@ -144,7 +144,11 @@ func (r *run) bands() []band {
 		}
 		moved, _ := r.dur("failover_moved_after")
 		// A failover takes well under a second: drawn at least 0.4 s wide.
-		bs = append(bs, band{fmt.Sprintf("primary killed, replica promoted, proxies moved (%s)", r.kv["failover_moved_after"]), at, at + max(moved, 0.4), foColor})
+		label := fmt.Sprintf("primary killed, replica promoted, proxies moved (%s)", r.kv["failover_moved_after"])
+		if r.kv["store"] == "kube" {
+			label = fmt.Sprintf("API server killed and started again (%s)", r.kv["failover_moved_after"])
+		}
+		bs = append(bs, band{label, at, at + max(moved, 0.4), foColor})
 	}
 	return bs
 }
@@ -188,6 +192,9 @@ func title(r *run) string {
 	if kv["fault_mode"] == "" && kv["failover"] != "" {
 		what = kv["store"] + ", failover to a replica that missed writes"
 	}
+	if kv["fault_mode"] == "lossless" && kv["store"] == "kube" {
+		what = "kube, kube-apiserver restart (etcd keeps every write)"
+	}
 	if kv["fault_mode"] == "outage" {
 		what += " of " + kv["outage_unreachable"]
 	}
@@ -203,9 +210,21 @@ func title(r *run) string {
 	if kv["rate_during_fraction"] == "" {
 		return l1
 	}
-	l2 := fmt.Sprintf("IDs/s during the fault %s of before, after %s (first 5 s %s); every holder issuing again %s after its end",
-		pctOf(kv["rate_during_fraction"]), pctOf(kv["rate_after_fraction"]), pctOf(kv["rate_after_first_5s_fraction"]), kv["every_holder_issuing_again_after"])
-	return l1 + "\n" + l2
+	if kv["writes_during_fraction"] == "" { // a report before the writes figures
+		l2 := fmt.Sprintf("IDs/s during the fault %s of before, after %s (first 5 s %s); every holder issuing again %s after its end",
+			pctOf(kv["rate_during_fraction"]), pctOf(kv["rate_after_fraction"]), pctOf(kv["rate_after_first_5s_fraction"]), kv["every_holder_issuing_again_after"])
+		return l1 + "\n" + l2
+	}
+	stopped, _, _ := strings.Cut(kv["holders_stopped_by_fault"], " /")
+	l2 := fmt.Sprintf("IDs/s during the fault %s of before, after %s (first 5 s %s); without the bursts (each write once) %s and %s",
+		pctOf(kv["rate_during_fraction"]), pctOf(kv["rate_after_fraction"]), pctOf(kv["rate_after_first_5s_fraction"]),
+		pctOf(kv["writes_during_fraction"]), pctOf(kv["writes_after_fraction"]))
+	l3 := fmt.Sprintf("%s holders stopped; every holder issued within %s of the fault's end (p99 %s)",
+		stopped, kv["every_holder_issuing_after"], kv["first_id_after_fault_p99"])
+	if n, all, _ := strings.Cut(kv["holders_issuing_after_fault"], " / "); n != all {
+		l3 = fmt.Sprintf("%s holders stopped; only %s of %s holders issued after the fault's end", stopped, n, all)
+	}
+	return l1 + "\n" + l2 + "\n" + l3
 }
 
 func pctOf(frac string) string {

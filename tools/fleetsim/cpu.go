@@ -21,15 +21,21 @@ type cpuMeter struct {
 	wg    sync.WaitGroup
 
 	mu    sync.Mutex
-	ticks map[int]int64 // last seen per PostgreSQL backend
+	ticks map[int]int64 // last seen per PostgreSQL backend, or per Kubernetes process
+	start map[int]int64 // Kubernetes: each process's ticks when the run began
 	base  int64         // server process ticks at start (Redis, MariaDB)
 }
 
 const clkTck = 100 // USER_HZ on Linux
 
 func startCPU(a *admin) *cpuMeter {
-	m := &cpuMeter{a: a, stopc: make(chan struct{}), ticks: map[int]int64{}}
-	if a.kind != "postgres" {
+	m := &cpuMeter{a: a, stopc: make(chan struct{}), ticks: map[int]int64{}, start: map[int]int64{}}
+	if a.kind == "kube" {
+		for _, pid := range m.kubePIDs() {
+			m.start[pid] = procTicks([]int{pid})
+		}
+	}
+	if a.kind != "postgres" && a.kind != "kube" {
 		m.base = procTicks(serverPIDs(a.kind))
 		return m
 	}
@@ -50,7 +56,29 @@ func startCPU(a *admin) *cpuMeter {
 	return m
 }
 
+// kubePIDs are a Kubernetes run's server processes: the API server
+// running now, and this one, which runs its etcd member.
+func (m *cpuMeter) kubePIDs() []int {
+	pids := []int{os.Getpid()}
+	if pid := m.a.kube.pid(); pid != 0 {
+		pids = append(pids, pid)
+	}
+	return pids
+}
+
 func (m *cpuMeter) sample() {
+	if m.a.kind == "kube" {
+		// Sampled every second: a restart ends a process, and its count
+		// with it.
+		for _, pid := range m.kubePIDs() {
+			if t := procTicks([]int{pid}); t > 0 {
+				m.mu.Lock()
+				m.ticks[pid] = max(m.ticks[pid], t)
+				m.mu.Unlock()
+			}
+		}
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	rows, err := m.a.db.QueryContext(ctx, "SELECT pid FROM pg_stat_activity WHERE application_name = 'fleetsim'")
@@ -72,7 +100,7 @@ func (m *cpuMeter) sample() {
 
 // stop returns the CPU seconds measured.
 func (m *cpuMeter) stop() float64 {
-	if m.a.kind != "postgres" {
+	if m.a.kind != "postgres" && m.a.kind != "kube" {
 		return float64(procTicks(serverPIDs(m.a.kind))-m.base) / clkTck
 	}
 	m.sample()
@@ -81,8 +109,8 @@ func (m *cpuMeter) stop() float64 {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var sum int64
-	for _, t := range m.ticks {
-		sum += t
+	for pid, t := range m.ticks {
+		sum += t - m.start[pid]
 	}
 	return float64(sum) / clkTck
 }

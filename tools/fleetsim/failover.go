@@ -247,7 +247,7 @@ func (s *sim) finishFailover(part *disruption) {
 	ft := &s.fo
 	ft.killed = time.Now()
 	ft.killedAddr = s.plan.kill()
-	fmt.Fprintf(s.log, "fleetsim: primary (etcd: leader) %s killed\n", ft.killedAddr)
+	fmt.Fprintf(s.log, "fleetsim: primary (etcd: leader; kube: API server) %s killed\n", ft.killedAddr)
 	if s.plan.promote != nil {
 		// Promote reports a failure through the servers' tb.
 		if err := (&tb{}).do("promoting the replica", s.plan.promote); err != nil {
@@ -257,7 +257,7 @@ func (s *sim) finishFailover(part *disruption) {
 	}
 	s.moveProxies(ft.killedAddr, s.plan.next(ft.killedAddr))
 	ft.moved = time.Now()
-	fmt.Fprintf(s.log, "fleetsim: promoted and proxies moved %v after the kill\n", ft.moved.Sub(ft.killed).Round(time.Millisecond))
+	fmt.Fprintf(s.log, "fleetsim: promoted and proxies moved (kube: API server ready again) %v after the kill\n", ft.moved.Sub(ft.killed).Round(time.Millisecond))
 	if part != nil {
 		s.setPartition(part.slot, "")
 		part.end = time.Now()

@@ -266,6 +266,10 @@ func (s *sim) analyseSeries(r *report, recs []record, end time.Time, allClaimed 
 		return
 	}
 	counts := make([]int, nsec)
+	// writes counts each holder's write once: a burst (its IDs written
+	// together, within a few ms) as one, so that its IDs per second do not
+	// swing with the bursts.
+	writes := make([]int, nsec)
 	issued := make([][]bool, s.c.holders) // holder, second
 	for h := range issued {
 		issued[h] = make([]bool, nsec)
@@ -275,15 +279,23 @@ func (s *sim) analyseSeries(r *report, recs []record, end time.Time, allClaimed 
 		firstAfter[h] = -1
 	}
 	from, to, fault := s.faultWindow()
+	prevHolder, prevMs := int32(-1), uint32(0)
 	for _, rc := range recs {
 		sec := int(rc.ms / 1000)
 		h := int(rc.holder)
 		if h < 0 || h >= s.c.holders {
 			continue
 		}
+		// recs are in each file's order, where a write's records lie
+		// together; a holder's next tick comes at least 0.25 s later.
+		sameWrite := rc.holder == prevHolder && rc.ms-prevMs <= 50
+		prevHolder, prevMs = rc.holder, rc.ms
 		if sec < nsec {
 			counts[sec]++
 			issued[h][sec] = true
+			if !sameWrite {
+				writes[sec]++
+			}
 		}
 		if fault && int64(rc.ms) >= to.Milliseconds() && (firstAfter[h] < 0 || int64(rc.ms) < firstAfter[h]) {
 			firstAfter[h] = int64(rc.ms)
@@ -317,7 +329,7 @@ func (s *sim) analyseSeries(r *report, recs []record, end time.Time, allClaimed 
 	if f1 <= f0 {
 		f1 = f0 + 1
 	}
-	mean := func(a, b int) (float64, int) {
+	meanOf := func(counts []int, a, b int) (float64, int) {
 		a, b = max(a, 0), min(b, nsec)
 		if b <= a {
 			return 0, 0
@@ -329,6 +341,7 @@ func (s *sim) analyseSeries(r *report, recs []record, end time.Time, allClaimed 
 		}
 		return float64(sum) / float64(b-a), lo
 	}
+	mean := func(a, b int) (float64, int) { return meanOf(counts, a, b) }
 	before, _ := mean(b0, f0)
 	during, duringMin := mean(f0, f1)
 	after, afterMin := mean(f1, nsec)
@@ -349,6 +362,25 @@ func (s *sim) analyseSeries(r *report, recs []record, end time.Time, allClaimed 
 	r.add("rate_after_fraction", frac(after))
 	r.add("rate_after_first_5s_fraction", frac(after5))
 	r.add("rate_after_min_second_fraction", frac(float64(afterMin)))
+
+	// The same without the bursts' swing: every write once.
+	wb, _ := meanOf(writes, b0, f0)
+	wd, wdMin := meanOf(writes, f0, f1)
+	wa, waMin := meanOf(writes, f1, nsec)
+	wa5, _ := meanOf(writes, f1, f1+5)
+	wfrac := func(x float64) string {
+		if wb == 0 {
+			return "n/a"
+		}
+		return fmt.Sprintf("%.3f", x/wb)
+	}
+	r.add("writes_per_s_meaning", "each holder's write of IDs counted once (a burst of IDs as one): IDs per second without the bursts' swing")
+	r.add("writes_before_per_s", wb)
+	r.add("writes_during_fraction", wfrac(wd))
+	r.add("writes_during_min_second_fraction", wfrac(float64(wdMin)))
+	r.add("writes_after_fraction", wfrac(wa))
+	r.add("writes_after_first_5s_fraction", wfrac(wa5))
+	r.add("writes_after_min_second_fraction", wfrac(float64(waMin)))
 
 	// Holders issuing per second: at the default rate (a tick every 0.25
 	// to 0.75 s) every live holder issues in every second, so this does

@@ -1,6 +1,7 @@
 // Command fleetsim is a test harness, not a user tool: it runs a fleet of
 // node-lease holders against a real coordinator (PostgreSQL, MariaDB,
-// Redis, or etcd: a 3-member cluster it starts in its own process) under
+// Redis, etcd: a 3-member cluster it starts in its own process, or
+// Kubernetes: a real kube-apiserver on an etcd member in its process) under
 // churn and reports whether any ID repeated, how fast holders
 // healed, what the coordinator carried and how long claims took.
 //
@@ -37,8 +38,10 @@
 // With -fault the run has one fault and no churn, on private servers and
 // the library's default lease options (fault.go): -fault outage makes the
 // store unreachable for -outage (every proxy cut, then the server stopped
-// and started; etcd: two of three members), -fault lossless fails over to
-// a replica that lost nothing (etcd: the leader killed). Every run writes
+// and started; etcd: two of three members; Kubernetes: the API server),
+// -fault lossless fails over to a replica that lost nothing (etcd: the
+// leader killed; Kubernetes: the API server restarted on the same etcd,
+// kube.go). Every run writes
 // its IDs per second to the report (per_second rows), and a run with a
 // fault the rate during and after it as a fraction of the rate before,
 // the seconds without an ID and when every holder issued again;
@@ -70,7 +73,7 @@ import (
 
 // config is one run's settings, shared by the parent and its workers.
 type config struct {
-	store    string        // postgres, mysql, redis, etcd
+	store    string        // postgres, mysql, redis, etcd, kube
 	holders  int           // lease holders in all
 	workers  int           // worker processes
 	duration time.Duration // run time
@@ -99,7 +102,7 @@ func main() {
 	}
 	var c config
 	var table string
-	flag.StringVar(&c.store, "store", "postgres", "coordinator: postgres, mysql (MariaDB), redis or etcd (three members started in this process)")
+	flag.StringVar(&c.store, "store", "postgres", "coordinator: postgres, mysql (MariaDB), redis, etcd (three members started in this process) or kube (a kube-apiserver, IDKIT_KUBE_APISERVER, on an etcd member in this process)")
 	flag.IntVar(&c.holders, "holders", 1000, "lease holders")
 	flag.IntVar(&c.workers, "workers", 8, "worker processes")
 	flag.DurationVar(&c.duration, "duration", 5*time.Minute, "run time")

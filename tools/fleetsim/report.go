@@ -235,6 +235,7 @@ func (s *sim) analyse(end time.Time, cpuSec float64, adm *admin) *report {
 		"redis":    "whole redis-server (shared with other users)",
 		"mysql":    "whole mariadbd (shared with other users)",
 		"etcd":     "the fleetsim parent process, which runs the three etcd members",
+		"kube":     "every kube-apiserver process of the run (sampled each second) and the fleetsim parent process, which runs its etcd member",
 	}[c.store]
 	if c.failover && (c.store == "redis" || c.store == "mysql") {
 		scope = "every " + map[string]string{"redis": "redis-server", "mysql": "mariadbd"}[c.store] +
@@ -348,6 +349,8 @@ func serverVersion(a *admin) string {
 				}
 			}
 		}
+	case "kube":
+		return a.kube.version()
 	case "etcd":
 		for _, ep := range a.etcd.endpoints { // the first may be the leader a failover killed
 			if st, err := a.ecli.Status(ctx, ep); err == nil {

@@ -139,6 +139,8 @@ func run(ctx context.Context, c config, log io.Writer) (*report, error) {
 		fo = fmt.Sprintf(", store unreachable for %v from %v (link cut, then server stopped), no churn", c.outage, c.faultAt)
 	case c.fault == "lossless" && c.store == "etcd":
 		fo = fmt.Sprintf(", leader killed at %v (lossless), no churn", c.faultAt)
+	case c.fault == "lossless" && c.store == "kube":
+		fo = fmt.Sprintf(", API server restarted at %v (lossless), no churn", c.faultAt)
 	case c.fault == "lossless":
 		fo = fmt.Sprintf(", lossless failover at %v, no churn", c.faultAt)
 	case c.failover && c.store == "etcd":
@@ -401,6 +403,7 @@ type admin struct {
 	rdb          *redis.Client
 	etcd         *etcdCluster
 	ecli         *clientv3.Client
+	kube         *kubeServer // -store kube: the API server and its etcd member
 	name         string
 
 	servers *tb                      // -failover: the private servers' cleanups
@@ -416,7 +419,7 @@ func openAdmin(ctx context.Context, c config, name string, lifetime time.Duratio
 	kind := c.store
 	a := &admin{kind: kind, name: name}
 	var err error
-	if (c.failover || c.fault != "") && kind != "etcd" {
+	if (c.failover || c.fault != "") && kind != "etcd" && kind != "kube" {
 		switch kind {
 		case "postgres", "mysql", "redis":
 			return a, openPrivate(ctx, a, c.fault, lifetime)
@@ -465,6 +468,21 @@ func openAdmin(ctx context.Context, c config, name string, lifetime time.Duratio
 			a.plan.lossless = c.fault == "lossless"
 		}
 		return a, nil
+	case "kube":
+		if c.failover && c.fault == "" {
+			return nil, fmt.Errorf("-store kube -failover: no replica to fail over to (etcd's raft replicates synchronously); -fault lossless restarts the API server")
+		}
+		if a.kube, err = startKube(); err != nil {
+			return nil, err
+		}
+		a.target, a.targets = a.kube.Host, []string{a.kube.Host}
+		switch {
+		case c.fault == "outage":
+			a.plan = kubeOutagePlan(a.kube)
+		case c.fault == "lossless":
+			a.plan = kubeRestartPlan(a.kube)
+		}
+		return a, nil
 	default:
 		return nil, fmt.Errorf("unknown store %q", kind)
 	}
@@ -495,6 +513,9 @@ func (a *admin) close() {
 	}
 	if a.etcd != nil {
 		a.etcd.close()
+	}
+	if a.kube != nil {
+		a.kube.close()
 	}
 	if a.servers != nil {
 		a.servers.close()

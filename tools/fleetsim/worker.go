@@ -20,10 +20,12 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/redis/go-redis/v9"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/idkit-go/idkit/generator"
 	"github.com/idkit-go/idkit/generator/node"
 	"github.com/idkit-go/idkit/generator/node/etcdlease"
+	"github.com/idkit-go/idkit/generator/node/kubelease"
 	"github.com/idkit-go/idkit/generator/node/redislease"
 	"github.com/idkit-go/idkit/generator/node/sqllease"
 	"github.com/idkit-go/idkit/internal/testdb"
@@ -170,6 +172,17 @@ func openStore(ctx context.Context, w workerConfig) (node.Store, func(), error) 
 		_, _ = c.Get(cctx, etcdPrefix(name)) // connect before the start
 		cancel()
 		return etcdlease.NewStore(c, etcdlease.StoreOptions{Prefix: etcdPrefix(name)}), func() { c.Close() }, nil
+	case "kube":
+		// One clientset per process, as a pod has: its HTTP/2 connection
+		// to the API server multiplexes the requests; pool does not apply.
+		c, err := kubeClient(addr)
+		if err != nil {
+			return nil, nil, err
+		}
+		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		_, _ = c.CoordinationV1().Leases(kubeNamespace).List(cctx, metav1.ListOptions{Limit: 1}) // connect before the start
+		cancel()
+		return kubelease.NewStore(c.CoordinationV1(), kubelease.StoreOptions{Namespace: kubeNamespace, Prefix: kubePrefix(name)}), func() {}, nil
 	}
 	return nil, nil, fmt.Errorf("unknown store %q", w.store)
 }
