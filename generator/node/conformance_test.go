@@ -201,8 +201,11 @@ func mariadbSplitHarness() nodetest.Harness {
 	h.Unsupported = map[string]string{
 		"SplitBrain":                         "AllowSplitBrain accepts it (docs/leases.md#split-brain)",
 		"Failover/mixed-ttl-lost-with-claim": "AllowSplitBrain accepts a horizon lost with its claim (docs/leases.md#split-brain)",
-		"Failover/lossless":                  "asynchronous replicas: a failover may lose the last renewals, so the holders wait the horizon",
-		"Restart":                            why, "Restore": why, "Corrupt": why, "IdentityDeleted": why,
+		// Run, it repeated 305,381 IDs of 884,608, as its TTL twin does.
+		"Failover/mixed-max-outage-lost-with-claim": "AllowSplitBrain accepts a horizon lost with its claim (docs/leases.md#split-brain)",
+		"Failover/lossless":                         "asynchronous replicas: a failover may lose the last renewals, so the holders wait the horizon",
+		"Failover/lossless-answer-lost":             "asynchronous replicas: a failover may lose the last renewals, so the holders wait the horizon",
+		"Restart":                                   why, "Restore": why, "Corrupt": why, "IdentityDeleted": why,
 		"EightHandles": why, "Partition": why, "Pause": why,
 	}
 	return h
@@ -265,6 +268,7 @@ func sqliteHarness() nodetest.Harness {
 	var mu sync.Mutex
 	var dsn string
 	var db *sql.DB
+	handles := map[node.Store]*sql.DB{}
 	exec := func(t *testing.T, q string) string {
 		if strings.HasPrefix(q, "SELECT ") {
 			var v string
@@ -300,8 +304,19 @@ func sqliteHarness() nodetest.Harness {
 			t.Cleanup(func() { db.Close() })
 		},
 		Store: func(t *testing.T, _ dialFunc) node.Store {
-			s := sqllease.NewStore(open(t), sqllease.StoreOptions{})
+			h := open(t)
+			s := sqllease.NewStore(h, sqllease.StoreOptions{})
+			mu.Lock()
+			handles[s] = h
+			mu.Unlock()
 			return s
+		},
+		// A holder cut off from the file: its statements fail from now on.
+		Unplug: func(s node.Store) {
+			mu.Lock()
+			h := handles[s]
+			mu.Unlock()
+			h.Close()
 		},
 		Snapshot: func(t *testing.T) func(t *testing.T, step bool) { return sqlSnapshot(t, exec, "BEGIN IMMEDIATE;") },
 		Forget:   func(t *testing.T) { exec(t, "DELETE FROM "+leaseTable+" WHERE node = -1") },

@@ -409,9 +409,11 @@ func TestLeaseFenceOnlyNotHealed(t *testing.T) {
 // only give with clocks out of step.
 type scriptedStore struct {
 	mu       sync.Mutex
-	lost     bool  // Renew of node 0 reports ErrLeaseLost
-	floor    int64 // the floor a re-claim returns (node 1)
+	lost     bool      // Renew of node 0 reports ErrLeaseLost
+	down     time.Time // until then, Renew of node 0 fails as an unreachable store would
+	floor    int64     // the floor a re-claim returns (node 1)
 	prefers  []int64
+	losts    []bool // each claim's Lost
 	released []int64
 }
 
@@ -419,6 +421,7 @@ func (s *scriptedStore) Claim(ctx context.Context, c node.Claim) (node.Claimed, 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.prefers = append(s.prefers, c.Prefer)
+	s.losts = append(s.losts, c.Lost)
 	if !s.lost {
 		return node.Claimed{}, nil
 	}
@@ -428,6 +431,9 @@ func (s *scriptedStore) Claim(ctx context.Context, c node.Claim) (node.Claimed, 
 func (s *scriptedStore) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if r.Node == 0 && time.Now().Before(s.down) {
+		return node.Seen{}, errors.New("connection refused")
+	}
 	if s.lost && r.Node == 0 {
 		return node.Seen{}, fmt.Errorf("%w: node 0 taken", node.ErrLeaseLost)
 	}
@@ -441,6 +447,22 @@ func (s *scriptedStore) Release(ctx context.Context, r node.Release) error {
 	return nil
 }
 
+// scriptedLease returns a lease with the short options on a new
+// scriptedStore (closed when t ends), and its generator, which has issued
+// an ID on node 0.
+func scriptedLease(t *testing.T) (*scriptedStore, leaseConf, *node.Lease, *generator.Snowflake) {
+	s := &scriptedStore{}
+	ctx := context.Background()
+	o := short(t, 1)
+	l, err := node.NewLease(ctx, s, o.LeaseOptions, o.gen()...)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = l.Close(ctx) })
+	g, err := node.NewSnowflake(ctx, l)
+	require.NoError(t, err)
+	g.MustNext()
+	return s, o, l, g
+}
+
 // TestLeaseHealFloorAhead: the node a heal claims has a floor ahead of the
 // clock (a previous holder's clock ran ahead). The lease opens the fence
 // only once the clock has passed it; meanwhile Next fails at once with
@@ -448,15 +470,7 @@ func (s *scriptedStore) Release(ctx context.Context, r node.Release) error {
 // heal is above the floor.
 func TestLeaseHealFloorAhead(t *testing.T) {
 	t.Parallel()
-	s := &scriptedStore{}
-	ctx := context.Background()
-	o := short(t, 1)
-	l, err := node.NewLease(ctx, s, o.LeaseOptions, o.gen()...)
-	require.NoError(t, err)
-	defer l.Close(ctx)
-	g, err := node.NewSnowflake(ctx, l)
-	require.NoError(t, err)
-	g.MustNext()
+	s, o, l, g := scriptedLease(t)
 	ahead := 2 * o.TTL // well beyond the backward tolerance and the TTL
 	floor := time.Now().Add(ahead)
 	s.mu.Lock()
@@ -489,4 +503,41 @@ func TestLeaseHealFloorAhead(t *testing.T) {
 	s.mu.Lock()
 	require.Equal(t, []int64{-1, 0}, s.prefers, "no preference at start, the lost node on re-claim")
 	s.mu.Unlock()
+}
+
+// TestLeaseTakenWhileTrusted: a renewal answered, before the lease's
+// deadline, that another owner holds the node shows a store that lost the
+// lease's writes (it gives a node away only after its record expired, after
+// the deadline), so the heal's claim is a claim after a loss (Claim.Lost):
+// holders the store forgot may issue on any node it shows free. Answered
+// after the deadline, the same answer is an expiry and a takeover, and the
+// claim is not one after a loss.
+func TestLeaseTakenWhileTrusted(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name    string
+		trusted bool
+	}{{"trusted", true}, {"lapsed", false}} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			s, o, l, _ := scriptedLease(t)
+			s.mu.Lock()
+			s.lost = true
+			if !c.trusted {
+				// Unreachable past the deadline (TTL - Margin after the
+				// last renewal began), then the answer that node 0 is taken.
+				s.down = time.Now().Add(o.TTL)
+			}
+			s.mu.Unlock()
+			deadline := time.Now().Add(o.TTL + o.RenewEvery + healSlack)
+			for l.Stats().Reclaims == 0 {
+				require.True(t, time.Now().Before(deadline), "never healed: %+v", l.Stats())
+				time.Sleep(time.Millisecond)
+			}
+			require.Equal(t, int64(1), l.Node())
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			require.Equal(t, []bool{false, c.trusted}, s.losts, "the heal's claim is after a loss only if the node was taken while the lease was trusted")
+		})
+	}
 }

@@ -227,10 +227,22 @@ func TestClaimHerdStores(t *testing.T) {
 		dsn := "root@tcp(" + m.Addr() + ")/test?parseTime=true"
 		sqlHerd(t, "mariadb", "mysql", dsn, dsn, "INSERT INTO %s (id, v) VALUES (?, ?)")
 	})
+	// SQLite shared by many processes, in WAL mode as docs/leases.md
+	// asks for it ("How claims spread"): a reader never makes a COMMIT
+	// wait. The mode is the file's, set once.
 	t.Run("sqlite", func(t *testing.T) {
 		dsn := "file:" + filepath.Join(t.TempDir(), "leases.db")
+		db, err := sql.Open(testdb.SQLiteDriver, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var mode string
+		if err := db.QueryRow("PRAGMA journal_mode = WAL").Scan(&mode); err != nil || mode != "wal" {
+			t.Fatalf("journal_mode = WAL: %q, %v", mode, err)
+		}
+		db.Close()
 		// The store needs no busy_timeout; a plain writer does.
-		sqlHerd(t, "sqlite (file)", testdb.SQLiteDriver, dsn, dsn+"?_pragma=busy_timeout(60000)", "INSERT INTO %s (id, v) VALUES (?, ?)")
+		sqlHerd(t, "sqlite (file, WAL)", testdb.SQLiteDriver, dsn, dsn+"?_pragma=busy_timeout(60000)", "INSERT INTO %s (id, v) VALUES (?, ?)")
 	})
 	t.Run("redis", func(t *testing.T) {
 		addr := testdb.RequireRedis(t)

@@ -78,6 +78,10 @@ func (l *Lease) renew() (time.Duration, bool) {
 	err := l.renewOnce(ctx, node, c0)
 	abandoned := ctx.Err() != nil // the wait is spent: retry at once
 	cancel()
+	// Another owner's record, answered while this lease was trusted: the
+	// store gives a node to another owner only after its record expired,
+	// which is after the deadline, so it lost this lease's writes.
+	taken := errors.Is(err, ErrLeaseLost) && !errors.Is(err, ErrLapsed) && time.Since(l.base) < deadline
 	var held *claimed
 	switch {
 	case l.ctx.Err() != nil: // closed
@@ -105,8 +109,10 @@ func (l *Lease) renew() (time.Duration, bool) {
 	case errors.Is(err, ErrLeaseLost), errors.Is(err, ErrForgot):
 		// A store that forgot writes, or a lapsed lease whose store cannot
 		// prove nobody wrote its record meanwhile, cannot tell who else
-		// issued on the node: the heal's claim waits the horizon.
-		forgot := errors.Is(err, ErrForgot)
+		// issued on the node: the heal's claim waits the horizon. A node
+		// taken while the lease was trusted is such a store, too: holders
+		// it forgot may issue on any node it shows free.
+		forgot := errors.Is(err, ErrForgot) || taken
 		lapsed := errors.Is(err, ErrLapsed)
 		lost := l.lose(err)
 		if lost == nil {
@@ -164,7 +170,13 @@ type claimed struct {
 // keeps node and its generator's sequence, trusted from the claim's start
 // (true). Otherwise it returns the claim that took a node for the lease,
 // if one did, for the heal.
+//
+// A failed claim other than [ErrExhausted] may have been applied
+// unanswered, after another owner's claim and release of node: the
+// record then names the lease at a version past l.seen, as after one of
+// its own renewals. So once one failed, Kept is not taken.
 func (l *Lease) keep(node int64, err error) (bool, *claimed) {
+	unsure := false // a claim since l.seen may have been applied unanswered
 	for {
 		t1, c1 := time.Since(l.base), l.clock().Now()
 		deadline := time.Duration(l.deadline.Load())
@@ -178,6 +190,7 @@ func (l *Lease) keep(node int64, err error) (bool, *claimed) {
 		})
 		cancel()
 		if cerr != nil {
+			unsure = unsure || !errors.Is(cerr, ErrExhausted)
 			l.failing("lease renewal found the store forgot writes; its claim to keep the node is failing", cerr)
 			if !l.sleep(l.retryEvery()) {
 				return false, nil
@@ -185,7 +198,7 @@ func (l *Lease) keep(node int64, err error) (bool, *claimed) {
 			continue
 		}
 		l.seen = r.Seen
-		if r.Node == node && r.Kept && time.Since(l.base) < deadline {
+		if r.Node == node && r.Kept && !unsure && time.Since(l.base) < deadline {
 			l.extend(t1, c1)
 			l.lastErr.Store(nil)
 			l.renewed(c1)

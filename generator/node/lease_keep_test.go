@@ -40,7 +40,12 @@ type memStore struct {
 	pending bool  // a failover no claim has noticed yet
 	noKept  bool
 	// slowUntil holds every claim after a loss until then (a slow store).
-	slowUntil                        time.Time
+	slowUntil time.Time
+	// renewThenFail: the next renewal is applied, then the store fails
+	// over and the renewal's answer is lost (the primary died after its
+	// standby acknowledged the write). claimThenFail: the next claim after
+	// a loss is applied and its answer lost.
+	renewThenFail, claimThenFail     bool
 	lostClaims, keptClaims, renewals atomic.Int64
 }
 
@@ -111,7 +116,7 @@ func (s *memStore) Claim(ctx context.Context, c node.Claim) (node.Claimed, error
 		return node.Claimed{}, fmt.Errorf("%w: mem", node.ErrExhausted)
 	}
 	r := s.recs[n]
-	kept := !s.noKept && n == c.Prefer && r.owner == c.Owner && r.version == c.Seen.Version
+	kept := !s.noKept && n == c.Prefer && r.owner == c.Owner && c.Seen.Version > 0 && r.version >= c.Seen.Version
 	floor := max(r.mark, s.wide)
 	s.horizon = max(s.horizon, c.Horizon)
 	forgot := c.Lost || s.pending
@@ -128,6 +133,10 @@ func (s *memStore) Claim(ctx context.Context, c node.Claim) (node.Claimed, error
 		s.lostClaims.Add(1)
 		if kept {
 			s.keptClaims.Add(1)
+		}
+		if s.claimThenFail {
+			s.claimThenFail = false
+			return node.Claimed{}, errAnswerLost
 		}
 	}
 	return node.Claimed{Node: n, Floor: floor, Seen: node.Seen{Ident: s.ident, Version: r.version}, Forgot: forgot, Kept: kept}, nil
@@ -152,8 +161,19 @@ func (s *memStore) Renew(ctx context.Context, q node.Renewal) (node.Seen, error)
 	r = memRecord{owner: r.owner, expires: time.Now().Add(q.TTL), mark: max(r.mark, q.Bound), version: r.version + 1}
 	s.recs[q.Node] = r
 	s.renewals.Add(1)
+	if s.renewThenFail {
+		s.renewThenFail = false
+		s.gen++
+		s.ident = fmt.Sprintf("mem-%d", s.gen)
+		s.pending = true
+		return node.Seen{}, errAnswerLost
+	}
 	return node.Seen{Ident: s.ident, Version: r.version}, nil
 }
+
+// errAnswerLost is a request's error when the store applied it but its
+// answer never came.
+var errAnswerLost = errors.New("connection reset by peer")
 
 func (s *memStore) Release(ctx context.Context, q node.Release) error {
 	s.mu.Lock()
@@ -234,37 +254,54 @@ func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
 // record (the store's identity changed, nothing lost) costs no refusal:
 // the renewal's ErrForgot is followed, while the lease is trusted, by a
 // claim after a loss that finds the record as the lease saw it, and the
-// generator issues on through it, on the same node and sequence.
+// generator issues on through it, on the same node and sequence. Also
+// when the primary died after its standby acknowledged a renewal whose
+// answer was lost: the new primary holds the record at a version past
+// the one the lease saw, written by the lease itself.
 func TestLeaseKeptAcrossLosslessFailover(t *testing.T) {
 	t.Parallel()
-	s := newMemStore()
-	ctx := context.Background()
-	gen := []generator.SnowflakeOption{generator.WithClock(testclock.Offset{})}
-	l, err := node.NewLease(ctx, s, keepOpts, gen...)
-	require.NoError(t, err)
-	defer l.Close(ctx)
-	g, err := node.NewSnowflake(ctx, l)
-	require.NoError(t, err)
-	is := issueFlat(g)
-	time.Sleep(2 * keepOpts.RenewEvery)
-	for range 3 {
-		s.failover(nil)
-		// The next renewal, at most RenewEvery away, notices.
-		n := s.keptClaims.Load()
-		waitFor(t, 2*keepOpts.RenewEvery+time.Second, "a kept claim", func() bool { return s.keptClaims.Load() > n })
-		time.Sleep(keepOpts.RenewEvery)
+	for _, c := range []struct {
+		name  string
+		fault func(s *memStore)
+	}{
+		{"identity-changed", func(s *memStore) { s.failover(nil) }},
+		{"renewal-answer-lost", func(s *memStore) {
+			s.mu.Lock()
+			s.renewThenFail = true
+			s.mu.Unlock()
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			s := newMemStore()
+			ctx := context.Background()
+			l, err := node.NewLease(ctx, s, keepOpts, generator.WithClock(testclock.Offset{}))
+			require.NoError(t, err)
+			defer l.Close(ctx)
+			g, err := node.NewSnowflake(ctx, l)
+			require.NoError(t, err)
+			is := issueFlat(g)
+			time.Sleep(2 * keepOpts.RenewEvery)
+			for range 3 {
+				n := s.keptClaims.Load()
+				c.fault(s)
+				// The next renewal, at most RenewEvery away, notices.
+				waitFor(t, 2*keepOpts.RenewEvery+time.Second, "a kept claim", func() bool { return s.keptClaims.Load() > n })
+				time.Sleep(keepOpts.RenewEvery)
+			}
+			is.halt()
+			st := l.Stats()
+			require.Zero(t, is.fenced, "no ID refused across the failovers")
+			require.Zero(t, st.Fences)
+			require.Zero(t, st.Reclaims)
+			require.Equal(t, node.LeaseHeld, st.State)
+			require.NoError(t, l.Fence())
+			for i := 1; i < len(is.ids); i++ {
+				require.Less(t, is.ids[i-1], is.ids[i], "one sequence")
+			}
+			t.Logf("%d ids, %d kept claims, %d renewals", len(is.ids), s.keptClaims.Load(), s.renewals.Load())
+		})
 	}
-	is.halt()
-	st := l.Stats()
-	require.Zero(t, is.fenced, "no ID refused across the failovers")
-	require.Zero(t, st.Fences)
-	require.Zero(t, st.Reclaims)
-	require.Equal(t, node.LeaseHeld, st.State)
-	require.NoError(t, l.Fence())
-	for i := 1; i < len(is.ids); i++ {
-		require.Less(t, is.ids[i-1], is.ids[i], "one sequence")
-	}
-	t.Logf("%d ids, %d kept claims, %d renewals", len(is.ids), s.keptClaims.Load(), s.renewals.Load())
 }
 
 // TestLeaseForgotNotKept: every failover the store cannot prove kept the
@@ -294,6 +331,16 @@ func TestLeaseForgotNotKept(t *testing.T) {
 			// last renewal at the latest.
 			s.mu.Lock()
 			s.slowUntil = time.Now().Add(keepOpts.TTL)
+			s.mu.Unlock()
+			s.failover(nil)
+		}, true},
+		// The claim to keep the node is applied but its answer lost: the
+		// record then names the lease at a version past the one it saw,
+		// which its own claim may have written after another owner's
+		// tenure. The lease does not take Kept from the retry.
+		{"claim-answer-lost", func(s *memStore, n int64, _ map[int64]memRecord) {
+			s.mu.Lock()
+			s.claimThenFail = true
 			s.mu.Unlock()
 			s.failover(nil)
 		}, true},

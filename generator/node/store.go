@@ -44,8 +44,10 @@ type Store interface {
 	//     horizon.
 	//  5. It returns the node, the floor and what it saw ([Seen]), and
 	//     sets [Claimed].Kept if it took c.Prefer and, before this claim's
-	//     write, the node's record named c.Owner at the version c.Seen
-	//     shows: the record as the lease last saw it.
+	//     write, the node's record named c.Owner at a version not below
+	//     the one c.Seen shows (not zero): the record as the lease last
+	//     saw it, or as a renewal of the lease left it since (one whose
+	//     answer was lost).
 	Claim(ctx context.Context, c Claim) (Claimed, error)
 	// Renew extends r.Owner's lease of r.Node. In one atomic step, it
 	// checks in this order and stops at the first that holds:
@@ -122,11 +124,14 @@ type Claimed struct {
 	// lost writes and recorded a store-wide mark.
 	Forgot bool
 	// Kept is true when the claim took [Claim].Prefer and found its record
-	// as the lease last saw it: naming [Claim].Owner, at the version
-	// [Claim].Seen shows (neither missing nor rewritten since). A lease
-	// whose renewal failed with [ErrForgot] then keeps its node and its
-	// generator's sequence without waiting for Floor, if the claim was
-	// answered while the lease was still trusted
+	// as the lease last saw it or as its renewals left it since: naming
+	// [Claim].Owner, at a version not below the one [Claim].Seen shows
+	// (neither missing, gone back nor rewritten by another owner). A
+	// lease whose renewal failed with [ErrForgot] then keeps its node and
+	// its generator's sequence without waiting for Floor, if the claim was
+	// answered while the lease was still trusted, and no claim of its own
+	// since its last successful request failed (one may have been applied
+	// after another owner's tenure)
 	// (https://github.com/idkit-go/idkit/blob/main/docs/leases.md#failover-without-a-pause).
 	// A store that cannot tell leaves it false, and such a lease waits for
 	// Floor as after any loss.

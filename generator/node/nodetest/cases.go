@@ -71,9 +71,12 @@ var cases = []testCase{
 	{"Failover/store-made-before", []string{"Replicate", "CaughtUp", "Promote", "Kill"}, claimsAfterFailover},
 	{"Failover/lapsed-renewal", replicated, lapsedRenewal},
 	{"Failover/claim-held-across", replicated, claimHeld},
-	{"Failover/mixed-ttl-known", replicated, horizon(true)},
-	{"Failover/mixed-ttl-lost-with-claim", replicated, horizon(false)},
-	{"Failover/lossless", []string{"Replicate", "CaughtUp", "Promote", "Kill"}, lossless},
+	{"Failover/mixed-ttl-known", replicated, horizon(true, mixedTTL)},
+	{"Failover/mixed-ttl-lost-with-claim", replicated, horizon(false, mixedTTL)},
+	{"Failover/mixed-max-outage-known", replicated, horizon(true, mixedMaxOutage)},
+	{"Failover/mixed-max-outage-lost-with-claim", replicated, horizon(false, mixedMaxOutage)},
+	{"Failover/lossless", []string{"Replicate", "CaughtUp", "Promote", "Kill"}, lossless(false)},
+	{"Failover/lossless-answer-lost", []string{"Replicate", "CaughtUp", "Promote", "Kill"}, lossless(true)},
 	{"SplitBrain/alone", []string{"Replicate", "CaughtUp", "Detach", "Promote"}, splitBrain(1, false, false)},
 	{"SplitBrain/alone-new-holder", []string{"Replicate", "CaughtUp", "Detach", "Promote"}, splitBrain(1, false, true)},
 	{"SplitBrain/second-replica", []string{"Replicate", "CaughtUp", "Detach", "Promote"}, splitBrain(2, false, false)},
@@ -83,7 +86,8 @@ var cases = []testCase{
 	{"Restart/empty", []string{"Restart"}, restart(false)},
 	{"Restore/live-holders", []string{"Snapshot"}, restoreLive(false)},
 	{"Restore/live-holders-and-a-new-one", []string{"Snapshot"}, restoreLive(true)},
-	{"Restore/operator-step", []string{"Snapshot"}, restoreStep},
+	{"Restore/operator-step", []string{"Snapshot"}, restoreStep(mixedTTL(0, 4*time.Second))},
+	{"Restore/operator-step-mixed-max-outage", []string{"Snapshot"}, restoreStep(mixedMaxOutage(0, 4*time.Second))},
 	{"Corrupt", []string{"Corrupt"}, corrupt},
 	{"IdentityDeleted", []string{"Forget"}, forget},
 	{"EightHandles", nil, eightHandles},
@@ -234,17 +238,52 @@ func claimHeld(e *env) {
 	e.check()
 }
 
-// horizon: a holder with TTL 1 s made the store's tables or keys; A, with
-// TTL 6 s, claims on the primary after the replica was detached, and is
-// lost with the failover; B, with TTL 1 s, claims on the new primary and
-// must wait out A's horizon, not its own. known: a holder with A's TTL
-// used the store before the replica was detached, so the replica knows
-// the longer horizon; else the claim that raised it is lost too.
-func horizon(known bool) func(e *env) {
+// mixedTTL returns the leases of a case whose holders differ in TTL: TTL
+// long and TTL 1 s, the rest derived from the TTL; nodes as for options.
+func mixedTTL(nodes int, long time.Duration) (opts, opts) {
+	l, s := options(nodes), options(nodes)
+	l.TTL, s.TTL = long, time.Second
+	return l, s
+}
+
+// mixedMaxOutage returns the leases of a case whose holders differ only
+// in MaxOutage: their TTLs are left to the lease to derive (MaxOutage +
+// RenewEvery + Margin), long and 1 s, with the same RenewEvery and Margin
+// for both (short, so that the case takes seconds); nodes as for options.
+func mixedMaxOutage(nodes int, long time.Duration) (opts, opts) {
+	const every, margin = 250 * time.Millisecond, 500 * time.Millisecond
+	l, s := options(nodes), options(nodes)
+	for _, o := range []*opts{&l, &s} {
+		o.TTL, o.RenewEvery, o.Margin = 0, every, margin
+	}
+	l.MaxOutage, s.MaxOutage = long-every-margin, time.Second-every-margin
+	return l, s
+}
+
+// leaseTTL is the TTL of a lease with o: TTL, or with TTL zero the one
+// the lease derives, MaxOutage + RenewEvery + Margin (which a case that
+// leaves the TTL zero sets).
+func (o opts) leaseTTL() time.Duration {
+	if o.TTL != 0 {
+		return o.TTL
+	}
+	return o.MaxOutage + o.RenewEvery + o.Margin
+}
+
+// horizon: a holder with the short lease of leases(-1, 6 s) (TTL, set or
+// derived, 1 s) made the store's tables or keys; A, with the long lease
+// (6 s), claims on the primary after the replica was detached, and is
+// lost with the failover, cut off and issuing until its lease lapses, as
+// through an outage it rides; B, with the short lease, claims on the new
+// primary and must wait out A's horizon, not its own. known: a holder
+// with A's lease used the store before the replica was detached, so the
+// replica knows the longer horizon; else the claim that raised it is lost
+// too.
+func horizon(known bool, leases func(nodes int, long time.Duration) (opts, opts)) func(e *env) {
 	return func(e *env) {
 		t := e.t
-		long, short := options(-1), options(-1)
-		long.TTL, short.TTL = 6*time.Second, time.Second
+		long, short := leases(-1, 6*time.Second)
+		longTTL, shortTTL := long.leaseTTL(), short.leaseTTL()
 		e.h.Replicate(t)
 		first := short
 		if known {
@@ -257,13 +296,13 @@ func horizon(known bool) func(e *env) {
 		e.h.Detach(t)
 		a := e.start("A", long)
 		a.servedOrRefused(t, 4*ttl)
-		time.Sleep(short.TTL)
+		time.Sleep(shortTTL)
 		e.h.Promote(t)
 		a.link.Cut()
 		e.h.Kill(t)
 		b := e.start("B", short)
-		b.issuing(t, 2*long.TTL)
-		time.Sleep(long.TTL - long.TTL/4)
+		b.issuing(t, 2*longTTL)
+		time.Sleep(longTTL - longTTL/4)
 		e.check()
 	}
 }
@@ -402,27 +441,29 @@ func restoreLive(newcomer bool) func(e *env) {
 	}
 }
 
-// restoreStep: a holder with TTL 4 s used the store; the store is copied;
-// A, TTL 4 s, claims, issues, and is cut off (it issues until its lease
-// lapses); the copy is restored with the operator step; B, TTL 1 s, must
-// wait out A's horizon, not its own.
-func restoreStep(e *env) {
-	t := e.t
-	long, short := options(0), options(0)
-	long.TTL, short.TTL = 4*time.Second, time.Second
-	w := e.start("first", long)
-	w.issuing(t, 4*ttl)
-	w.halt()
-	restore := e.h.Snapshot(t)
-	a := e.start("A", long)
-	a.issuing(t, 4*ttl)
-	time.Sleep(long.TTL / 4)
-	a.link.Cut()
-	restore(t, true)
-	b := e.start("B", short)
-	b.issuing(t, 2*long.TTL)
-	time.Sleep(long.TTL / 4)
-	e.check()
+// restoreStep: a holder with the long lease (TTL, set or derived, 4 s in
+// the cases) used the store; the store is copied; A, with the long lease,
+// claims, issues, and is cut off (it issues until its lease lapses); the
+// copy is restored with the operator step; B, with the short lease (1 s),
+// must wait out A's horizon, not its own.
+func restoreStep(long, short opts) func(e *env) {
+	return func(e *env) {
+		t := e.t
+		longTTL := long.leaseTTL()
+		w := e.start("first", long)
+		w.issuing(t, 4*ttl)
+		w.halt()
+		restore := e.h.Snapshot(t)
+		a := e.start("A", long)
+		a.issuing(t, 4*ttl)
+		time.Sleep(longTTL / 4)
+		a.link.Cut()
+		restore(t, true)
+		b := e.start("B", short)
+		b.issuing(t, 2*longTTL)
+		time.Sleep(longTTL / 4)
+		e.check()
+	}
 }
 
 // corrupt: each field A's record depends on in turn gets a value the
@@ -595,23 +636,47 @@ func losslessOpts() opts {
 // no refused ID and no stall near the horizon, and no ID repeats. Only
 // for a harness with SetsKept: a store that does not set Kept waits out
 // the horizon after every loss.
-func lossless(e *env) {
+//
+// answerLost: A's link drops every answer for 1.5 RenewEvery before the
+// kill, so the primary applies A's renewals (and the replica gets them)
+// but A never reads one: A finds its record at a version past the one it
+// saw, written by its own renewal. (A store whose renewal makes more than
+// one round trip, as MariaDB's transaction or Redis's, writes nothing
+// while its first answer is lost, and A finds the version it saw.)
+func lossless(answerLost bool) func(e *env) {
+	return func(e *env) {
+		t := e.t
+		if !e.h.SetsKept {
+			t.Skip("the harness does not set SetsKept: the store's holders wait out the horizon after every loss")
+		}
+		o := losslessOpts()
+		e.h.Replicate(t)
+		hs := []*holder{e.start("A", o), e.start("B", o), e.start("C", o)}
+		for _, h := range hs {
+			h.issuing(t, 4*o.TTL)
+		}
+		e.h.CaughtUp(t)
+		time.Sleep(2 * o.RenewEvery)
+		if answerLost {
+			hs[0].link.Deafen()
+			time.Sleep(o.RenewEvery * 3 / 2)
+			e.h.CaughtUp(t)
+		}
+		start := time.Now()
+		e.h.Kill(t)
+		if answerLost {
+			hs[0].link.Heal()
+		}
+		e.h.Promote(t)
+		took := time.Since(start)
+		losslessCheck(e, o, hs, took)
+	}
+}
+
+// losslessCheck: every holder renews on the new primary and issues on,
+// with no refusal, fence or reclaim, and no ID repeats.
+func losslessCheck(e *env, o opts, hs []*holder, took time.Duration) {
 	t := e.t
-	if !e.h.SetsKept {
-		t.Skip("the harness does not set SetsKept: the store's holders wait out the horizon after every loss")
-	}
-	o := losslessOpts()
-	e.h.Replicate(t)
-	hs := []*holder{e.start("A", o), e.start("B", o), e.start("C", o)}
-	for _, h := range hs {
-		h.issuing(t, 4*o.TTL)
-	}
-	e.h.CaughtUp(t)
-	time.Sleep(2 * o.RenewEvery)
-	start := time.Now()
-	e.h.Kill(t)
-	e.h.Promote(t)
-	took := time.Since(start)
 	// Every holder renews on the new primary, then issues a TTL more.
 	for _, h := range hs {
 		h.renewed(t, 2, 2*o.TTL)

@@ -30,9 +30,9 @@
 // claim or renewal gave, and records a store-wide mark), lapsed-claim
 // (the largest horizon too, with no store-wide mark), claim-kept
 // ([node.Claimed].Kept exactly when the claim took its preferred node
-// and found its record naming the claimer at the version of the claim's
-// Seen: not for a record rewritten, at another version or missing, nor a
-// first claim) and claim-kept-other-node (not Kept for a node other than
+// and found its record naming the claimer at a version not below the
+// claim's Seen, also after a renewal whose answer was lost: not for a
+// record released, behind the Seen or missing, nor a first claim) and claim-kept-other-node (not Kept for a node other than
 // the one preferred). A store that does not set Kept yet leaves
 // Harness.SetsKept false, and the Kept cases then check only that it is
 // never set where it must not be.
@@ -76,10 +76,12 @@
 // first claim lost with the table, clocks skewed by just under
 // MaxClockOffset + Margin, a lapsed holder renewing on the promoted
 // replica, a claim held in the network across the failover, holders of
-// different TTLs whose longer horizon the replica knew or lost), split
-// brain (the old primary serving on, alone, with a second replica, or
-// restarted empty), restarts with and without data, restores of a copy
-// under live holders and with the operator step, corrupt fields, the
+// different TTLs, or of different MaxOutage values with the TTLs derived
+// from them, whose longer horizon the replica knew or lost), split brain
+// (the old primary serving on, alone, with a second replica, or restarted
+// empty), restarts with and without data, restores of a copy under live
+// holders and with the operator step (after holders of different TTLs or
+// MaxOutage values), corrupt fields, the
 // store's identity deleted, eight handles creating the store at once,
 // partitions that heal and paused holders.
 //

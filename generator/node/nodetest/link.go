@@ -24,7 +24,10 @@ type link struct {
 	pin   bool
 	seen  map[string]string // address asked → server reached
 	conns map[net.Conn]struct{}
-	dials int // connections made
+	dials int  // connections made
+	deaf  bool // answers are read and dropped (Deafen)
+	// unplug cuts the store off when it makes no connections (Harness.Unplug).
+	unplug func()
 }
 
 func newLink(route func(string) string) *link {
@@ -85,6 +88,23 @@ type tracked struct {
 	l *link
 }
 
+// Read returns what the server sent, or while the link is deaf reads it
+// and drops it, returning only the connection's error.
+func (c *tracked) Read(p []byte) (int, error) {
+	for {
+		n, err := c.Conn.Read(p)
+		c.l.mu.Lock()
+		deaf := c.l.deaf
+		c.l.mu.Unlock()
+		if !deaf || err != nil {
+			if deaf {
+				n = 0
+			}
+			return n, err
+		}
+	}
+}
+
 func (c *tracked) Close() error {
 	c.l.mu.Lock()
 	delete(c.l.conns, c)
@@ -109,7 +129,8 @@ func (l *link) drop() {
 	clear(l.conns)
 }
 
-// Cut drops the connections and refuses new ones until Heal.
+// Cut drops the connections and refuses new ones until Heal; a store
+// that makes none is unplugged for good.
 func (l *link) Cut() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -118,6 +139,9 @@ func (l *link) Cut() {
 		close(l.gate)
 	}
 	l.drop()
+	if l.dials == 0 && l.unplug != nil {
+		l.unplug()
+	}
 }
 
 // Hold drops the connections and makes new ones wait until Heal.
@@ -131,10 +155,24 @@ func (l *link) Hold() {
 	l.drop()
 }
 
-// Heal opens the link again.
+// Deafen keeps the link carrying requests but drops every answer, as when
+// a server dies after it applied a request and before its answer left:
+// the requests sent meanwhile are applied, none is answered, until Heal.
+func (l *link) Deafen() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.deaf = true
+}
+
+// Heal opens the link again; a deaf link drops its connections, whose
+// answers it lost, and hears on new ones.
 func (l *link) Heal() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.deaf {
+		l.deaf = false
+		l.drop()
+	}
 	l.cut = false
 	if !isOpen(l.gate) {
 		close(l.gate)

@@ -32,6 +32,11 @@ type Harness struct {
 	// whose every connection is made by dial (pass it as the client's
 	// dialer). Closed when t ends.
 	Store func(t *testing.T, dial func(ctx context.Context, network, addr string) (net.Conn, error)) node.Store
+	// Unplug cuts s, a store Store made, off from its records for good,
+	// for a store whose client makes no connection (an embedded
+	// database): a cut of its holder's link calls it. Nil: cuts drop
+	// connections only.
+	Unplug func(s node.Store)
 	// Route returns the server a connection to addr reaches now: after
 	// Promote, the primary's address routes to the promoted replica, as a
 	// virtual IP or a DNS name moved by a failover manager. Nil: addr.
@@ -115,7 +120,11 @@ func (e *env) link() *link { return newLink(e.h.Route) }
 func (e *env) start(name string, o opts) *holder {
 	e.t.Helper()
 	ln := e.link()
-	return e.startOn(name, e.h.Store(e.t, ln.dial), ln, o)
+	s := e.h.Store(e.t, ln.dial)
+	if e.h.Unplug != nil {
+		ln.unplug = func() { e.h.Unplug(s) }
+	}
+	return e.startOn(name, s, ln, o)
 }
 
 // startOn makes a holder on store s reached through ln.

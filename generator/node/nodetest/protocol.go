@@ -531,15 +531,16 @@ func lapsedClaim(e *env) {
 }
 
 // claimKept: a claim sets Kept exactly when it took its preferred node and
-// the node's record, before the claim's write, named the claimer at the
-// version the claim's Seen shows: the claimer's own record as its last
-// request left it, after a claim, a renewal, or with Lost (a claim after
-// a loss). Never for a record at another version (behind or ahead: a
-// renewal or claim since, or a Seen that was never the record's), one
-// released and claimed by another owner since, one never claimed, a
-// first claim (Seen zero), or a claim that took another node than the one
-// preferred. A harness without SetsKept has only the claims that must not
-// set it checked.
+// the node's record, before the claim's write, named the claimer at a
+// version not below the one the claim's Seen shows: the claimer's own
+// record as its last request left it, after a claim, a renewal, or with
+// Lost (a claim after a loss), or as a renewal whose answer the claimer
+// never read left it since. Never for a record behind the Seen (a Seen
+// ahead of every version the record had), one released since (also when
+// another owner claimed it meanwhile), one never claimed, a first claim
+// (Seen zero), or a claim that took another node than the one preferred.
+// A harness without SetsKept has only the claims that must not set it
+// checked.
 func claimKept(e *env) {
 	p := e.proto()
 	t := p.t
@@ -577,25 +578,30 @@ func claimKept(e *env) {
 	took(kept(c, true, "the owner's claim after a loss of its node as its last request left it"), n, "a claim after a loss")
 	p.renew(p.renewal("a", n, p.mark(2)))
 
-	// Another version than the record's, with the record naming the owner.
+	// A Seen ahead of the record, with the record naming the owner: the
+	// store lost the write the owner saw.
 	seen := p.seen["a"]
-	c = own("a", n, 2)
-	c.Seen.Version = seen.Version - 1
-	took(kept(c, false, fmt.Sprintf("a claim with version %d, the record's %d", c.Seen.Version, seen.Version)), n, "the owner's claim of its node")
-	seen = p.seen["a"]
 	c = own("a", n, 2)
 	c.Seen.Version = seen.Version + 1
 	took(kept(c, false, fmt.Sprintf("a claim with version %d, the record's %d", c.Seen.Version, seen.Version)), n, "the owner's claim of its node")
-	// A Seen from before a renewal: the renewal moved the version.
+	// A Seen from before a renewal whose answer the owner never read
+	// (the primary died after its standby acknowledged it): the renewal
+	// moved the version, and the record is still the owner's, unbroken.
 	old := p.seen["a"]
 	p.renew(p.renewal("a", n, p.mark(3)))
 	c = own("a", n, 3)
 	c.Seen = old
-	took(kept(c, false, "a claim with the Seen from before the owner's last renewal"), n, "the owner's claim of its node")
+	took(kept(c, true, "a claim with the Seen from before the owner's last renewal"), n, "the owner's claim of its node")
+	c = own("a", n, 3)
+	c.Lost = true
+	c.Seen.Version--
+	took(kept(c, true, fmt.Sprintf("a claim after a loss with version %d, below the record's %d", c.Seen.Version, p.seen["a"].Version)), n, "a claim after a loss")
 
 	// Released, then claimed and released by another owner: the record was
-	// rewritten; then the owner's again, at a later version than the one
-	// it saw before the release.
+	// rewritten. (Once the owner claims it again, the record names it at a
+	// later version than it saw before the release, and the store sets Kept:
+	// a lease takes it only if none of its claims since its last answered
+	// request failed, since that claim may have been the one.)
 	old = p.seen["a"]
 	p.release(node.Release{Node: n, Owner: "a", Mark: p.mark(3)})
 	took(p.claim(req("b", maxNode, n, p.mark(3))), n, "b's claim of the released node")
@@ -603,8 +609,6 @@ func claimKept(e *env) {
 	c = own("a", n, 3)
 	c.Seen = old
 	took(kept(c, false, "a claim of a node another owner claimed and released since"), n, "a's claim of the released node")
-	c.Seen = old
-	took(kept(c, false, "a claim with the Seen from before another owner's claim, the record the owner's again"), n, "the owner's claim of its node")
 
 	// A node never claimed, with the Seen of another: its record is
 	// missing or free.

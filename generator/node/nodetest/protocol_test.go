@@ -89,7 +89,7 @@ func (s *memStore) Claim(_ context.Context, c node.Claim) (node.Claimed, error) 
 		s.recs[n] = r
 	}
 	// Kept: the preferred node's record, before this write, as the
-	// claimer last saw it.
+	// claimer last saw it or as its renewals left it since.
 	var kept bool
 	switch s.bug {
 	case "kept-always":
@@ -97,10 +97,12 @@ func (s *memStore) Claim(_ context.Context, c node.Claim) (node.Claimed, error) 
 	case "kept-never":
 	case "kept-ignore-version":
 		kept = n == c.Prefer && r.owner == c.Owner
-	case "kept-any-node":
-		kept = r.owner == c.Owner && r.ver == c.Seen.Version
-	default:
+	case "kept-exact-version":
 		kept = n == c.Prefer && r.owner == c.Owner && r.ver == c.Seen.Version
+	case "kept-any-node":
+		kept = r.owner == c.Owner && c.Seen.Version > 0 && r.ver >= c.Seen.Version
+	default:
+		kept = n == c.Prefer && r.owner == c.Owner && c.Seen.Version > 0 && r.ver >= c.Seen.Version
 	}
 	floor := max(r.mark, s.floor)
 	if s.bug == "floor-no-mark" {
@@ -264,6 +266,7 @@ func TestBroken(t *testing.T) {
 		"kept-always":         "claim-kept",
 		"kept-never":          "claim-kept",
 		"kept-ignore-version": "claim-kept",
+		"kept-exact-version":  "claim-kept",
 		"kept-any-node":       "claim-kept-other-node",
 	} {
 		// Every child at once, not t.Parallel's GOMAXPROCS at a time: they

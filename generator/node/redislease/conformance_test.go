@@ -264,11 +264,6 @@ func noProtocol(h func() nodetest.Harness) func() nodetest.Harness {
 			x.Unsupported = map[string]string{}
 		}
 		x.Unsupported["Protocol"] = "TestProtocol runs the protocol cases on the shared server"
-		// Left open: in this case the holders' renewals on the promoted
-		// replica fail until they fence. A promotion and a restart that
-		// lost nothing keep their holders in TestPromotedKeepsHolders and
-		// TestRestartWithDataKeepsHolders.
-		x.Unsupported["Failover/lossless"] = "the holders' renewals on this harness's promoted replica fail (open); see TestPromotedKeepsHolders"
 		return x
 	}
 }

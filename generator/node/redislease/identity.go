@@ -61,8 +61,8 @@ import (
 // "rl", is in the reply only then; 0 with fixed set); flags 1: a loss mark was recorded, 2: the replication ID could
 // not be read, 4: the node's own fields were corrupt (detail: which) and
 // are rewritten, the claim waiting the horizon, 8: the claim took prefer
-// and found its record as the lease saw it, owner's at the mark the lease
-// saw ([node.Claimed].Kept; the loss mark is recorded all the same). need, the replicas the
+// and found its record as the lease saw it, owner's at a mark not below the
+// one the lease saw ([node.Claimed].Kept; the loss mark is recorded all the same). need, the replicas the
 // claim must be acknowledged by, and count, what the lease waits for from
 // now on, are fixed if set, otherwise the most of: the replicas online,
 // those the lease saw (unless this master was promoted from the one it
@@ -182,7 +182,7 @@ end
 local function take(n)
   local h, e, detail = own('h:' .. n, 0), own('e:' .. n, 0), ''
   local fl = floor
-  if n == prefer and h and e and version > 0 and h == version and redis.call('HGET', H, 'o:' .. n) == owner then
+  if n == prefer and h and e and version > 0 and h >= version and redis.call('HGET', H, 'o:' .. n) == owner then
     flags = flags + 8
   end
   if not h or not e then

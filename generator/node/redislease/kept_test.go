@@ -58,8 +58,9 @@ func TestRestartWithDataKeepsHolders(t *testing.T) {
 }
 
 // TestKeptOnlyAsSeen: a claim sets Kept only if it took Prefer and found
-// the node's record naming the owner at the version the lease saw; it
-// records the loss all the same.
+// the node's record naming the owner at the version the lease saw or a
+// later one (a renewal whose answer was lost); it records the loss all the
+// same.
 func TestKeptOnlyAsSeen(t *testing.T) {
 	r := testservers.StartRedis(t)
 	c := redis.NewClient(&redis.Options{Addr: r.Addr()})
@@ -95,13 +96,22 @@ func TestKeptOnlyAsSeen(t *testing.T) {
 		t.Errorf("claim after a loss recorded no loss: Forgot %v, floor %v", again.Forgot, time.Unix(0, again.Floor))
 	}
 
-	// The version moved on (a renewal the lease did not see): not kept.
+	// The version moved on (a renewal whose answer the lease did not
+	// read): kept.
 	time.Sleep(2 * time.Millisecond)
 	if _, err := s.Renew(ctx, node.Renewal{Node: n, Owner: "a", TTL: ttl, Bound: time.Now().UnixNano(), Horizon: 2 * ttl, Seen: again.Seen}); err != nil {
 		t.Fatal(err)
 	}
-	if got := claim("a", n, again.Seen); got.Node != n || got.Kept {
-		t.Errorf("claim after the version moved: node %d (want %d), Kept %v", got.Node, n, got.Kept)
+	moved := claim("a", n, again.Seen)
+	if moved.Node != n || !moved.Kept {
+		t.Errorf("claim after the version moved on: node %d (want %d), Kept %v", moved.Node, n, moved.Kept)
+	}
+
+	// The mark went back (the server lost the renewal the lease saw, as
+	// with appendfsync everysec): not kept.
+	c.HSet(ctx, key, "h:"+itoa(n), moved.Seen.Version-1000)
+	if got := claim("a", n, moved.Seen); got.Node != n || got.Kept {
+		t.Errorf("claim after the mark went back: node %d (want %d), Kept %v", got.Node, n, got.Kept)
 	}
 
 	// A lease that saw no version: not kept.

@@ -75,8 +75,8 @@ type StoreOptions struct {
 	Key string
 	// Replicas is how many replicas must acknowledge (WAIT, up to
 	// ReplicaTimeout: default TTL/4 but at most 2 s, the lease's default
-	// Margin, and at least 1 ms)
-	// each claim and renewal, which otherwise fails with
+	// Margin, and at least 1 ms; and up to half the time the request's
+	// context has left) each claim and renewal, which otherwise fails with
 	// [ErrNotReplicated]. Zero, the default, waits for every replica the
 	// store has had: the most replicas online that any request of the
 	// hash saw (field "rs", reset when a request finds the master
@@ -173,9 +173,13 @@ func (b *store) run(ctx context.Context, s *redis.Script, what string, ttl time.
 	// a request finding too few online runs again until ReplicaTimeout,
 	// as long as WAIT would have waited.
 	deadline := time.Now().Add(b.timeout(ttl))
+	var few error // the last answer of too few replicas online, while polling
 	for attempt := 0; ; attempt++ {
 		var acked int64
 		reply, acked, err = b.runOnce(ctx, s, ttl, want, args)
+		if err != nil && few != nil && ctx.Err() != nil {
+			return nil, nil, few // ctx ended while polling: the answer is the replicas
+		}
 		if err != nil {
 			return nil, nil, corrupt(err)
 		}
@@ -196,6 +200,7 @@ func (b *store) run(ctx context.Context, s *redis.Script, what string, ttl time.
 		case code == -4 && ctx.Err() == nil && time.Until(deadline) > 0:
 			// Poll without WAIT, which would block for nothing.
 			attempt, want = -1, 0
+			few = b.tooFew(what, need, present, online, listed)
 			time.Sleep(min(20*time.Millisecond, time.Until(deadline)))
 			continue
 		case code == -4:
@@ -221,7 +226,8 @@ func (b *store) tooFew(what string, need, present, online, listed int64) error {
 }
 
 // runOnce runs s once, pipelined with WAIT want if want is positive, and
-// returns its reply and the replicas that acknowledged.
+// returns its reply and the replicas that acknowledged. The WAIT lasts at
+// most the replicas' timeout, and half the time ctx has left.
 func (b *store) runOnce(ctx context.Context, s *redis.Script, ttl time.Duration, want int64, args []any) ([]any, int64, error) {
 	args = append(args[:len(args):len(args)], want, b.o.Replicas)
 	if want == 0 {
@@ -243,6 +249,14 @@ func (b *store) runOnce(ctx context.Context, s *redis.Script, ttl time.Duration,
 		p = m
 	}
 	timeout := b.timeout(ttl)
+	if dl, ok := ctx.Deadline(); ok {
+		// A master with fewer replicas online than want holds the WAIT
+		// its whole timeout, though the script refused (-3: a promoted
+		// replica, which has none of the replicas the lease saw): half
+		// the time the caller gives leaves the other half for run's
+		// request with the replicas the script counted.
+		timeout = min(timeout, time.Until(dl)/2)
+	}
 	var cmd, wait *redis.Cmd
 	_, _ = p.Pipelined(ctx, func(pipe redis.Pipeliner) error {
 		cmd = s.Eval(ctx, pipe, b.keys, args...)
@@ -250,15 +264,33 @@ func (b *store) runOnce(ctx context.Context, s *redis.Script, ttl time.Duration,
 		return nil
 	})
 	v, err := cmd.Result()
+	r, _ := v.([]any)
+	if refusedReply(r) {
+		// The script wrote nothing (-3, -4) and run acts on its reply
+		// alone. A master with fewer replicas than want (a promoted
+		// replica) holds the WAIT the whole ReplicaTimeout, which may
+		// outlast the client's read timeout: the pipeline then fails
+		// with the WAIT's timeout although the script's reply was read.
+		return r, 0, nil
+	}
 	if err != nil {
 		return nil, 0, err
 	}
-	r, _ := v.([]any)
 	acked, err := wait.Int64()
 	if err != nil {
 		return nil, 0, fmt.Errorf("wait for replicas: %w", err)
 	}
 	return r, acked, nil
+}
+
+// refusedReply reports whether r is a whole script reply (as run reads
+// it) whose code is -3 or -4: the script wrote nothing.
+func refusedReply(r []any) bool {
+	if len(r) < 7 {
+		return false
+	}
+	code, ok := r[0].(int64)
+	return ok && (code == -3 || code == -4)
 }
 
 // timeout is how long a request waits for its replicas: ReplicaTimeout,

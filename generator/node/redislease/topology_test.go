@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
 	"github.com/idkit-go/idkit/generator/node"
@@ -276,6 +277,42 @@ func TestPromotedKeepsHolders(t *testing.T) {
 	c := issue(storeVia(t, p.replica.Addr(), "leases", redislease.StoreOptions{}), o)
 	c.started(t, 10*time.Second)
 	c.halt()
+}
+
+// TestRefusedClaimOutlastsReadTimeout: after a promotion, a store's first
+// claim on the new master (which has no replica) waits for the replica
+// its last claim needed; the script refuses (it writes nothing and counts
+// none), but the WAIT pipelined after it holds the whole ReplicaTimeout
+// (1 s), longer than the client's read timeout (200 ms). The claim must
+// still run again with the replicas the script counted, not fail with the
+// read's timeout: every later claim would fail alike.
+func TestRefusedClaimOutlastsReadTimeout(t *testing.T) {
+	p := startPair(t)
+	link := via(t, p.primary.Addr())
+	c := redis.NewClient(&redis.Options{Addr: link.Addr(), ReadTimeout: 200 * time.Millisecond, MaxRetries: -1})
+	t.Cleanup(func() { c.Close() })
+	s := redislease.NewStore(c, redislease.StoreOptions{Key: "leases", ReplicaTimeout: time.Second})
+	ttl := 10 * time.Second
+	claim := func(owner string) error {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_, err := s.Claim(ctx, node.Claim{Owner: owner, TTL: ttl, MaxNode: 7, Prefer: -1, Bound: time.Now().UnixNano(), Horizon: 2 * ttl})
+		return err
+	}
+	require.NoError(t, claim("a"))
+	p.replica.Do(t, "REPLICAOF", "NO", "ONE")
+	p.primary.Kill(t)
+	require.NoError(t, link.MoveTo(p.replica.Addr()))
+	// The first claim may meet the pool's connection to the dead master.
+	var err error
+	for i := range 2 {
+		start := time.Now()
+		if err = claim("b"); err == nil {
+			return
+		}
+		t.Logf("claim %d on the promoted replica: %v after %v", i, err, time.Since(start).Round(time.Millisecond))
+	}
+	t.Errorf("no claim succeeded on the promoted replica: %v", err)
 }
 
 // TestBackupClientNoStall: a backup taken with redis-cli --rdb syncs as a

@@ -37,6 +37,13 @@ func createLeaseTable(ctx context.Context, db *sql.DB, d dialect.Dialect, s sqlS
 			return nil
 		}
 		if readable("node") {
+			// The table may have appeared between the two reads (another
+			// process created it): read the column again before the
+			// ALTER, whose exclusive lock would queue every reader of the
+			// table behind it.
+			if readable("version") {
+				return nil
+			}
 			if _, err = db.ExecContext(ctx, s.addVer); err == nil {
 				return nil
 			}

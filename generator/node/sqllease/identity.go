@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -142,16 +143,64 @@ func (b *store) guard(ctx context.Context, q querier, c node.Claim, r node.Claim
 		if err := b.exec(ctx, q, b.s.marker, id.now, mark, horizon); err != nil {
 			return r, false, fmt.Errorf("record the store's identity: %w", err)
 		}
+		b.t.horizon.Store(horizon)
 		return r, true, b.replicated(ctx, q, c.TTL, id, need)
 	}
 	// The claim read the stored horizon: raise it whenever it is below
 	// this holder's, whoever lowered it (a loss) or raised it last.
 	if id.horizon.Int64 < int64(c.Horizon) {
-		if err := b.exec(ctx, q, b.s.horizon, int64(c.Horizon), int64(c.Horizon)); err != nil {
+		if err := b.raise(ctx, q, int64(c.Horizon)); err != nil {
 			return r, false, fmt.Errorf("record the horizon: %w", err)
 		}
 	}
+	b.t.horizon.Store(horizon)
 	return r, true, b.replicated(ctx, q, c.TTL, id, need)
+}
+
+// raise raises the stored horizon to h, through q on SQLite (the claim's
+// transaction, which holds the database). Elsewhere it does not queue
+// for the identity row: in a herd on a new table every claim read 0, and
+// a thousand writes of that one row, each waiting for the one before,
+// stalled MariaDB. It reads the horizon without a lock, and raises it
+// only if it is below h, in a transaction that takes the row unless
+// another holds it (SKIP LOCKED); then it waits and reads again.
+func (b *store) raise(ctx context.Context, q querier, h int64) error {
+	if b.d == dialect.SQLite {
+		return b.exec(ctx, q, b.s.horizon, h, h)
+	}
+	for pause := lockPoll; ; pause = min(2*pause, 16*lockPoll) {
+		var stored int64
+		switch err := b.db.QueryRowContext(ctx, b.s.stored).Scan(&stored); {
+		case errors.Is(err, sql.ErrNoRows):
+			return nil // no identity row: the next claim sees the loss
+		case err != nil:
+			return err
+		case stored >= h:
+			return nil
+		}
+		tx, err := b.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelReadCommitted})
+		if err != nil {
+			return err
+		}
+		var n int64
+		switch err := tx.QueryRowContext(ctx, b.s.lockIdent).Scan(&n); {
+		case err == nil:
+			if _, err := tx.ExecContext(ctx, b.s.horizon, h, h); err != nil {
+				_ = tx.Rollback()
+				return err
+			}
+			return tx.Commit()
+		case !errors.Is(err, sql.ErrNoRows):
+			_ = tx.Rollback()
+			return err
+		}
+		_ = tx.Rollback()
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(pause/2 + rand.N(pause)):
+		}
+	}
 }
 
 // Renew renews r.Node if the database proves it holds what the lease saw
@@ -186,15 +235,22 @@ func (b *store) Renew(ctx context.Context, r node.Renewal) (node.Seen, error) {
 		})
 	case b.d == dialect.MySQL:
 		var res sql.Result
-		args = []any{args[0], args[1], horizon, r.Node, r.Owner, r.Seen.Version, ident}
-		if res, err = b.db.ExecContext(ctx, b.s.proven, args...); err == nil {
+		if res, err = b.db.ExecContext(ctx, b.s.proven, args[:6]...); err == nil {
 			var n int64
-			// The node's row, and the identity row if its horizon rose.
-			if n, err = res.RowsAffected(); err == nil && n >= 1 {
+			if n, err = res.RowsAffected(); err == nil && n == 1 {
 				seen.Version, err = res.LastInsertId()
 			} else if err == nil {
 				err = sql.ErrNoRows
 			}
+		}
+		// Raised apart, and only above what this process last saw the
+		// store hold: a write of the identity row locks out every
+		// renewal of the table until it commits.
+		if err == nil && horizon > b.t.horizon.Load() {
+			if err = b.raise(ctx, b.db, horizon); err != nil {
+				return r.Seen, fmt.Errorf("sqllease: renew node %d: record the horizon: %w", r.Node, err)
+			}
+			b.t.raised(horizon)
 		}
 	default:
 		err = b.db.QueryRowContext(ctx, b.s.proven, args...).Scan(&seen.Version, &streaming)
@@ -294,7 +350,7 @@ func probeGuard(ctx context.Context, db *sql.DB, d dialect.Dialect) (*sqlGuard, 
 		var err error
 		for try := 0; try < 2; try++ {
 			err = db.QueryRowContext(ctx, `SELECT `+ident+`, current_setting('synchronous_commit'), current_setting('fsync'),
-	`+sqldialect.PGReplicas+`, (SELECT count(*) FROM pg_stat_replication WHERE sync_state IN ('sync', 'quorum'))`).
+	`+sqldialect.PGReplicas+`, (SELECT count(*) FROM pg_stat_get_wal_senders() WHERE sync_state IN ('sync', 'quorum'))`).
 				Scan(&id, &commit, &fsync, &replicas, &sync)
 			if err == nil {
 				break

@@ -18,27 +18,29 @@ import (
 // identity.go) keeps the server's identity as owner, the
 // store-wide mark as hwm_ns and the horizon (ns) as version.
 type sqlStmts struct {
-	create  func(table string) string // CREATE TABLE table, without IF NOT EXISTS
-	addVer  string                    // add the version column to a table from before it
-	ident   string                    // format of table: insert the identity row, at creation
-	count   string                    // rows in [0, $1]
-	has     string                    // rows with node $1: 0 or 1
-	seed    func(n int) string        // insert free rows for n nodes, keeping existing ones
-	seeding string                    // lock the identity row for a seeding transaction (not SQLite: BEGIN IMMEDIATE)
-	claim   string                    // PostgreSQL: (lo, hi, owner, prefer, ttl, bound) -> node, old mark, old version, far expiry, old owner, identity (see guard)
-	pick    string                    // (lo, hi, owner, prefer) -> node, mark, version, far expiry, owner, identity; locked where supported
-	current string                    // () -> identity, as the claims read it
-	marker  string                    // (identity, mark, horizon): record a loss (see identity.go)
-	horizon string                    // (horizon, horizon): raise the stored horizon
-	take    string                    // (owner, ttl, mark, version, node)
-	proven  string                    // (ttl, bound, node, owner, version, identity, horizon): renew if continuity is proven, raising the horizon; -> version (PostgreSQL: and the replicas streaming; MySQL: horizon after bound; SQLite: the horizon apart)
-	streams string                    // -> the replicas streaming now
-	record  string                    // (identity, replicas): record the replicas seen under identity (node -2)
-	probe   string                    // (node): owner, version, expired, identity row owner, identity now, mark, clock (ns), far expiry
-	exists  string                    // (): 1 if the table exists, 0 if not
-	release string                    // (hwm, node, owner)
-	raise   string                    // (hwm, node, owner): release keeping a larger mark
-	ttlArg  func(time.Duration) int64
+	create    func(table string) string // CREATE TABLE table, without IF NOT EXISTS
+	addVer    string                    // add the version column to a table from before it
+	ident     string                    // format of table: insert the identity row, at creation
+	count     string                    // rows in [0, $1]
+	has       string                    // rows with node $1: 0 or 1
+	seed      func(n int) string        // insert free rows for n nodes, keeping existing ones
+	lockIdent string                    // lock the identity row unless another holds it, to add rows or raise the horizon (not SQLite: BEGIN IMMEDIATE)
+	ident1    string                    // (): the identity rows, 0 or 1, read without a lock
+	stored    string                    // (): the stored horizon, read without a lock
+	claim     string                    // PostgreSQL: (lo, hi, owner, prefer, ttl, bound) -> node, old mark, old version, far expiry, old owner, identity (see guard)
+	pick      string                    // (lo, hi, owner, prefer) -> node, mark, version, far expiry, owner, identity; locked where supported
+	current   string                    // () -> identity, as the claims read it
+	marker    string                    // (identity, mark, horizon): record a loss (see identity.go)
+	horizon   string                    // (horizon, horizon): raise the stored horizon
+	take      string                    // (owner, ttl, mark, version, node)
+	proven    string                    // (ttl, bound, node, owner, version, identity, horizon): renew if continuity is proven, raising the horizon; -> version (PostgreSQL: and the replicas streaming; MySQL and SQLite: without the horizon, raised apart)
+	streams   string                    // -> the replicas streaming now
+	record    string                    // (identity, replicas): record the replicas seen under identity (node -2)
+	probe     string                    // (node): owner, version, expired, identity row owner, identity now, mark, clock (ns), far expiry
+	exists    string                    // (): 1 if the table exists, 0 if not
+	release   string                    // (hwm, node, owner)
+	raise     string                    // (hwm, node, owner): release keeping a larger mark
+	ttlArg    func(time.Duration) int64
 }
 
 // A candidate for a claim: in [lo, hi], and expired, or with an expiry
@@ -54,7 +56,9 @@ func leaseStmts(d dialect.Dialect, t string, g *sqlGuard) sqlStmts {
 	var far string      // maxHorizon after the database's clock, as expires_at (bounds.go)
 	s.count = `SELECT COUNT(*) FROM ` + t + ` WHERE node >= 0 AND node <= ` + sqldialect.P(d, 1)
 	s.has = `SELECT COUNT(*) FROM ` + t + ` WHERE node = ` + sqldialect.P(d, 1)
-	s.seeding = `SELECT node FROM ` + t + ` WHERE node = -1 FOR UPDATE`
+	s.ident1 = `SELECT COUNT(*) FROM ` + t + ` WHERE node = -1`
+	s.stored = `SELECT version FROM ` + t + ` WHERE node = -1`
+	s.lockIdent = `SELECT node FROM ` + t + ` WHERE node = -1 FOR UPDATE SKIP LOCKED`
 	// The identity row's owner, mark and horizon, the server's identity
 	// and clock now, the replicas streaming now and the most recorded
 	// under this identity (replicas.go).
@@ -146,8 +150,12 @@ ON DUPLICATE KEY UPDATE owner = VALUES(owner), hwm_ns = GREATEST(hwm_ns, VALUES(
 		s.horizon = `UPDATE ` + t + ` SET version = ? WHERE node = -1 AND version < ?`
 		s.take = `UPDATE ` + t + ` SET owner = ?, expires_at = ` + exp + `, hwm_ns = ?, version = ? WHERE node = ?`
 		// MySQL cannot read the updated table in a subquery: the identity
-		// row joins; LAST_INSERT_ID(expr) returns the new version.
-		s.proven = `UPDATE ` + t + ` r JOIN ` + t + ` i ON i.node = -1 SET r.expires_at = ` + exp + `, r.hwm_ns = GREATEST(r.hwm_ns, ?), r.version = LAST_INSERT_ID(r.version + 1), i.version = GREATEST(i.version, ?)
+		// row joins, read only, so that renewals share its lock (writing it
+		// too made every renewal of the table wait for the one before,
+		// through its commit and semi-synchronous acknowledgement); the
+		// horizon is raised apart, when it must rise (Renew).
+		// LAST_INSERT_ID(expr) returns the new version.
+		s.proven = `UPDATE ` + t + ` r JOIN ` + t + ` i ON i.node = -1 SET r.expires_at = ` + exp + `, r.hwm_ns = GREATEST(r.hwm_ns, ?), r.version = LAST_INSERT_ID(r.version + 1)
 WHERE r.node = ? AND r.owner = ? AND r.expires_at >= ` + now + ` AND r.expires_at <= ` + far + ` AND r.version >= ? AND ` + inBounds("r.") + ` AND ` + ident + ` = ? AND i.owner = ` + ident + ``
 		// The version first: MySQL assigns left to right.
 		s.record = `INSERT INTO ` + t + ` (node, owner, expires_at, hwm_ns, version) VALUES (-2, ?, '1970-01-01 00:00:00', 0, ?)

@@ -1,6 +1,7 @@
 package sqllease
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"database/sql/driver"
@@ -185,6 +186,13 @@ type tableState struct {
 	seeded   atomic.Int64  // rows [0, seeded] are known to exist
 	gone     atomic.Bool   // a request found the table missing: the next claim creates it
 	guard    *sqlGuard     // failover detection (identity.go)
+	horizon  atomic.Int64  // the horizon the store held at this process's last claim or raise (MySQL renewals raise it only above)
+}
+
+// raised records that the store's horizon is at least h.
+func (t *tableState) raised(h int64) {
+	for old := t.horizon.Load(); old < h && !t.horizon.CompareAndSwap(old, h); old = t.horizon.Load() {
+	}
 }
 
 type tableKey struct {
@@ -222,23 +230,49 @@ const seedChunk = 256
 // IMMEDIATE), so that of many processes starting at once on a new table
 // one adds the rows and the others wait for it, then find them, instead
 // of each inserting every row over the others' (docs/leases.md, "How
-// claims spread").
+// claims spread"). The others do not queue for the row lock: a thousand
+// transactions waiting on one InnoDB row stalled MariaDB for a minute.
+// They find it taken (SKIP LOCKED) and read again until the rows are
+// there or the lock is free.
 func (b *store) seed(ctx context.Context, maxNode int64, force bool) error {
 	b.t.mu.Lock()
 	defer b.t.mu.Unlock()
-	if b.t.seeded.Load() >= maxNode && !force {
-		return nil
-	}
-	if !force {
-		var last int64
-		if err := b.db.QueryRowContext(ctx, b.s.has, maxNode).Scan(&last); err != nil {
-			return err
-		}
-		if last == 1 {
-			b.t.seeded.Store(max(b.t.seeded.Load(), maxNode))
+	for pause := lockPoll; ; pause = min(2*pause, 16*lockPoll) {
+		if b.t.seeded.Load() >= maxNode && !force {
 			return nil
 		}
+		if !force {
+			var last int64
+			if err := b.db.QueryRowContext(ctx, b.s.has, maxNode).Scan(&last); err != nil {
+				return err
+			}
+			if last == 1 {
+				b.t.seeded.Store(max(b.t.seeded.Load(), maxNode))
+				return nil
+			}
+		}
+		if err := b.seedLocked(ctx, maxNode, force); !errors.Is(err, errSeeding) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(pause/2 + rand.N(pause)):
+		}
 	}
+}
+
+// lockPoll is the first pause of a store that found another holding the
+// identity row (adding rows, or raising the horizon); it doubles up to 16
+// times this.
+const lockPoll = 5 * time.Millisecond
+
+// errSeeding: another transaction holds the identity row, adding rows.
+var errSeeding = errors.New("another process is adding the lease rows")
+
+// seedLocked adds the missing rows in [0, maxNode] in a transaction that
+// holds the identity row, or returns errSeeding if another holds it.
+func (b *store) seedLocked(ctx context.Context, maxNode int64, force bool) error {
 	var q querier
 	var commit, rollback func() error
 	if b.d == dialect.SQLite {
@@ -251,7 +285,7 @@ func (b *store) seed(ctx context.Context, maxNode int64, force bool) error {
 			return err
 		}
 		q = conn
-		commit = func() error { _, err := conn.ExecContext(ctx, "COMMIT"); return err }
+		commit = func() error { return sqliteCommit(ctx, conn) }
 		rollback = func() error { _, err := conn.ExecContext(context.Background(), "ROLLBACK"); return err }
 	} else {
 		tx, err := b.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelReadCommitted})
@@ -260,7 +294,16 @@ func (b *store) seed(ctx context.Context, maxNode int64, force bool) error {
 		}
 		q, commit, rollback = tx, tx.Commit, tx.Rollback
 		var id int64
-		if err := tx.QueryRowContext(ctx, b.s.seeding).Scan(&id); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		switch err := tx.QueryRowContext(ctx, b.s.lockIdent).Scan(&id); {
+		case errors.Is(err, sql.ErrNoRows):
+			// Locked by another, or missing (then there is nothing to
+			// lock, and the rows go in as before).
+			var n int64
+			if err := tx.QueryRowContext(ctx, b.s.ident1).Scan(&n); err != nil || n != 0 {
+				_ = rollback()
+				return cmp.Or(err, errSeeding)
+			}
+		case err != nil:
 			_ = rollback()
 			return err
 		}
@@ -451,10 +494,11 @@ func (b *store) claimIn(ctx context.Context, c node.Claim, lo, hi int64) (r node
 	var far bool             // the node's expiry was out of bounds (bounds.go)
 	var was string           // the node's owner before the claim
 	// kept: the claim took the preferred node and its row, as the claim
-	// read it (locked), is the claimer's at the version its Seen shows
-	// (node.Claimed.Kept); the guard clears it for a row out of bounds.
+	// read it (locked), is the claimer's at a version not below the one
+	// its Seen shows (node.Claimed.Kept); the guard clears it for a row
+	// out of bounds.
 	kept := func() bool {
-		return r.Node == prefer && was == owner && version == c.Seen.Version && !badVersion(version)
+		return r.Node == prefer && was == owner && c.Seen.Version > 0 && version >= c.Seen.Version && !badVersion(version)
 	}
 	if b.d == dialect.Postgres {
 		err = b.db.QueryRowContext(ctx, b.s.claim, lo, hi, owner, prefer, ttlArg, bound).Scan(append([]any{&r.Node, &floor, &version, &far, &was}, id.dest()...)...)
@@ -487,7 +531,7 @@ func (b *store) claimIn(ctx context.Context, c node.Claim, lo, hi int64) (r node
 			return r, false, err
 		}
 		q = conn
-		commit = func() error { _, err := conn.ExecContext(ctx, "COMMIT"); return err }
+		commit = func() error { return sqliteCommit(ctx, conn) }
 		rollback = func() error { _, err := conn.ExecContext(context.Background(), "ROLLBACK"); return err }
 	} else {
 		tx, err := b.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelReadCommitted})
@@ -626,11 +670,24 @@ func (b *store) sqliteRenew(ctx context.Context, f func(q querier) error) error 
 		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
 		return err
 	}
-	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
+	if err := sqliteCommit(ctx, conn); err != nil {
 		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
 		return err
 	}
 	return nil
+}
+
+// sqliteCommit commits the transaction conn holds, trying again while
+// readers keep the database busy: a COMMIT that meets readers leaves the
+// transaction open with its write lock, and new readers wait for it, so
+// the readers drain; rolling back instead threw the claim away, and with
+// hundreds of processes reading the file each claim was retried from its
+// BEGIN many times over.
+func sqliteCommit(ctx context.Context, conn *sql.Conn) error {
+	return busyRetry(ctx, func() error {
+		_, err := conn.ExecContext(ctx, "COMMIT")
+		return err
+	})
 }
 
 // renewPoll is how often a SQLite renewal tries for the write lock.
