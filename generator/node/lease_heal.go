@@ -288,13 +288,14 @@ func (l *Lease) adopt(old, node, floor int64, t0 time.Duration, c0 time.Time, lo
 	if floor > 0 {
 		fl = time.Unix(0, floor)
 	}
-	tried := t0 // the last request, at most one per RenewEvery
-	for fl.After(l.clock().Now()) || fl.Equal(l.clock().Now()) {
+	tried := t0                // the last request, at most one per RenewEvery
+	past := fl.Add(l.set.Unit) // the clock is then in a tick after the floor's
+	for now := l.clock().Now(); now.Before(past); now = l.clock().Now() {
 		if l.ctx.Err() != nil {
 			l.releaseUnused(node, floor)
 			return adoptClosed
 		}
-		l.clock().Sleep(min(fl.Sub(l.clock().Now())+l.set.Unit, 50*time.Millisecond))
+		l.clock().Sleep(min(past.Sub(now), 50*time.Millisecond))
 		if time.Since(l.base)-tried < l.o.RenewEvery {
 			continue
 		}

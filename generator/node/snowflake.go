@@ -49,15 +49,18 @@ func NewSnowflake(ctx context.Context, l *Lease) (*generator.Snowflake, error) {
 	}()
 	clock := l.clock()
 	for {
+		// A unit past the floor, the clock is in a tick after the floor's,
+		// where the first ID goes without a wait.
 		floor, now := l.notBefore(), clock.Now()
-		if now.After(floor) {
+		past := floor.Add(l.set.Unit)
+		if !now.Before(past) {
 			break
 		}
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("node: waiting for the clock to pass the high-water mark %s: %w",
 				floor.UTC().Format(time.RFC3339Nano), err)
 		}
-		clock.Sleep(min(floor.Sub(now)+l.set.Unit, 50*time.Millisecond))
+		clock.Sleep(min(past.Sub(now), 50*time.Millisecond))
 	}
 	// The node and floor are read, and the generator joins those a heal
 	// moves, under genMu, so that a heal moves it too or happened before.
