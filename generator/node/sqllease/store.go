@@ -54,7 +54,8 @@ type StoreOptions struct {
 // NewStore returns the [node.Store] of the lease table opts.Table in db,
 // for [node.NewLease]; one store serves any number of leases. A claim
 // takes the lowest free or expired node with FOR UPDATE SKIP LOCKED (BEGIN
-// IMMEDIATE on SQLite).
+// IMMEDIATE on SQLite); on MySQL/MariaDB, in a layout of more than 64
+// nodes, the first from a node picked at random, then from node 0.
 //
 // NewStore itself does no I/O. The store's first request reads the
 // server's identity and replicas and creates the table if it is missing
@@ -382,8 +383,7 @@ func (b *store) claim(ctx context.Context, c node.Claim) (node.Claimed, error) {
 		return node.Claimed{}, fmt.Errorf("sqllease: claim: %w", ctx.Err())
 	}
 	// The ranges tried in turn: the preferred node, then all, lowest
-	// first; on MySQL/MariaDB from a node at random, then the ones below
-	// it (see scanFrom).
+	// first, or from the node scanFrom picks, then the ones below it.
 	type span struct{ lo, hi int64 }
 	spans := make([]span, 0, 3)
 	if prefer >= 0 && prefer <= maxNode {
