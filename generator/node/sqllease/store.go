@@ -216,10 +216,11 @@ type store struct {
 }
 
 // claimsAtOnce bounds the claims one process runs at once on one table.
-// Claims contend for the same lowest free rows, so more at once only adds
-// lock waits and context switches on the server: 1,000 claims through a
-// 40-connection pool finish sooner queued here than queued there
-// (docs/leases.md, "Claim herd").
+// Claims that scan from node 0 contend for the same lowest free rows, so
+// more at once only adds lock waits and context switches on the server:
+// 1,000 claims through a 40-connection pool finished sooner queued here
+// than queued there (docs/leases.md, "Claim herd"; measured before
+// MySQL/MariaDB claims scanned from a node at random, see scanFrom).
 const claimsAtOnce = 2
 
 // seedChunk is how many rows one seeding INSERT adds.
