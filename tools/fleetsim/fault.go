@@ -346,12 +346,14 @@ func (s *sim) analyseSeries(r *report, recs []record, end time.Time, allClaimed 
 	during, duringMin := mean(f0, f1)
 	after, afterMin := mean(f1, nsec)
 	after5, _ := mean(f1, f1+5)
-	frac := func(x float64) string {
-		if before == 0 {
+	// ratio is x as a fraction of base, for the report.
+	ratio := func(x, base float64) string {
+		if base == 0 {
 			return "n/a"
 		}
-		return fmt.Sprintf("%.3f", x/before)
+		return fmt.Sprintf("%.3f", x/base)
 	}
+	frac := func(x float64) string { return ratio(x, before) }
 	r.add("fault_window", fmt.Sprintf("%v to %v from the start (%v)", from.Round(time.Millisecond), to.Round(time.Millisecond), (to-from).Round(time.Millisecond)))
 	r.add("rate_seconds", fmt.Sprintf("before [%d, %d), during [%d, %d), after [%d, %d)", b0, f0, f0, f1, f1, nsec))
 	r.add("rate_before_ids_per_s", before)
@@ -368,12 +370,7 @@ func (s *sim) analyseSeries(r *report, recs []record, end time.Time, allClaimed 
 	wd, wdMin := meanOf(writes, f0, f1)
 	wa, waMin := meanOf(writes, f1, nsec)
 	wa5, _ := meanOf(writes, f1, f1+5)
-	wfrac := func(x float64) string {
-		if wb == 0 {
-			return "n/a"
-		}
-		return fmt.Sprintf("%.3f", x/wb)
-	}
+	wfrac := func(x float64) string { return ratio(x, wb) }
 	r.add("writes_per_s_meaning", "each holder's write of IDs counted once (a burst of IDs as one): IDs per second without the bursts' swing")
 	r.add("writes_before_per_s", wb)
 	r.add("writes_during_fraction", wfrac(wd))
